@@ -1,0 +1,12 @@
+"""Build the site: `python build.py` (see README.md for the other commands)."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "src"))
+
+from articlesite.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(default_root=HERE))

@@ -1,0 +1,56 @@
+"""Problems found in the sources: collected, never raised one at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the sources, located as precisely as known."""
+
+    file: str
+    line: int | None
+    message: str
+    key: str | None = None
+    language: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        extra = [f"key '{self.key}'"] if self.key else []
+        if self.language:
+            extra.append(f"language '{self.language}'")
+        suffix = f" [{', '.join(extra)}]" if extra else ""
+        return f"{where}: {self.message}{suffix}"
+
+
+class BuildError(Exception):
+    """Raised once, at the end of a stage, with every problem found so far."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems(list):
+    """A list of problems with a helper to add one and to stop if any exist."""
+
+    def __init__(self, root: Path):
+        super().__init__()
+        self.root = root
+
+    def add(self, path: Path | str, line: int | None, message: str,
+            key: str | None = None, language: str | None = None) -> None:
+        self.append(Problem(self.relative(path), line, message, key, language))
+
+    def relative(self, path: Path | str) -> str:
+        path = Path(path)
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def raise_if_any(self) -> None:
+        if self:
+            raise BuildError(list(self))

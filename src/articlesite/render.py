@@ -1,0 +1,155 @@
+"""Rendering: Markdown bodies, figures and pages through the Jinja templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from markupsafe import Markup
+
+from . import markdown
+from .config import Site
+from .content import Article
+from .figures import Figure
+from .problems import Problems
+from .texts import Dictionary, plain_text, rich_text
+
+
+@dataclass
+class Page:
+    """One output file: its path inside site/ and its HTML."""
+
+    path: str
+    html: str
+
+
+def px(value: float) -> str:
+    """A coordinate as CSS pixels: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "") else text) + "px"
+
+
+def deg(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text) + "deg"
+
+
+def create_environment(templates: Path) -> Environment:
+    env = Environment(loader=FileSystemLoader(templates), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    env.filters["px"] = px
+    env.filters["deg"] = deg
+    return env
+
+
+class Renderer:
+    """Renders every page of a site; problems are collected, never raised here."""
+
+    def __init__(self, site: Site, figures: dict[str, Figure], dictionary: Dictionary,
+                 strings: Dictionary, problems: Problems):
+        self.site, self.figures, self.problems = site, figures, problems
+        self.dictionary, self.strings = dictionary, strings
+        self.env = create_environment(site.root / "templates")
+        self._figure_cache: dict[tuple[str, str], str] = {}
+
+    # Texts ----------------------------------------------------------------------------
+    def texts(self, language: str) -> Callable[[str], Markup]:
+        def text(key: str) -> Markup:
+            return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+        return text
+
+    def ui(self, language: str) -> Callable[[str], str]:
+        def string(key: str) -> str:
+            entry = self.strings.texts.get(key)
+            if entry is None:
+                self.problems.add(self.strings.path, None, "interface string used by the "
+                                  "templates is missing", key=key)
+                return key
+            return entry.get(language, key)
+        return string
+
+    # Pages ----------------------------------------------------------------------------
+    def render_site(self, articles: list[Article]) -> list[Page]:
+        pages = [self._page("index.html", "root.html", self.site.default_language,
+                            articles=articles)]
+        for language in self.site.codes:
+            pages.append(self._page(f"{language}/index.html", "index.html", language,
+                                    articles=articles))
+            for article in articles:
+                if language in article.sources:
+                    pages.append(self.render_article(article, language))
+        return pages
+
+    def _page(self, path: str, template: str, language: str, **values) -> Page:
+        depth = path.count("/")
+        values.update(
+            site=self.site, language=self.site.language(language), ui=self.ui(language),
+            to_root="../" * depth, article_path=lambda a, code: f"{code}/{a.slug}.html",
+        )
+        try:
+            html = self.env.get_template(template).render(**values)
+        except TemplateError as exc:
+            line = getattr(exc, "lineno", None)
+            name = getattr(exc, "filename", None) or self.site.root / "templates" / template
+            self.problems.add(name, line, f"template error: {exc}")
+            html = ""
+        return Page(path, html)
+
+    def render_article(self, article: Article, language: str) -> Page:
+        source = article.sources[language]
+        tokens = markdown.parse(source.body)
+        outline = markdown.outline(tokens, source.body_line)
+        sections = {h.id for h in outline.sections if h.id}
+        self._check_sections(source.path, language, outline)
+        numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
+
+        def problem(line: int | None, message: str) -> None:
+            self.problems.add(source.path, line, message, language=language)
+
+        def figure(figure_id: str, line: int) -> str:
+            if figure_id not in self.figures:
+                known = ", ".join(sorted(self.figures)) or "none"
+                self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
+                                  f"(figures: {known})", key=figure_id, language=language)
+                return ""
+            spec = self.figures[figure_id]
+            for node in spec.nodes:
+                if node.link and node.link not in sections:
+                    self.problems.add(spec.path, node.line, f"node '{node.id}' links to "
+                                      f"'#{node.link}', which is not a section of "
+                                      f"{source.path.name}", key=node.link, language=language)
+            return self.render_figure(spec, language)
+
+        context = markdown.RenderContext(figure, numbers.get, problem)
+        body = markdown.render(tokens, source.body_line, context)
+        return self._page(
+            f"{language}/{article.slug}.html", "article.html", language,
+            article=article, source=source, body=Markup(body), sections=outline.sections,
+            references=article.references, cite_count=context.cite_count,
+        )
+
+    def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
+        seen: set[str] = set()
+        for heading in outline.headings:
+            if heading.id and heading.id in seen:
+                self.problems.add(path, heading.line, f"section id '{heading.id}' is used "
+                                  "twice", key=heading.id, language=language)
+            if heading.id:
+                seen.add(heading.id)
+
+    def render_figure(self, spec: Figure, language: str) -> str:
+        key = (spec.id, language)
+        if key not in self._figure_cache:
+            macro = self.env.get_template("figure.html").module.figure
+            self._figure_cache[key] = str(macro(spec, self.texts(language), plain_text_of(
+                self.dictionary, language)))
+        return self._figure_cache[key]
+
+
+def plain_text_of(dictionary: Dictionary, language: str) -> Callable[[str], str]:
+    def text(key: str) -> str:
+        return plain_text(dictionary.texts.get(key, {}).get(language, ""))
+    return text

@@ -1,0 +1,100 @@
+"""Translated texts: the figure-text dictionary and the templates' interface strings.
+
+A dictionary maps a key to one text per language. Values are plain text with a small
+markup a translator can read: `π_old` or `r_{t+1}` is a subscript, `x^2` or `x^{n}` a
+superscript, a newline a line break, and `\\_` / `\\^` a literal character.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from .problems import Problems
+from .sourcefiles import json_key_line, line_of, parse_json, parse_yaml, read_text
+
+_SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
+
+
+def rich_text(value: str) -> Markup:
+    """Escape a dictionary value and turn its sub/superscript markup into HTML."""
+    out: list[str] = []
+    position = 0
+    for match in _SCRIPT.finditer(value):
+        out.append(escape(value[position:match.start()]))
+        if match.group(1):
+            out.append(escape(match.group(1)))
+        else:
+            tag = "sub" if match.group(2) == "_" else "sup"
+            inner = match.group(3) if match.group(3) is not None else match.group(4)
+            out.append(Markup(f"<{tag}>{escape(inner)}</{tag}>"))
+        position = match.end()
+    out.append(escape(value[position:]))
+    html = Markup("").join(out)
+    return Markup(html.replace("\n", Markup("<br>")))
+
+
+def plain_text(value: str) -> str:
+    """A dictionary value as plain text (markup removed), for attributes and alt text."""
+    return _SCRIPT.sub(lambda m: m.group(1) or m.group(3) or m.group(4) or "", value).replace(
+        "\n", " ")
+
+
+@dataclass
+class Dictionary:
+    """Texts by key and language, with where each key is written."""
+
+    path: Path
+    texts: dict[str, dict[str, str]]
+    lines: dict[str, int | None]
+
+    def get(self, key: str, language: str) -> str:
+        return self.texts[key][language]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.texts
+
+
+def load_dictionary(path: Path, codes: list[str], problems: Problems,
+                    what: str = "dictionary") -> Dictionary | None:
+    """Load a `{key: {language: text}}` JSON or YAML file and check every language is there."""
+    if not path.is_file():
+        problems.add(path, None, f"{what} not found")
+        return None
+    source = read_text(path, problems)
+    if source is None:
+        return None
+    is_json = path.suffix == ".json"
+    data = parse_json(source, path, problems) if is_json else parse_yaml(source, path, problems)
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        problems.add(path, 1, f"{what} must map keys to {{language: text}}")
+        return None
+    texts: dict[str, dict[str, str]] = {}
+    lines: dict[str, int | None] = {}
+    for key, entry in data.items():
+        line = json_key_line(source, key) if is_json else line_of(data, key)
+        lines[key] = line
+        if not isinstance(entry, dict):
+            problems.add(path, line, "value must map language codes to texts", key=key)
+            continue
+        for code in entry:
+            if code not in codes:
+                problems.add(path, line, f"unknown language '{code}' (languages: "
+                             f"{', '.join(codes)})", key=key, language=str(code))
+        for code in codes:
+            text = entry.get(code)
+            if text is None:
+                problems.add(path, line, f"translation missing for language '{code}'",
+                             key=key, language=code)
+            elif not isinstance(text, str):
+                problems.add(path, line, "translation must be text", key=key, language=code)
+            elif not text.strip():
+                problems.add(path, line, f"translation empty for language '{code}'",
+                             key=key, language=code)
+        texts[key] = {code: value for code, value in entry.items() if isinstance(value, str)}
+    return Dictionary(path, texts, lines)

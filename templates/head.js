@@ -1,0 +1,1 @@
+(function(){try{var d=document.documentElement,t=localStorage.getItem("articlesite-theme"),s=localStorage.getItem("articlesite-diagram-style");if(t==="light"||t==="dark")d.setAttribute("data-theme",t);if(s==="engineering"||s==="openai-blog")d.setAttribute("data-diagram-style",s)}catch(e){}})();

@@ -1,0 +1,48 @@
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var themeButton = document.getElementById("theme-toggle");
+  var styleButton = document.getElementById("style-toggle");
+  var figures = document.querySelectorAll(".ppo-figure");
+  function store(key, value) { try { localStorage.setItem(key, value); } catch (e) {} }
+  function isDark() {
+    var chosen = root.getAttribute("data-theme");
+    return chosen ? chosen === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+  function diagramStyle() { return root.getAttribute("data-diagram-style") || "openai-blog"; }
+  function show() {
+    themeButton.setAttribute("aria-pressed", String(isDark()));
+    for (var i = 0; i < figures.length; i++) figures[i].setAttribute("data-diagram-style", diagramStyle());
+    if (styleButton) styleButton.setAttribute("aria-pressed", String(diagramStyle() === "engineering"));
+  }
+  themeButton.parentNode.hidden = false;
+  themeButton.addEventListener("click", function () {
+    var theme = isDark() ? "light" : "dark";
+    root.setAttribute("data-theme", theme);
+    store("articlesite-theme", theme);
+    show();
+  });
+  if (styleButton) styleButton.addEventListener("click", function () {
+    var style = diagramStyle() === "engineering" ? "openai-blog" : "engineering";
+    root.setAttribute("data-diagram-style", style);
+    store("articlesite-diagram-style", style);
+    show();
+  });
+  show();
+  /* The language switcher keeps the reader's section: section ids are the same in every language. */
+  function currentSection() {
+    var headings = document.querySelectorAll("main h2[id]"), current = "";
+    for (var i = 0; i < headings.length; i++) {
+      if (headings[i].getBoundingClientRect().top <= 120) current = headings[i].id;
+    }
+    return current;
+  }
+  var links = document.querySelectorAll("a[data-keep-section]");
+  for (var i = 0; i < links.length; i++) {
+    links[i].addEventListener("click", function (event) {
+      var section = currentSection();
+      var link = event.currentTarget;
+      link.setAttribute("href", link.getAttribute("href").split("#")[0] + (section ? "#" + section : ""));
+    });
+  }
+})();
