@@ -14,7 +14,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from .problems import Problems
-from .sourcefiles import json_key_line, line_of, parse_json, parse_yaml, read_text
+from .sourcefiles import json_key_lines, line_of, parse_json, parse_yaml, read_text
 
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
 
@@ -76,8 +76,9 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
         return None
     texts: dict[str, dict[str, str]] = {}
     lines: dict[str, int | None] = {}
+    json_lines = json_key_lines(source) if is_json else {}
     for key, entry in data.items():
-        line = json_key_line(source, key) if is_json else line_of(data, key)
+        line = json_lines.get(key) if is_json else line_of(data, key)
         lines[key] = line
         if not isinstance(entry, dict):
             problems.add(path, line, "value must map language codes to texts", key=key)
