@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
@@ -63,7 +64,7 @@ class Edge:
     arrow: bool = True
     line: int | None = None
 
-    @property
+    @cached_property
     def segments(self) -> list[Segment]:
         pairs = list(zip(self.points, self.points[1:]))
         return [Segment(a[0], a[1], b[0], b[1], self.cls, self.arrow and i == len(pairs) - 1)

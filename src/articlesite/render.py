@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -25,12 +26,14 @@ class Page:
     html: str
 
 
+@lru_cache(maxsize=16384)  # a figure's coordinates repeat across languages
 def px(value: float) -> str:
     """A coordinate as CSS pixels: at most two decimals, no trailing zeros."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return ("0" if text in ("-0", "") else text) + "px"
 
 
+@lru_cache(maxsize=4096)
 def deg(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return ("0" if text == "-0" else text) + "deg"
