@@ -107,7 +107,8 @@ def json_key_lines(text: str) -> dict[str, int]:
     for match in _JSON_KEY.finditer(text):
         line += text.count("\n", position, match.start())
         position = match.start()
-        lines.setdefault(json.loads(match.group(1)), line)
+        quoted = match.group(1)
+        lines.setdefault(json.loads(quoted) if "\\" in quoted else quoted[1:-1], line)
     return lines
 
 
