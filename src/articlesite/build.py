@@ -1,4 +1,7 @@
-"""The build: load and check everything, render every page, then swap in the new site/."""
+"""The build, a list of stages: load and check the sources; plan which pages must be
+rendered (the cache holds the others); render those, each page streamed to the cache's
+store as it is done; check the figure specs no page needed; then assemble the new site in
+a fresh folder and swap it in place of site/."""
 
 from __future__ import annotations
 
@@ -7,83 +10,198 @@ import ctypes.util
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from .cache import Cache, Entry, Store, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
-from .figures import Figure, load_figures
+from .figures import FigureFile, FigureLibrary, scan_figures
 from .problems import Problems
-from .render import Page, Renderer
+from .render import PageJob, Renderer, site_pages
+from .sourcefiles import Memo, read_source
 from .texts import Dictionary, load_dictionary
 
 
 @dataclass
 class Sources:
-    """Everything a build reads, loaded and checked."""
+    """Everything a build reads, loaded and checked (figure specs are parsed on demand)."""
 
     site: Site
     articles: list[Article]
-    figures: dict[str, Figure]
+    figures: dict[str, FigureFile]
     dictionary: Dictionary
     strings: Dictionary
+    templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
 
 
-def load_sources(root: Path, problems: Problems) -> Sources:
-    """Load every source; raise BuildError listing all problems if any is unusable."""
+@dataclass
+class Plan:
+    """Every page with its cache key; which the cache holds and which must be rendered."""
+
+    keys: dict[PageJob, str]
+    cached: dict[str, Entry]
+    stale: list[PageJob]
+
+
+@dataclass
+class Rendered:
+    pages: dict[str, Entry]
+    specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
+
+
+@dataclass
+class Built:
+    """What a build did, for its summary line."""
+
+    pages: int
+    rendered: list[str]   # the paths of the pages rendered; the others came from the cache
+    languages: int
+    seconds: float
+
+
+def build(root: Path, out: Path | None = None, *, clean: bool = False,
+          progress: Callable[[int, int], None] | None = None) -> Built:
+    """Build the site under `root` into `out` (default root/site). Raises BuildError.
+
+    `clean` ignores the cache (a full build); `progress(done, total)` follows rendering.
+    """
+    started = time.perf_counter()
+    root = root.resolve()
+    problems = Problems(root)
+    cache = Cache(root, clean=clean)
+    sources = load_sources(root, problems, cache.memo)
+    plan = plan_pages(sources, cache)
+    rendered = render_pages(sources, plan, cache.store, problems, progress)
+    for spec, keys in rendered.specs.items():
+        cache.memo.keep("spec", spec, list(keys))
+    check_figures(sources.figures, sources.dictionary, cache.memo, problems)
+    problems.raise_if_any()
+    pages = plan.cached | rendered.pages
+    write_site(pages, cache.store, out or root / "site")
+    cache.save(pages)
+    return Built(len(pages), sorted(rendered.pages), len(sources.site.codes),
+                 time.perf_counter() - started)
+
+
+def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> Sources:
+    """Load every source; raise BuildError listing all problems if any is unusable.
+    `memo` spares parsing files already parsed by an earlier build."""
+    memo = memo or Memo()
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None
     dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
     strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
                               what="interface strings")
-    figures = load_figures(root, problems)
-    articles = load_articles(site, problems)
-    if dictionary is not None:
-        check_figure_keys(figures, dictionary, problems)
+    templates = load_templates(root / "templates", problems)
+    figures = scan_figures(root, problems)
+    articles = load_articles(site, problems, memo)
+    if problems and dictionary is not None:  # report the specs' problems with the others
+        check_figures(figures, dictionary, memo, problems)
     problems.raise_if_any()
     assert dictionary is not None and strings is not None
-    return Sources(site, articles, figures, dictionary, strings)
+    return Sources(site, articles, figures, dictionary, strings, templates)
 
 
-def check_figure_keys(figures: dict[str, Figure], dictionary: Dictionary,
-                      problems: Problems) -> None:
-    for figure in figures.values():
-        for key, element, line in figure.keys():
-            if key and key not in dictionary:
-                problems.add(figure.path, line, f"{element} uses a key that "
-                             f"{dictionary.path.name} lacks", key=key)
+def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
+    texts = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in (".html", ".css", ".js", ".yaml", ".txt"):
+            source = read_source(path, problems)
+            if source is not None:
+                texts[path.relative_to(folder).as_posix()] = source[0]
+    return texts
 
 
-def render_pages(sources: Sources, problems: Problems) -> list[Page]:
-    renderer = Renderer(sources.site, sources.figures, sources.dictionary, sources.strings,
-                        problems)
-    pages = renderer.render_site(sources.articles)
-    problems.raise_if_any()
-    return pages
+def plan_pages(sources: Sources, cache: Cache) -> Plan:
+    common = site_key(sources.site, sources.templates, sources.strings)
+    listings = key_of([article.listing() for article in sources.articles])
+    articles = {article.slug: article for article in sources.articles}
+    plan = Plan({}, {}, [])
+    for job in site_pages(sources.site, sources.articles):
+        if job.slug is None:
+            key = key_of(common, job.template, job.language, listings)
+        else:
+            article = articles[job.slug]
+            key = key_of(common, job.template, job.language, article.listing(),
+                         article.sources[job.language].digest, article.references_digest)
+        plan.keys[job] = key
+        entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
+        if entry is None:
+            plan.stale.append(job)
+        else:
+            plan.cached[job.path] = entry
+    return plan
 
 
-def build(root: Path, out: Path | None = None) -> list[Page]:
-    """Build the site under `root` into `out` (default root/site). Raises BuildError."""
-    root = root.resolve()
-    problems = Problems(root)
-    pages = render_pages(load_sources(root, problems), problems)
-    write_site(pages, out or root / "site")
-    return pages
+def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
+                 progress: Callable[[int, int], None] | None = None) -> Rendered:
+    """Render the stale pages into the store, an article's languages together (they share
+    its figures). Each page is written as soon as it is rendered; only its cache entry
+    is kept."""
+    library = FigureLibrary(sources.figures, sources.dictionary, problems)
+    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
+                        sources.strings, sources.templates, problems)
+
+    def render_group(jobs: list[PageJob]) -> tuple[dict[str, Entry], list, dict]:
+        found = renderer.problems = library.problems = Problems(problems.root)
+        entries = {}
+        for job in jobs:
+            page = renderer.render(job)
+            if not found:
+                texts = tuple(sorted(page.texts))
+                entries[page.path] = Entry(
+                    plan.keys[job], tuple(sorted(page.figures.items())), texts,
+                    texts_digest(texts, sources.dictionary), *store.put(page.html))
+        specs, library.clean = library.clean, {}
+        return entries, list(found), specs
+
+    groups: dict[str | None, list[PageJob]] = {}
+    for job in plan.stale:
+        groups.setdefault(job.slug or job.path, []).append(job)
+    rendered, done = Rendered({}, {}), 0
+    for entries, found, specs in map(render_group, groups.values()):
+        rendered.pages.update(entries)
+        rendered.specs.update(specs)
+        problems.extend(found)
+        done += len(entries) or 1
+        if progress is not None:
+            progress(min(done, len(plan.stale)), len(plan.stale))
+    return rendered
 
 
-def write_site(pages: list[Page], out: Path) -> None:
-    """Write pages into a fresh folder beside `out`, then swap it in whole."""
+def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: Memo,
+                  problems: Problems) -> None:
+    """Check every spec: one the memo knows clean only against the dictionary, any other
+    by loading it."""
+    library = FigureLibrary(figures, dictionary, problems, keep=0)
+    for file in figures.values():
+        keys = memo.recall("spec", file.digest)
+        if keys is None or not all(key in dictionary for key in keys):
+            library.get(file.id)
+    for spec, keys in library.clean.items():
+        memo.keep("spec", spec, list(keys))
+
+
+def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
+    """Assemble the pages into a fresh folder beside `out`, then swap it in whole."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
-        for page in pages:
-            target = (fresh / page.path).resolve()
-            if not target.is_relative_to(fresh):
-                raise ValueError(f"page path escapes the site folder: {page.path}")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(page.html, encoding="utf-8")
+        folders = {fresh}
+        for path, entry in pages.items():
+            relative = PurePosixPath(path)
+            if relative.is_absolute() or ".." in relative.parts:
+                raise ValueError(f"page path escapes the site folder: {path}")
+            target = fresh / relative
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            store.place(entry.blob, target)
         fresh.chmod(0o755)
         swap_in(fresh, out)
     finally:

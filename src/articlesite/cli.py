@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from .problems import BuildError
@@ -26,9 +25,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
 def run_build(root: Path, out: Path | None) -> int:
     from .build import build
 
-    started = time.perf_counter()
     try:
-        pages = build(root, out)
+        built = build(root, out)
     except BuildError as error:
         count = len(error.problems)
         print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
@@ -36,6 +34,8 @@ def run_build(root: Path, out: Path | None) -> int:
         for problem in error.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
-    elapsed = time.perf_counter() - started
-    print(f"Built {len(pages)} pages into {(out or root / 'site')} in {elapsed:.2f} s.")
+    rendered = len(built.rendered)
+    print(f"Built {built.pages} pages in {built.languages} languages into "
+          f"{out or root / 'site'} in {built.seconds:.2f} s ({rendered} rendered, "
+          f"{built.pages - rendered} unchanged).")
     return 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .config import Site
 from .problems import Problems
-from .sourcefiles import check_fields, line_of, load_yaml, parse_yaml, read_text
+from .sourcefiles import Memo, check_fields, line_of, parse_yaml, read_source
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
@@ -24,6 +24,7 @@ class Source:
     description: str
     body: str
     body_line: int  # line of the file where the Markdown body starts (1-based)
+    digest: str     # of the file's bytes
 
 
 @dataclass
@@ -46,13 +47,39 @@ class Article:
     sources: dict[str, Source] = field(default_factory=dict)
     references: list[Reference] = field(default_factory=list)
     references_path: Path | None = None
+    references_digest: str | None = None
+
+    @property
+    def languages(self) -> list[str]:
+        return list(self.sources)
+
+    def listing(self) -> Listing:
+        return Listing(self.slug, {code: FrontMatter(source.title, source.description)
+                                   for code, source in self.sources.items()})
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What the index pages show of an article, and all they are given of it: an index
+    page's cache key covers exactly this, so an edit to a body leaves the indexes be."""
+
+    slug: str
+    sources: dict[str, FrontMatter]
 
     @property
     def languages(self) -> list[str]:
         return list(self.sources)
 
 
-def load_articles(site: Site, problems: Problems) -> list[Article]:
+def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> list[Article]:
+    """Every article folder under content/; `memo` spares parsing files seen before."""
+    memo = memo or Memo()
     articles = []
     for folder in sorted(p for p in (site.root / "content").iterdir() if p.is_dir()):
         if folder.name.startswith((".", "_")):
@@ -65,7 +92,7 @@ def load_articles(site: Site, problems: Problems) -> list[Article]:
         for code in site.codes:
             path = folder / f"{code}.md"
             if path.is_file():
-                source = load_source(path, code, problems)
+                source = load_source(path, code, problems, memo)
                 if source is not None:
                     article.sources[code] = source
         for path in sorted(folder.glob("*.md")):
@@ -75,16 +102,30 @@ def load_articles(site: Site, problems: Problems) -> list[Article]:
         references = folder / "references.yaml"
         if references.is_file():
             article.references_path = references
-            article.references = load_references(references, problems)
+            loaded = load_references(references, problems, memo)
+            if loaded is not None:
+                article.references, article.references_digest = loaded
         if article.sources:
             articles.append(article)
     return articles
 
 
-def load_source(path: Path, language: str, problems: Problems) -> Source | None:
-    text = read_text(path, problems)
-    if text is None:
+def load_source(path: Path, language: str, problems: Problems,
+                memo: Memo | None = None) -> Source | None:
+    source = read_source(path, problems)
+    if source is None:
         return None
+    text, digest = source
+    head = (memo or Memo()).parse(
+        "source", digest, lambda: _front_matter(path, text, language, problems), problems)
+    if head is None:
+        return None
+    title, description, body_start, body_line = head
+    return Source(path, language, title, description, text[body_start:], body_line, digest)
+
+
+def _front_matter(path: Path, text: str, language: str, problems: Problems) -> list | None:
+    """[title, description, where the body starts, its first line], or None if unusable."""
     match = FRONT_MATTER.match(text)
     if not match:
         problems.add(path, 1, "the file must start with YAML front matter between '---' lines",
@@ -102,15 +143,26 @@ def load_source(path: Path, language: str, problems: Problems) -> Source | None:
             problems.add(path, line_of(meta, key), f"'{key}' must be non-empty text",
                          key=key, language=language)
     body_line = text[:match.end()].count("\n") + 1
-    return Source(path, language, str(meta["title"]), str(meta["description"]),
-                  text[match.end():], body_line)
+    return [str(meta["title"]), str(meta["description"]), match.end(), body_line]
 
 
 REFERENCE_FIELDS = ("authors", "title", "venue", "year")
 
 
-def load_references(path: Path, problems: Problems) -> list[Reference]:
-    data = load_yaml(path, problems)
+def load_references(path: Path, problems: Problems, memo: Memo | None = None
+                    ) -> tuple[list[Reference], str] | None:
+    """The bibliography and the digest of its file."""
+    source = read_source(path, problems)
+    if source is None:
+        return None
+    text, digest = source
+    entries = (memo or Memo()).parse("references", digest, lambda: [
+        vars(ref) for ref in _parse_references(path, text, problems)], problems)
+    return [Reference(**entry) for entry in entries], digest
+
+
+def _parse_references(path: Path, text: str, problems: Problems) -> list[Reference]:
+    data = parse_yaml(text, path, problems)
     if data is None:
         return []
     if not isinstance(data, list):

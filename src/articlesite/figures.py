@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .problems import Problems
-from .sourcefiles import check_fields, line_of, load_yaml
+from .sourcefiles import check_fields, line_of, parse_yaml, read_source
+from .texts import Dictionary
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NODE_CLASSES = ("soft", "accent")
@@ -105,7 +108,7 @@ class Figure:
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
 
-    def keys(self) -> list[tuple[str, str, int | None]]:
+    def text_keys(self) -> list[tuple[str, str, int | None]]:
         """Every dictionary key the figure uses: (key, element, line)."""
         used = [(self.title, "title", self.key_lines.get("title")),
                 (self.caption, "caption", self.key_lines.get("caption"))]
@@ -149,23 +152,72 @@ def _map(figure: Figure, sx: Callable[[float], float], sy: Callable[[float], flo
 
 # Loading ------------------------------------------------------------------------------
 
-def load_figures(root: Path, problems: Problems) -> dict[str, Figure]:
-    figures = {}
-    folder = root / "figures"
-    for path in sorted(folder.glob("*.yaml")):
-        figure_id = path.stem
-        if not FIGURE_ID.match(figure_id):
-            problems.add(path, None, f"figure id '{figure_id}' must be lower-case letters, "
+@dataclass(frozen=True)
+class FigureFile:
+    """A spec as read from disk: parsed only when a page needs it or the check does."""
+
+    id: str
+    path: Path
+    text: str
+    digest: str
+
+
+def scan_figures(root: Path, problems: Problems) -> dict[str, FigureFile]:
+    files = {}
+    for path in sorted((root / "figures").glob("*.yaml")):
+        if not FIGURE_ID.match(path.stem):
+            problems.add(path, None, f"figure id '{path.stem}' must be lower-case letters, "
                          "digits and hyphens")
             continue
-        figure = load_figure(path, problems)
+        source = read_source(path, problems)
+        if source is not None:
+            files[path.stem] = FigureFile(path.stem, path, *source)
+    return files
+
+
+class FigureLibrary:
+    """The figures by id, each parsed and checked against the dictionary when first asked
+    for. Problems go to `problems`; `clean` maps the digest of every spec that loaded
+    without one to the dictionary keys it uses. Keeps the `keep` most recent figures."""
+
+    def __init__(self, files: dict[str, FigureFile], dictionary: Dictionary,
+                 problems: Problems, keep: int = 64):
+        self.files, self.dictionary, self.problems = files, dictionary, problems
+        self.clean: dict[str, tuple[str, ...]] = {}
+        self._loaded: OrderedDict[str, Figure | None] = OrderedDict()
+        self._keep = keep
+
+    def __contains__(self, figure_id: str) -> bool:
+        return figure_id in self.files
+
+    def get(self, figure_id: str) -> Figure | None:
+        """The figure, or None if its spec has problems (already reported)."""
+        if figure_id in self._loaded:
+            self._loaded.move_to_end(figure_id)
+            return self._loaded[figure_id]
+        file = self.files[figure_id]
+        found = len(self.problems)
+        figure = load_figure(file, self.problems)
         if figure is not None:
-            figures[figure_id] = figure
-    return figures
+            check_keys(figure, self.dictionary, self.problems)
+        if len(self.problems) == found and figure is not None:
+            self.clean[file.digest] = tuple(key for key, _, _ in figure.text_keys())
+        self._loaded[figure_id] = figure
+        if len(self._loaded) > self._keep:
+            self._loaded.popitem(last=False)
+        return figure
 
 
-def load_figure(path: Path, problems: Problems) -> Figure | None:
-    data = load_yaml(path, problems)
+def check_keys(figure: Figure, dictionary: Dictionary, problems: Problems) -> None:
+    for key, element, line in figure.text_keys():
+        if key and key not in dictionary:
+            problems.add(figure.path, line, f"{element} uses a key that "
+                         f"{dictionary.path.name} lacks", key=key)
+
+
+def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
+    path = file.path
+    data = parse_yaml(file.text, path, problems)
     if data is None:
         return None
     if not check_fields(data, path, problems, what="figure spec",
@@ -175,7 +227,7 @@ def load_figure(path: Path, problems: Problems) -> Figure | None:
         return None
     reader = _Reader(path, problems)
     figure = Figure(
-        id=path.stem, path=path,
+        id=file.id, path=path,
         title=reader.key(data, "title"), caption=reader.key(data, "caption"),
         width=reader.number(data, "width", positive=True),
         height=reader.number(data, "height", positive=True),
@@ -222,7 +274,7 @@ def load_figure(path: Path, problems: Problems) -> Figure | None:
     return figure
 
 
-def _apply(figure: Figure, step: Any, reader: "_Reader") -> Figure:
+def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
     path, problems = reader.path, reader.problems
     if not isinstance(step, dict) or len(step) != 1:
         problems.add(path, line_of(step), "a transform is one of 'narrow: RATIO' or "

@@ -2,28 +2,58 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
 from . import markdown
 from .config import Site
 from .content import Article
-from .figures import Figure
+from .figures import Figure, FigureLibrary
 from .problems import Problems
 from .texts import Dictionary, plain_text, rich_text
 
 
+@dataclass(frozen=True)
+class PageJob:
+    """A page to render: the root page, a language's index, or an article in a language."""
+
+    template: str             # root.html, index.html or article.html
+    language: str
+    slug: str | None = None   # the article's
+
+    @property
+    def path(self) -> str:
+        if self.template == "root.html":
+            return "index.html"
+        return f"{self.language}/{self.slug or 'index'}.html"
+
+
+def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:
+    """Every page of the site, in order."""
+    jobs = [PageJob("root.html", site.default_language)]
+    for language in site.codes:
+        jobs.append(PageJob("index.html", language))
+        jobs.extend(PageJob("article.html", language, article.slug)
+                    for article in articles if language in article.sources)
+    return jobs
+
+
 @dataclass
 class Page:
-    """One output file: its path inside site/ and its HTML."""
+    """One output file: its path inside site/ and its HTML, with what it read beyond its
+    article's sources, for the cache: the figures it placed (id -> spec digest, None if no
+    such spec) and the dictionary texts shown ((key, language) pairs)."""
 
     path: str
     html: str
+    figures: dict[str, str | None] = field(default_factory=dict)
+    texts: set[tuple[str, str]] = field(default_factory=set)
 
 
 @lru_cache(maxsize=16384)  # a figure's coordinates repeat across languages
@@ -39,8 +69,20 @@ def deg(value: float) -> str:
     return ("0" if text == "-0" else text) + "deg"
 
 
-def create_environment(templates: Path) -> Environment:
-    env = Environment(loader=FileSystemLoader(templates), autoescape=True,
+class TextsLoader(BaseLoader):
+    """Templates from texts already read (and hashed for the cache), never the disk again."""
+
+    def __init__(self, folder: Path, texts: dict[str, str]):
+        self.folder, self.texts = folder, texts
+
+    def get_source(self, environment: Environment, template: str):
+        if template not in self.texts:
+            raise TemplateNotFound(template)
+        return self.texts[template], str(self.folder / template), lambda: True
+
+
+def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
+    env = Environment(loader=TextsLoader(folder, texts), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["px"] = px
@@ -49,19 +91,30 @@ def create_environment(templates: Path) -> Environment:
 
 
 class Renderer:
-    """Renders every page of a site; problems are collected, never raised here."""
+    """Renders pages one at a time; problems are collected, never raised here."""
 
-    def __init__(self, site: Site, figures: dict[str, Figure], dictionary: Dictionary,
-                 strings: Dictionary, problems: Problems):
+    def __init__(self, site: Site, articles: list[Article], figures: FigureLibrary,
+                 dictionary: Dictionary, strings: Dictionary, templates: dict[str, str],
+                 problems: Problems):
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
-        self.env = create_environment(site.root / "templates")
-        self._figure_cache: dict[tuple[str, str], str] = {}
+        self.articles = {article.slug: article for article in articles}
+        self.listings = [article.listing() for article in articles]
+        self.env = create_environment(site.root / "templates", templates)
+        self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
+            OrderedDict()
 
     # Texts ----------------------------------------------------------------------------
-    def texts(self, language: str) -> Callable[[str], Markup]:
+    def texts(self, language: str, read: set) -> Callable[[str], Markup]:
         def text(key: str) -> Markup:
+            read.add((key, language))
             return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+        return text
+
+    def plain_texts(self, language: str, read: set) -> Callable[[str], str]:
+        def text(key: str) -> str:
+            read.add((key, language))
+            return plain_text(self.dictionary.texts.get(key, {}).get(language, ""))
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
@@ -75,34 +128,30 @@ class Renderer:
         return string
 
     # Pages ----------------------------------------------------------------------------
-    def render_site(self, articles: list[Article]) -> list[Page]:
-        pages = [self._page("index.html", "root.html", self.site.default_language,
-                            articles=articles)]
-        for language in self.site.codes:
-            pages.append(self._page(f"{language}/index.html", "index.html", language,
-                                    articles=articles))
-            for article in articles:
-                if language in article.sources:
-                    pages.append(self.render_article(article, language))
-        return pages
+    def render(self, job: PageJob) -> Page:
+        if job.slug is not None:
+            return self.render_article(self.articles[job.slug], job.language)
+        # Index pages get listings, not articles: see content.Listing.
+        return Page(job.path, self._html(job.path, job.template, job.language,
+                                         articles=self.listings))
 
-    def _page(self, path: str, template: str, language: str, **values) -> Page:
+    def _html(self, path: str, template: str, language: str, **values) -> str:
         depth = path.count("/")
         values.update(
             site=self.site, language=self.site.language(language), ui=self.ui(language),
             to_root="../" * depth, article_path=lambda a, code: f"{code}/{a.slug}.html",
         )
         try:
-            html = self.env.get_template(template).render(**values)
+            return self.env.get_template(template).render(**values)
         except TemplateError as exc:
             line = getattr(exc, "lineno", None)
             name = getattr(exc, "filename", None) or self.site.root / "templates" / template
             self.problems.add(name, line, f"template error: {exc}")
-            html = ""
-        return Page(path, html)
+            return ""
 
     def render_article(self, article: Article, language: str) -> Page:
         source = article.sources[language]
+        page = Page(f"{language}/{article.slug}.html", "")
         tokens = markdown.parse(source.body)
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
@@ -114,25 +163,32 @@ class Renderer:
 
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
-                known = ", ".join(sorted(self.figures)) or "none"
+                page.figures[figure_id] = None
+                known = ", ".join(sorted(self.figures.files)) or "none"
                 self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
                                   f"(figures: {known})", key=figure_id, language=language)
                 return ""
-            spec = self.figures[figure_id]
+            page.figures[figure_id] = self.figures.files[figure_id].digest
+            spec = self.figures.get(figure_id)
+            if spec is None:
+                return ""
             for node in spec.nodes:
                 if node.link and node.link not in sections:
                     self.problems.add(spec.path, node.line, f"node '{node.id}' links to "
                                       f"'#{node.link}', which is not a section of "
                                       f"{source.path.name}", key=node.link, language=language)
-            return self.render_figure(spec, language)
+            html, read = self._figure(spec, language)
+            page.texts |= read
+            return html
 
         context = markdown.RenderContext(figure, numbers.get, problem)
         body = markdown.render(tokens, source.body_line, context)
-        return self._page(
-            f"{language}/{article.slug}.html", "article.html", language,
-            article=article, source=source, body=Markup(body), sections=outline.sections,
+        page.html = self._html(  # of the other languages only their listing: as index pages
+            page.path, "article.html", language, article=article.listing(),
+            source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
         )
+        return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
         seen: set[str] = set()
@@ -144,15 +200,16 @@ class Renderer:
                 seen.add(heading.id)
 
     def render_figure(self, spec: Figure, language: str) -> str:
+        return self._figure(spec, language)[0]
+
+    def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
+        """A figure's HTML in a language, rendered once per build, and the texts it read."""
         key = (spec.id, language)
         if key not in self._figure_cache:
+            read: set = set()
             macro = self.env.get_template("figure.html").module.figure
-            self._figure_cache[key] = str(macro(spec, self.texts(language), plain_text_of(
-                self.dictionary, language)))
+            html = str(macro(spec, self.texts(language, read), self.plain_texts(language, read)))
+            self._figure_cache[key] = (html, frozenset(read))
+            if len(self._figure_cache) > 256:
+                self._figure_cache.popitem(last=False)
         return self._figure_cache[key]
-
-
-def plain_text_of(dictionary: Dictionary, language: str) -> Callable[[str], str]:
-    def text(key: str) -> str:
-        return plain_text(dictionary.texts.get(key, {}).get(language, ""))
-    return text

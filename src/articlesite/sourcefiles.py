@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,14 +75,57 @@ def _shift_lines(data: Any, offset: int) -> None:
             _shift_lines(value, offset)
 
 
-def read_text(path: Path, problems: Problems) -> str | None:
+def digest(data: bytes) -> str:
+    """A short content hash: what the build cache keys on."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def read_source(path: Path, problems: Problems) -> tuple[str, str] | None:
+    """A file's text and the digest of the very bytes it was decoded from."""
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        return data.decode("utf-8"), digest(data)
     except OSError as exc:
         problems.add(path, None, f"cannot read file: {exc.strerror}")
     except UnicodeDecodeError:
         problems.add(path, None, "file is not valid UTF-8")
     return None
+
+
+class Memo:
+    """Results of parsing files, by kind and the digest of the bytes parsed, kept across
+    builds by the cache (cache.py). Only a result that came with no problem is kept, and
+    only in plain values that JSON gives back unchanged."""
+
+    def __init__(self, known: dict[str, Any] | None = None):
+        self.known = known or {}
+        self.kept: dict[str, Any] = {}   # what this build used or made: the next `known`
+
+    def recall(self, kind: str, digest: str) -> Any:
+        value = self.known.get(f"{kind}:{digest}")
+        if value is not None:
+            self.kept[f"{kind}:{digest}"] = value
+        return value
+
+    def keep(self, kind: str, digest: str, value: Any) -> None:
+        if json.loads(json.dumps(value)) == value:
+            self.kept[f"{kind}:{digest}"] = value
+
+    def parse(self, kind: str, digest: str, parse: Callable[[], Any],
+              problems: Problems) -> Any:
+        """The remembered result, or `parse()`'s, remembered if it found no problem."""
+        value = self.recall(kind, digest)
+        if value is None:
+            found = len(problems)
+            value = parse()
+            if value is not None and len(problems) == found:
+                self.keep(kind, digest, value)
+        return value
+
+
+def read_text(path: Path, problems: Problems) -> str | None:
+    source = read_source(path, problems)
+    return None if source is None else source[0]
 
 
 def load_yaml(path: Path, problems: Problems) -> Any:

@@ -1,0 +1,179 @@
+"""Incremental builds: after any edit, the cached build's site/ is byte for byte what a full
+build (--clean, into another folder) writes, and only the pages the edit touches are
+rendered again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from articlesite.build import build
+from articlesite.problems import BuildError
+
+REPO = Path(__file__).resolve().parent.parent
+ARTICLE = "ppo-long-horizon"
+COPY = "second-article"     # a copy of the real article, placing the same figures
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """The real project with a second article; built once."""
+    root = tmp_path / "project"
+    for folder in ("content", "figures", "templates"):
+        shutil.copytree(REPO / folder, root / folder)
+    shutil.copytree(root / "content" / ARTICLE, root / "content" / COPY)
+    build(root)
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
+    clean = tmp_path / "clean-site"
+    build(root, clean, clean=True)
+    incremental, full = files(root / "site"), files(clean)
+    assert sorted(incremental) == sorted(full)
+    for path in full:
+        assert incremental[path] == full[path], f"{path} differs from a clean build"
+
+
+def article_pages(slug: str) -> list[str]:
+    return [f"{code}/{slug}.html" for code in ("en", "ja", "zh")]
+
+
+def test_nothing_changed_renders_nothing(project: Path, tmp_path: Path):
+    built = build(project)
+    assert built.rendered == []
+    assert built.pages == 1 + 3 + 2 * 3
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_one_article_body_in_one_language_renders_only_that_page(project: Path,
+                                                                   tmp_path: Path):
+    edit(project / "content" / COPY / "ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    assert build(project).rendered == [f"ja/{COPY}.html"]
+    assert "GRPO と DPO（改訂）" in (project / "site" / "ja" / f"{COPY}.html").read_text()
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_title_renders_the_pages_that_show_it(project: Path, tmp_path: Path):
+    edit(project / "content" / COPY / "en.md", 'title: "How PPO', 'title: "Why PPO')
+    # The article in every language (its switcher and hreflang links list the languages
+    # by listing), the English index and the root page (both list it).
+    assert build(project).rendered == sorted(
+        ["index.html", "en/index.html", "ja/index.html", "zh/index.html",
+         *article_pages(COPY)])
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_one_dictionary_value_renders_only_pages_showing_it(project: Path, tmp_path: Path):
+    path = project / "figures" / "figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    texts["sft"]["ja"] = "教師ありファインチューニング"
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    assert build(project).rendered == [f"ja/{ARTICLE}.html", f"ja/{COPY}.html"]
+    assert "教師ありファインチューニング" in (project / "site" / "ja" / f"{ARTICLE}.html").read_text()
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_dictionary_key_no_figure_uses_renders_nothing(project: Path, tmp_path: Path):
+    path = project / "figures" / "figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    assert build(project).rendered == []
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_figure_spec_renders_the_pages_placing_it(project: Path, tmp_path: Path):
+    edit(project / "figures" / "ppo-update.yaml", "box: [25, 60, 270, 90]",
+         "box: [25, 62, 270, 90]")
+    assert build(project).rendered == sorted(article_pages(ARTICLE) + article_pages(COPY))
+    assert_same_as_clean_build(project, tmp_path)
+
+
+@pytest.mark.parametrize("change", ["template", "strings", "site", "references"])
+def test_shared_sources_render_what_depends_on_them(project: Path, tmp_path: Path,
+                                                    change: str):
+    if change == "template":
+        edit(project / "templates" / "style.css", "body{margin:0;", "body{margin:0 ;")
+        expected = 10
+    elif change == "strings":
+        edit(project / "templates" / "strings.yaml", "en: Contents", "en: Table of contents")
+        expected = 10
+    elif change == "site":
+        edit(project / "content" / "site.yaml", "title: Technical articles",
+             "title: Articles")
+        expected = 10
+    else:
+        edit(project / "content" / COPY / "references.yaml", "venue: NeurIPS",
+             "venue: NeurIPS 2022")
+        expected = 3
+    assert len(build(project).rendered) == expected
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_removed_and_added_pages(project: Path, tmp_path: Path):
+    (project / "content" / COPY / "zh.md").unlink()
+    shutil.copytree(project / "content" / ARTICLE, project / "content" / "third")
+    built = build(project)
+    assert f"zh/{COPY}.html" not in files(project / "site")
+    assert set(article_pages("third")) <= set(built.rendered)
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_page_edited_inside_site_is_not_reused(project: Path, tmp_path: Path):
+    page = project / "site" / "en" / f"{ARTICLE}.html"
+    with page.open("a", encoding="utf-8") as handle:   # in place: the cache's copy too
+        handle.write("<!-- edited by hand -->")
+    assert build(project).rendered == [f"en/{ARTICLE}.html"]
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_failed_build_keeps_site_and_cache_sound(project: Path, tmp_path: Path):
+    before = files(project / "site")
+    edit(project / "content" / COPY / "en.md", "```{figure} ppo-update",
+         "```{figure} ppo-updat")
+    with pytest.raises(BuildError, match="unknown figure 'ppo-updat'"):
+        build(project)
+    assert files(project / "site") == before
+    edit(project / "content" / COPY / "en.md", "```{figure} ppo-updat", "```{figure} ppo-update")
+    assert build(project).rendered == []
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_broken_spec_is_reported_even_when_no_page_is_rendered(project: Path):
+    edit(project / "figures" / "ppo-update.yaml", "width: 1250", "width: wide")
+    with pytest.raises(BuildError, match="'width' must be a positive number"):
+        build(project)
+    (project / "figures" / "unused.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    edit(project / "figures" / "ppo-update.yaml", "width: wide", "width: 1250")
+    with pytest.raises(BuildError, match="unused.yaml:2: invalid YAML"):
+        build(project)
+
+
+def test_a_missing_dictionary_key_is_reported_for_cached_pages(project: Path):
+    path = project / "figures" / "figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    del texts["sft"]
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    with pytest.raises(BuildError) as error:
+        build(project)
+    assert any(p.key == "sft" and p.file == "figures/training-overview.yaml"
+               for p in error.value.problems)
+
+
+def test_clean_ignores_the_cache(project: Path):
+    assert len(build(project, clean=True).rendered) == 10
