@@ -5,6 +5,7 @@ rendered again."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -173,6 +174,26 @@ def test_a_missing_dictionary_key_is_reported_for_cached_pages(project: Path):
         build(project)
     assert any(p.key == "sft" and p.file == "figures/training-overview.yaml"
                for p in error.value.problems)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="parallel builds need fork()")
+def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch):
+    from articlesite import parallel
+
+    root = tmp_path / "many"
+    for folder in ("content", "figures", "templates"):
+        shutil.copytree(REPO / folder, root / folder)
+    for number in range(1, 6):
+        shutil.copytree(root / "content" / ARTICLE, root / "content" / f"copy-{number}")
+        edit(root / "content" / f"copy-{number}" / "en.md", "## The complete training loop",
+             f"## The complete training loop, take {number}")
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    assert len(build(root).rendered) == 1 + 3 + 6 * 3
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
+    serial = tmp_path / "serial"
+    build(root, serial, clean=True)
+    assert files(root / "site") == files(serial)
 
 
 def test_clean_ignores_the_cache(project: Path):

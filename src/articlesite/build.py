@@ -1,7 +1,7 @@
 """The build, a list of stages: load and check the sources; plan which pages must be
-rendered (the cache holds the others); render those, each page streamed to the cache's
-store as it is done; check the figure specs no page needed; then assemble the new site in
-a fresh folder and swap it in place of site/."""
+rendered (the cache holds the others); render those, over the cores when there are many,
+each page streamed to the cache's store as it is done; check the figure specs no page
+needed; then assemble the new site in a fresh folder and swap it in place of site/."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from . import parallel
 from .cache import Cache, Entry, Store, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
@@ -140,8 +141,8 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
 def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
                  progress: Callable[[int, int], None] | None = None) -> Rendered:
     """Render the stale pages into the store, an article's languages together (they share
-    its figures). Each page is written as soon as it is rendered; only its cache entry
-    is kept."""
+    its figures), over the cores when there are many. Each page is written as soon as it
+    is rendered; only its cache entry comes back."""
     library = FigureLibrary(sources.figures, sources.dictionary, problems)
     renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
                         sources.strings, sources.templates, problems)
@@ -163,7 +164,8 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
     for job in plan.stale:
         groups.setdefault(job.slug or job.path, []).append(job)
     rendered, done = Rendered({}, {}), 0
-    for entries, found, specs in map(render_group, groups.values()):
+    for entries, found, specs in parallel.map_unordered(render_group, groups.values(),
+                                                        len(plan.stale)):
         rendered.pages.update(entries)
         rendered.specs.update(specs)
         problems.extend(found)
