@@ -198,3 +198,12 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
 
 def test_clean_ignores_the_cache(project: Path):
     assert len(build(project, clean=True).rendered) == 10
+
+
+def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
+    from articlesite.cli import main
+
+    assert main(["--root", str(project)]) == 0
+    assert "10 pages in 3 languages" in capsys.readouterr().out
+    assert main(["--root", str(project), "--clean"]) == 0
+    assert "(10 rendered, 0 unchanged)" in capsys.readouterr().out
