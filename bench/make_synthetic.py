@@ -21,7 +21,7 @@ REAL_ARTICLE = "ppo-long-horizon"
 # How each language says "article N", woven into titles and paragraphs.
 MARKERS = {"zh": "（第 {n} 篇）", "en": " (article {n})", "ja": "（第 {n} 号）"}
 FIGURE_LINE = re.compile(r"^(```\{figure\}\s*)(\S+)\s*$")
-SPEC_KEY = re.compile(r"^(title|caption): (\S+)$", re.M)
+SPEC_KEY = re.compile(r"^(title|caption): (\S+)$", re.MULTILINE)
 
 
 def slug(number: int) -> str:
@@ -79,9 +79,9 @@ def make(count: int, target: Path) -> None:
                 return f"{match.group(1)}: {own}"
             (target / "figures" / f"{figure_id}-{number:04d}.yaml").write_text(
                 SPEC_KEY.sub(own_key, spec), encoding="utf-8")
-    for figure_id in specs:       # the originals' own keys are used by no figure now
-        for key in SPEC_KEY.findall(specs[figure_id]):
-            texts.pop(key[1], None)
+    for spec in specs.values():   # the originals' own keys are used by no figure now
+        for _, key in SPEC_KEY.findall(spec):
+            texts.pop(key, None)
     (target / "figures" / "figure-texts.json").write_text(
         json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 

@@ -1,0 +1,315 @@
+"""The speed benchmark: articlesite against Hugo on the same synthetic sites, same machine.
+
+    python bench/run.py [--sizes 1,200,1000] [--runs 10,5,3] [--work bench/out]
+
+For each size N it writes the synthetic project (bench/make_synthetic.py) and the
+equivalent Hugo site (bench/make_hugo.py), then times full builds of both, alternating
+ours and Hugo's, after one warm-up of each and a `sync` before every run: wall time,
+CPU time (user + system, the workers included); then one more run of each for peak
+memory (the process tree's PSS, which counts pages our forked workers share once,
+sampled every 20 ms). Then, at the largest N, our rebuilds:
+nothing changed; one article edited in one language; one dictionary value edited; and
+the time from a save to the rebuilt page, in a warm process (there is no `serve` here
+yet) and in `hugo server`. Prints a Markdown table and writes it to WORK/results.md.
+Needs Debian's hugo: apt-get install -y hugo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(BENCH))
+
+import make_hugo  # the bench scripts beside this one
+import make_synthetic
+
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass
+class Run:
+    wall: float      # s
+    cpu: float       # s, user + system of the process and the children it waited for
+    memory: int      # bytes: peak PSS of the process tree, or the largest process RSS
+    output: str
+
+
+def tree_pss(pid: int) -> int:
+    """Proportional set size of a process and all its descendants, in bytes: pages the
+    processes share (our forked workers share the loaded sources) are counted once."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/smaps_rollup") as rollup:
+                total += 1024 * next(int(line.split()[1]) for line in rollup
+                                     if line.startswith("Pss:"))
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, StopIteration):
+            continue  # the process ended meanwhile
+    return total
+
+
+def measure(command: list[str], *, memory: bool = False) -> Run:
+    """Run a command once, after `sync`: wall and CPU time, and with `memory` the peak
+    PSS of its process tree, sampled every 20 ms. (Reading a large process's PSS takes
+    milliseconds, so timed runs do not sample; their memory is the largest RSS of any
+    one process, from wait4.)"""
+    os.sync()
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_pss(process.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    if memory:
+        sampler.start()
+    output = process.stdout.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    done.set()
+    if memory:
+        sampler.join()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{output}")
+    return Run(wall, usage.ru_utime + usage.ru_stime,
+               peak[0] if memory else usage.ru_maxrss * 1024, output)
+
+
+def ours(project: Path, *flags: str) -> list[str]:
+    return [sys.executable, str(REPO / "build.py"), "--root", str(project), *flags]
+
+
+def hugo(site: Path) -> list[str]:
+    return ["hugo", "--source", str(site), "--destination", str(site / "public"), "--quiet"]
+
+
+def median(runs: list[Run], field: str) -> float:
+    return statistics.median(getattr(run, field) for run in runs)
+
+
+def rendered(run: Run) -> int:
+    match = re.search(r"\((\d+) rendered", run.output)
+    return int(match.group(1)) if match else -1
+
+
+def compare(size: int, project: Path, site: Path, runs: int) -> dict:
+    """Full builds, ours and Hugo's alternating, after a warm-up of each."""
+    measure(ours(project, "--clean"))
+    measure(hugo(site))
+    results: dict[str, list[Run]] = {"ours": [], "hugo": []}
+    for _ in range(runs):
+        results["ours"].append(measure(ours(project, "--clean")))
+        results["hugo"].append(measure(hugo(site)))
+    pages = 3 * size + 4
+    hugo_pages = sum(1 for _ in (site / "public").rglob("*.html"))
+    assert hugo_pages == pages, f"Hugo wrote {hugo_pages} pages, we wrote {pages}"
+    row = {"N": size, "pages": pages, "runs": runs}
+    for name, measured in results.items():
+        row[name] = {field: median(measured, field) for field in ("wall", "cpu", "memory")}
+    row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True).memory
+    row["hugo"]["pss"] = measure(hugo(site), memory=True).memory
+    return row
+
+
+def edit_body(path: Path, marker: str, body_after: str) -> None:
+    """Add `marker` after the body's first full stop (front matter left alone)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(body_after) + len(body_after)
+    stop = text.index("。", start) + 1
+    path.write_text(text[:stop] + marker + text[stop:], encoding="utf-8")
+
+
+def edit_article(project: Path, number: int) -> None:
+    path = project / "content" / make_synthetic.slug(size_article(project)) / "ja.md"
+    edit_body(path, f"（編集 {number}）", "\n---\n")
+
+
+def edit_dictionary(project: Path, number: int) -> None:
+    path = project / "figures" / "figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    key = f"ppo-title-{size_article(project):04d}"
+    texts[key]["ja"] = f"{texts[key]['ja'].split('（編集')[0]}（編集 {number}）"
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def size_article(project: Path) -> int:
+    """The article edited: the one in the middle."""
+    count = sum(1 for p in (project / "content").iterdir() if p.is_dir())
+    return (count + 1) // 2
+
+
+def rebuilds(project: Path, runs: int) -> dict:
+    """Our rebuilds after no change, one article edited, one dictionary value edited."""
+    measure(ours(project, "--clean"))
+    rows = {}
+    for name, change in (("nothing changed", None),
+                         ("one article edited in one language", edit_article),
+                         ("one dictionary value edited", edit_dictionary)):
+        measured = []
+        for number in range(runs):
+            if change is not None:
+                change(project, number)
+            measured.append(measure(ours(project)))
+        rows[name] = {"wall": median(measured, "wall"), "cpu": median(measured, "cpu"),
+                      "memory": median(measured, "memory"),
+                      "rendered": rendered(measured[-1])}
+    return rows
+
+
+def save_to_ready_in_process(project: Path, runs: int) -> dict:
+    """From the save of a source to the rebuilt page in site/, building in a warm process
+    (what a `serve` command would do on a change, minus noticing it)."""
+    from articlesite.build import build
+
+    build(project)
+    results = {}
+    for name, change, page in (
+            ("one article edited", edit_article,
+             f"ja/{make_synthetic.slug(size_article(project))}.html"),
+            ("one dictionary value edited", edit_dictionary,
+             f"ja/{make_synthetic.slug(size_article(project))}.html")):
+        times = []
+        for number in range(100, 100 + runs):
+            os.sync()
+            started = time.perf_counter()
+            change(project, number)
+            built = build(project)
+            times.append(time.perf_counter() - started)
+            assert built.rendered == [page], built.rendered
+        results[name] = statistics.median(times)
+    return results
+
+
+def save_to_ready_hugo(site: Path, runs: int) -> float | None:
+    """From the save of a source to the rebuilt page on disk, in `hugo server`."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = site / "public-serve"
+    shutil.rmtree(served, ignore_errors=True)
+    server = subprocess.Popen(
+        ["hugo", "server", "--source", str(site), "--destination", str(served),
+         "--renderToDisk", "--port", str(port), "--bind", "127.0.0.1", "--disableLiveReload",
+         "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        source = sorted((site / "content" / "ja").glob("*.md"))[len(
+            list((site / "content" / "ja").glob("*.md"))) // 2]
+        page = served / "ja" / f"{source.stem}.html"
+        deadline = time.monotonic() + 120
+        while not page.exists():
+            if time.monotonic() > deadline or server.poll() is not None:
+                return None
+            time.sleep(0.05)
+        time.sleep(1.0)
+        times = []
+        for number in range(runs):
+            marker = f"（保存 {number}）"
+            started = time.perf_counter()
+            edit_body(source, marker, "\n\n")
+            while marker not in page.read_text(encoding="utf-8", errors="replace"):
+                if time.perf_counter() - started > 30:
+                    return None
+                time.sleep(0.001)
+            times.append(time.perf_counter() - started)
+            time.sleep(0.5)
+        return statistics.median(times)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(served, ignore_errors=True)
+
+
+def table(full: list[dict], again: dict, size: int, in_process: dict,
+          hugo_serve: float | None) -> str:
+    mib = 1024 * 1024
+    lines = [("| N | pages | runs | ours wall | Hugo wall | ratio | ours ms/page "
+              "| Hugo ms/page | ours CPU | Hugo CPU | ours peak memory | Hugo peak memory "
+              "| memory ratio |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in full:
+        us, them, pages = row["ours"], row["hugo"], row["pages"]
+        lines.append(
+            f"| {row['N']} | {pages} | {row['runs']} | {us['wall']:.2f} s | "
+            f"{them['wall']:.2f} s | {us['wall'] / them['wall']:.2f} | "
+            f"{us['wall'] / pages * 1000:.1f} | {them['wall'] / pages * 1000:.1f} | "
+            f"{us['cpu']:.2f} s | {them['cpu']:.2f} s | {us['pss'] / mib:.0f} MiB | "
+            f"{them['pss'] / mib:.0f} MiB | {us['pss'] / them['pss']:.2f} |")
+    ours_full = next(row["ours"]["wall"] for row in full if row["N"] == size)
+    hugo_full = next(row["hugo"]["wall"] for row in full if row["N"] == size)
+    lines += ["", (f"Rebuilds at N = {size} ({3 * size + 4} pages), ours. Hugo has no "
+                   f"incremental build: each of its builds is a full one, {hugo_full:.2f} s."),
+              "", ("| rebuild | wall | share of our full build | CPU | largest RSS "
+                   "| pages rendered |"), "|---|---|---|---|---|---|"]
+    for name, row in again.items():
+        lines.append(f"| {name} | {row['wall']:.2f} s | {row['wall'] / ours_full:.0%} | "
+                     f"{row['cpu']:.2f} s | {row['memory'] / mib:.0f} MiB | "
+                     f"{row['rendered']} |")
+    lines += ["", f"Save to page ready at N = {size}:", "", "| change | time |", "|---|---|"]
+    for name, seconds in in_process.items():
+        lines.append(f"| ours, {name} (rebuild in a warm process: no `serve` yet) | "
+                     f"{seconds * 1000:.0f} ms |")
+    shown = f"{hugo_serve * 1000:.0f} ms" if hugo_serve is not None else "did not finish"
+    lines.append(f"| `hugo server --renderToDisk`, one article edited | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1,200,1000")
+    parser.add_argument("--runs", default="10,5,3",
+                        help="runs of each full build, per size (rebuilds: the last + 2)")
+    parser.add_argument("--work", type=Path, default=BENCH / "out")
+    args = parser.parse_args()
+    if shutil.which("hugo") is None:
+        print("hugo is not installed: apt-get install -y hugo", file=sys.stderr)
+        return 2
+    sizes = [int(size) for size in args.sizes.split(",")]
+    runs = [int(count) for count in args.runs.split(",")]
+    version = subprocess.run(["hugo", "version"], capture_output=True, text=True,
+                             check=True).stdout
+    print(f"{version.strip()}; Python {sys.version.split()[0]}; {os.cpu_count()} cores",
+          flush=True)
+    full = []
+    for size, count in zip(sizes, runs, strict=True):
+        project, site = args.work / f"ours-{size}", args.work / f"hugo-{size}"
+        make_synthetic.make(size, project)
+        make_hugo.make(project, site)
+        full.append(compare(size, project, site, count))
+        print(json.dumps(full[-1]), flush=True)
+    largest = args.work / f"ours-{sizes[-1]}"
+    again = rebuilds(largest, runs[-1] + 2)
+    print(json.dumps(again), flush=True)
+    in_process = save_to_ready_in_process(largest, runs[-1] + 2)
+    hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
+    result = table(full, again, sizes[-1], in_process, hugo_serve)
+    (args.work / "results.md").write_text(result, encoding="utf-8")
+    print(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
