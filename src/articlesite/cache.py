@@ -17,13 +17,13 @@ always safe.
 from __future__ import annotations
 
 import contextlib
-import json
+import marshal
 import os
 import shutil
 import sys
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import NamedTuple
 
 from .config import Site
 from .figures import FigureFile
@@ -31,7 +31,7 @@ from .sourcefiles import Memo, digest
 from .texts import Dictionary
 
 FOLDER = ".articlesite-cache"
-FORMAT = 1
+FORMAT = 2
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
              "pyyaml")
 
@@ -68,8 +68,7 @@ def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> 
     return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """A rendered page in the cache: its key, what it read, and its stored HTML."""
 
     key: str
@@ -91,23 +90,26 @@ class Store:
         """Write a page; return its digest, size and modification time."""
         data = html.encode("utf-8")
         blob = digest(data)
-        path = self.folder / f"{blob}.html"
+        path = self.path(blob)
         temporary = self.folder / f".{blob}.{os.getpid()}.tmp"
         temporary.write_bytes(data)
         os.replace(temporary, path)
         stat = path.stat()
         return blob, stat.st_size, stat.st_mtime_ns
 
+    def path(self, blob: str) -> Path:
+        return self.folder / f"{blob}.html"
+
     def holds(self, entry: Entry) -> bool:
         try:
-            stat = (self.folder / f"{entry.blob}.html").stat()
+            stat = self.path(entry.blob).stat()
         except OSError:
             return False
         return (stat.st_size, stat.st_mtime_ns) == (entry.size, entry.mtime_ns)
 
     def place(self, blob: str, target: Path) -> None:
         """Put a stored page at `target`: a hard link, or a copy across file systems."""
-        source = self.folder / f"{blob}.html"
+        source = self.path(blob)
         try:
             os.link(source, target)
         except OSError:
@@ -133,16 +135,16 @@ class Cache:
             self._load()
 
     def _load(self) -> None:
+        # marshal: the index is plain tuples, lists and strings, and marshal reads them
+        # twice as fast as json, without pickle's running of code.
         try:
-            data = json.loads((self.folder / "index.json").read_text(encoding="utf-8"))
+            data = marshal.loads((self.folder / "index").read_bytes())
             if data["format"] != FORMAT or data["code"] != CODE:
                 return
-            pages = {path: Entry(row[0], tuple(map(tuple, row[1])),
-                                 tuple(zip(row[2][::2], row[2][1::2])), *row[3:])
-                     for path, row in data["pages"].items()}
-            self.pages, self.memo = pages, Memo(data["parsed"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # unreadable: start afresh
+            self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
+            self.memo = Memo(data["parsed"])
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            self.pages = {}  # unreadable: start afresh
 
     def reusable(self, path: str, key: str, figures: dict[str, FigureFile],
                  dictionary: Dictionary) -> Entry | None:
@@ -162,11 +164,9 @@ class Cache:
         """Record a successful build and delete stored pages it no longer uses."""
         if pages == self.pages and self.memo.kept == self.memo.known:
             return
-        rows = {path: [entry.key, entry.figures, [part for pair in entry.texts for part in pair],
-                       entry.texts_digest, entry.blob, entry.size, entry.mtime_ns]
-                for path, entry in pages.items()}
-        data = {"format": FORMAT, "code": CODE, "pages": rows, "parsed": self.memo.kept}
+        data = {"format": FORMAT, "code": CODE, "parsed": self.memo.kept,
+                "pages": {path: tuple(entry) for path, entry in pages.items()}}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, self.folder / "index.json")
+        temporary.write_bytes(marshal.dumps(data))
+        os.replace(temporary, self.folder / "index")
         self.store.keep_only({entry.blob for entry in pages.values()})

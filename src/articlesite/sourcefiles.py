@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -95,7 +96,7 @@ def read_source(path: Path, problems: Problems) -> tuple[str, str] | None:
 class Memo:
     """Results of parsing files, by kind and the digest of the bytes parsed, kept across
     builds by the cache (cache.py). Only a result that came with no problem is kept, and
-    only in plain values that JSON gives back unchanged."""
+    only in plain values that marshal gives back unchanged."""
 
     def __init__(self, known: dict[str, Any] | None = None):
         self.known = known or {}
@@ -108,8 +109,11 @@ class Memo:
         return value
 
     def keep(self, kind: str, digest: str, value: Any) -> None:
-        if json.loads(json.dumps(value)) == value:
-            self.kept[f"{kind}:{digest}"] = value
+        try:
+            if marshal.loads(marshal.dumps(value)) == value:
+                self.kept[f"{kind}:{digest}"] = value
+        except ValueError:  # not plain values: parse again next time
+            pass
 
     def parse(self, kind: str, digest: str, parse: Callable[[], Any],
               problems: Problems) -> Any:
