@@ -8,8 +8,8 @@ superscript, a newline a line break, and `\\_` / `\\^` a literal character.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -52,7 +52,15 @@ class Dictionary:
 
     path: Path
     texts: dict[str, dict[str, str]]
-    lines: dict[str, int | None]
+    source: str = field(default="", repr=False)   # the file's text
+
+    @cached_property
+    def lines(self) -> dict[str, int | None]:
+        """The line of each key: worked out only when a message needs one."""
+        if self.path.suffix == ".json":
+            return dict(json_key_lines(self.source))
+        data = parse_yaml(self.source, self.path, Problems(self.path.parent))
+        return {key: line_of(data, key) for key in data} if isinstance(data, dict) else {}
 
     def get(self, key: str, language: str) -> str:
         return self.texts[key][language]
@@ -77,28 +85,27 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
     if not isinstance(data, dict):
         problems.add(path, 1, f"{what} must map keys to {{language: text}}")
         return None
-    texts: dict[str, dict[str, str]] = {}
-    lines: dict[str, int | None] = {}
-    json_lines = json_key_lines(source) if is_json else {}
+    dictionary = Dictionary(path, {}, source)
+    found: list[tuple[str, str, str | None]] = []   # key, message, language
     for key, entry in data.items():
-        line = json_lines.get(key) if is_json else line_of(data, key)
-        lines[key] = line
         if not isinstance(entry, dict):
-            problems.add(path, line, "value must map language codes to texts", key=key)
+            found.append((key, "value must map language codes to texts", None))
             continue
         for code in entry:
             if code not in codes:
-                problems.add(path, line, f"unknown language '{code}' (languages: "
-                             f"{', '.join(codes)})", key=key, language=str(code))
+                known = ", ".join(codes)
+                found.append((key, f"unknown language '{code}' (languages: {known})",
+                              str(code)))
         for code in codes:
             text = entry.get(code)
             if text is None:
-                problems.add(path, line, f"translation missing for language '{code}'",
-                             key=key, language=code)
+                found.append((key, f"translation missing for language '{code}'", code))
             elif not isinstance(text, str):
-                problems.add(path, line, "translation must be text", key=key, language=code)
+                found.append((key, "translation must be text", code))
             elif not text.strip():
-                problems.add(path, line, f"translation empty for language '{code}'",
-                             key=key, language=code)
-        texts[key] = {code: value for code, value in entry.items() if isinstance(value, str)}
-    return Dictionary(path, texts, lines)
+                found.append((key, f"translation empty for language '{code}'", code))
+        dictionary.texts[key] = {code: value for code, value in entry.items()
+                                 if isinstance(value, str)}
+    for key, message, language in found:
+        problems.add(path, dictionary.lines.get(key), message, key=key, language=language)
+    return dictionary
