@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,19 +90,18 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
                          "lower-case letters, digits and hyphens (it becomes the page's URL)")
             continue
         article = Article(folder.name, folder)
+        names = {entry.name for entry in os.scandir(folder) if entry.is_file()}
         for code in site.codes:
-            path = folder / f"{code}.md"
-            if path.is_file():
-                source = load_source(path, code, problems, memo)
+            if f"{code}.md" in names:
+                source = load_source(folder / f"{code}.md", code, problems, memo)
                 if source is not None:
                     article.sources[code] = source
-        for path in sorted(folder.glob("*.md")):
-            if path.stem not in site.codes:
-                problems.add(path, None, f"'{path.name}' is not named after a configured "
-                             f"language ({', '.join(site.codes)})", language=path.stem)
-        references = folder / "references.yaml"
-        if references.is_file():
-            article.references_path = references
+        for name in sorted(names):
+            if name.endswith(".md") and name[:-3] not in site.codes:
+                problems.add(folder / name, None, f"'{name}' is not named after a configured "
+                             f"language ({', '.join(site.codes)})", language=name[:-3])
+        if "references.yaml" in names:
+            references = article.references_path = folder / "references.yaml"
             loaded = load_references(references, problems, memo)
             if loaded is not None:
                 article.references, article.references_digest = loaded
