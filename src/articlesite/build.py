@@ -20,8 +20,8 @@ from .cache import Cache, Entry, Store, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
+from .pages import PageJob, site_pages
 from .problems import Problems
-from .render import PageJob, Renderer, site_pages
 from .sourcefiles import Memo, read_source
 from .texts import Dictionary, load_dictionary
 
@@ -143,6 +143,10 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
     """Render the stale pages into the store, an article's languages together (they share
     its figures), over the cores when there are many. Each page is written as soon as it
     is rendered; only its cache entry comes back."""
+    if not plan.stale:
+        return Rendered({}, {})
+    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
+
     library = FigureLibrary(sources.figures, sources.dictionary, problems)
     renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
                         sources.strings, sources.templates, problems)
