@@ -54,10 +54,13 @@ def article_pages(slug: str) -> list[str]:
     return [f"{code}/{slug}.html" for code in ("en", "ja", "zh")]
 
 
-def test_nothing_changed_renders_nothing(project: Path, tmp_path: Path):
+def test_nothing_changed_renders_nothing_and_leaves_site_be(project: Path, tmp_path: Path):
+    page = project / "site" / "en" / f"{ARTICLE}.html"
+    before = page.stat().st_ino
     built = build(project)
     assert built.rendered == []
     assert built.pages == 1 + 3 + 2 * 3
+    assert page.stat().st_ino == before
     assert_same_as_clean_build(project, tmp_path)
 
 
@@ -140,6 +143,15 @@ def test_a_page_edited_inside_site_is_not_reused(project: Path, tmp_path: Path):
     with page.open("a", encoding="utf-8") as handle:   # in place: the cache's copy too
         handle.write("<!-- edited by hand -->")
     assert build(project).rendered == [f"en/{ARTICLE}.html"]
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_files_added_to_site_by_hand_are_removed(project: Path, tmp_path: Path):
+    (project / "site" / "stray.html").write_text("stray", encoding="utf-8")
+    (project / "site" / "empty-folder").mkdir()
+    assert build(project).rendered == []
+    assert not (project / "site" / "stray.html").exists()
+    assert not (project / "site" / "empty-folder").exists()
     assert_same_as_clean_build(project, tmp_path)
 
 

@@ -193,8 +193,11 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
 
 
 def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
-    """Assemble the pages into a fresh folder beside `out`, then swap it in whole."""
+    """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
+    `out` already is exactly these pages)."""
     out = out.resolve()
+    if holds_exactly(out, pages, store):
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
@@ -213,6 +216,29 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
     finally:
         if fresh.exists():
             shutil.rmtree(fresh, ignore_errors=True)
+
+
+def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
+    """Whether `out` holds these pages and nothing else, each the very file in the store."""
+    folders, files = {"."}, {}
+    for page in pages:
+        folders.update(parent.as_posix() for parent in PurePosixPath(page).parents)
+    for folder, subfolders, names in os.walk(out):
+        here = Path(folder).relative_to(out).as_posix()
+        if any(f"{here}/{name}".removeprefix("./") not in folders for name in subfolders):
+            return False
+        for name in names:
+            files[f"{here}/{name}".removeprefix("./")] = os.path.join(folder, name)
+    if files.keys() != pages.keys():
+        return False
+    for path, entry in pages.items():
+        try:
+            here, stored = os.stat(files[path]), os.stat(store.path(entry.blob))
+        except OSError:
+            return False
+        if (here.st_ino, here.st_dev) != (stored.st_ino, stored.st_dev):
+            return False
+    return True
 
 
 _RENAME_EXCHANGE = 2
