@@ -167,6 +167,31 @@ def test_a_failed_build_keeps_site_and_cache_sound(project: Path, tmp_path: Path
     assert_same_as_clean_build(project, tmp_path)
 
 
+@pytest.mark.parametrize("changed", ["content/second-article/en.md",
+                                     "figures/ppo-update.yaml"])
+def test_a_source_edited_during_the_build_fails_it(project: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   changed: str):
+    from articlesite import build as stages
+
+    edit(project / changed, "title", "title ")   # so that the build must render it
+    plan_pages = stages.plan_pages
+
+    def plan_then_edit(*args):
+        plan = plan_pages(*args)
+        edit(project / changed, "title", "title ")  # read, and not yet rendered
+        return plan
+
+    monkeypatch.setattr(stages, "plan_pages", plan_then_edit)
+    before = files(project / "site")
+    with pytest.raises(BuildError, match="changed while the site was being built"):
+        build(project)
+    assert files(project / "site") == before
+    monkeypatch.undo()
+    build(project)
+    assert_same_as_clean_build(project, tmp_path)
+
+
 def test_a_broken_spec_is_reported_even_when_no_page_is_rendered(project: Path):
     edit(project / "figures" / "ppo-update.yaml", "width: 1250", "width: wide")
     with pytest.raises(BuildError, match="'width' must be a positive number"):

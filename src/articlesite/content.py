@@ -9,7 +9,17 @@ from pathlib import Path
 
 from .config import Site
 from .problems import Problems
-from .sourcefiles import Memo, check_fields, line_of, parse_yaml, read_source
+from .sourcefiles import (
+    Memo,
+    check_fields,
+    decode,
+    digest,
+    line_of,
+    parse_yaml,
+    read_again,
+    read_bytes,
+    read_source,
+)
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
@@ -23,9 +33,14 @@ class Source:
     language: str
     title: str
     description: str
-    body: str
-    body_line: int  # line of the file where the Markdown body starts (1-based)
-    digest: str     # of the file's bytes
+    body_line: int   # line of the file where the Markdown body starts (1-based)
+    body_start: int  # its offset in the file, in bytes
+    digest: str      # of the file's bytes
+
+    @property
+    def body(self) -> str:
+        """The Markdown body, read when needed (raises SourceChanged if edited since)."""
+        return read_again(self.path, self.digest, self.body_start)
 
 
 @dataclass
@@ -112,20 +127,23 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
 
 def load_source(path: Path, language: str, problems: Problems,
                 memo: Memo | None = None) -> Source | None:
-    source = read_source(path, problems)
-    if source is None:
+    data = read_bytes(path, problems)
+    if data is None:
         return None
-    text, digest = source
+    found = digest(data)
     head = (memo or Memo()).parse(
-        "source", digest, lambda: _front_matter(path, text, language, problems), problems)
+        "source", found, lambda: _front_matter(path, data, language, problems), problems)
     if head is None:
         return None
-    title, description, body_start, body_line = head
-    return Source(path, language, title, description, text[body_start:], body_line, digest)
+    title, description, body_line, body_start = head
+    return Source(path, language, title, description, body_line, body_start, found)
 
 
-def _front_matter(path: Path, text: str, language: str, problems: Problems) -> list | None:
-    """[title, description, where the body starts, its first line], or None if unusable."""
+def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
+    """[title, description, first line and byte offset of the body], or None if unusable."""
+    text = decode(data, path, problems)
+    if text is None:
+        return None
     match = FRONT_MATTER.match(text)
     if not match:
         problems.add(path, 1, "the file must start with YAML front matter between '---' lines",
@@ -142,8 +160,9 @@ def _front_matter(path: Path, text: str, language: str, problems: Problems) -> l
         if not isinstance(meta[key], str) or not meta[key].strip():
             problems.add(path, line_of(meta, key), f"'{key}' must be non-empty text",
                          key=key, language=language)
-    body_line = text[:match.end()].count("\n") + 1
-    return [str(meta["title"]), str(meta["description"]), match.end(), body_line]
+    head = text[:match.end()]
+    return [str(meta["title"]), str(meta["description"]), head.count("\n") + 1,
+            len(head.encode("utf-8"))]
 
 
 REFERENCE_FIELDS = ("authors", "title", "venue", "year")

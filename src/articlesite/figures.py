@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from .problems import Problems
-from .sourcefiles import check_fields, line_of, parse_yaml, read_source
+from .sourcefiles import (
+    CHANGED,
+    SourceChanged,
+    check_fields,
+    line_of,
+    parse_yaml,
+    read_again,
+    read_source,
+)
 from .texts import Dictionary
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -154,12 +162,16 @@ def _map(figure: Figure, sx: Callable[[float], float], sy: Callable[[float], flo
 
 @dataclass(frozen=True)
 class FigureFile:
-    """A spec as read from disk: parsed only when a page needs it or the check does."""
+    """A spec as found on disk: read again and parsed only when a page or the check needs
+    it (the text is not held in memory meanwhile, only its digest)."""
 
     id: str
     path: Path
-    text: str
     digest: str
+
+    @property
+    def text(self) -> str:
+        return read_again(self.path, self.digest)
 
 
 def scan_figures(root: Path, problems: Problems) -> dict[str, FigureFile]:
@@ -171,7 +183,7 @@ def scan_figures(root: Path, problems: Problems) -> dict[str, FigureFile]:
             continue
         source = read_source(path, problems)
         if source is not None:
-            files[path.stem] = FigureFile(path.stem, path, *source)
+            files[path.stem] = FigureFile(path.stem, path, source[1])
     return files
 
 
@@ -197,7 +209,11 @@ class FigureLibrary:
             return self._loaded[figure_id]
         file = self.files[figure_id]
         found = len(self.problems)
-        figure = load_figure(file, self.problems)
+        try:
+            figure = load_figure(file, self.problems)
+        except SourceChanged:
+            self.problems.add(file.path, None, CHANGED)
+            figure = None
         if figure is not None:
             check_keys(figure, self.dictionary, self.problems)
         if len(self.problems) == found and figure is not None:

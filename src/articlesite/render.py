@@ -17,6 +17,7 @@ from .content import Article
 from .figures import Figure, FigureLibrary
 from .pages import PageJob
 from .problems import Problems
+from .sourcefiles import CHANGED, SourceChanged
 from .texts import Dictionary, plain_text, rich_text
 
 
@@ -128,7 +129,11 @@ class Renderer:
     def render_article(self, article: Article, language: str) -> Page:
         source = article.sources[language]
         page = Page(f"{language}/{article.slug}.html", "")
-        tokens = markdown.parse(source.body)
+        try:
+            tokens = markdown.parse(source.body)
+        except SourceChanged:
+            self.problems.add(source.path, None, CHANGED, language=language)
+            return page
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
         self._check_sections(source.path, language, outline)

@@ -81,16 +81,50 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def read_source(path: Path, problems: Problems) -> tuple[str, str] | None:
-    """A file's text and the digest of the very bytes it was decoded from."""
+def read_bytes(path: Path, problems: Problems) -> bytes | None:
     try:
-        data = path.read_bytes()
-        return data.decode("utf-8"), digest(data)
+        return path.read_bytes()
     except OSError as exc:
         problems.add(path, None, f"cannot read file: {exc.strerror}")
+        return None
+
+
+def decode(data: bytes, path: Path, problems: Problems) -> str | None:
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         problems.add(path, None, "file is not valid UTF-8")
-    return None
+        return None
+
+
+def read_source(path: Path, problems: Problems) -> tuple[str, str] | None:
+    """A file's text and the digest of the very bytes it was decoded from."""
+    data = read_bytes(path, problems)
+    text = None if data is None else decode(data, path, problems)
+    return None if text is None else (text, digest(data))
+
+
+CHANGED = "the file changed while the site was being built: build again"
+
+
+class SourceChanged(Exception):
+    """A file read again during the build is no longer what the build first read."""
+
+    def __init__(self, path: Path):
+        super().__init__(f"{path} changed during the build")
+        self.path = path
+
+
+def read_again(path: Path, expected: str, start: int = 0) -> str:
+    """The text (from byte `start`) of a file read before, as it was then: sources are
+    not held in memory between loading and rendering, only their digests."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise SourceChanged(path) from None
+    if digest(data) != expected:
+        raise SourceChanged(path)
+    return data[start:].decode("utf-8")
 
 
 class Memo:
