@@ -233,6 +233,18 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
     assert files(root / "site") == files(serial)
 
 
+def test_a_spec_is_parsed_once_per_build(project: Path, monkeypatch: pytest.MonkeyPatch):
+    from articlesite import figures
+
+    parsed = []
+    load_figure = figures.load_figure
+    monkeypatch.setattr(figures, "load_figure",
+                        lambda file, problems: parsed.append(file.id) or load_figure(file,
+                                                                                   problems))
+    build(project, clean=True)
+    assert sorted(parsed) == sorted(path.stem for path in (project / "figures").glob("*.yaml"))
+
+
 def test_clean_ignores_the_cache(project: Path):
     assert len(build(project, clean=True).rendered) == 10
 

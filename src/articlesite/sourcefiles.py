@@ -137,9 +137,12 @@ class Memo:
         self.kept: dict[str, Any] = {}   # what this build used or made: the next `known`
 
     def recall(self, kind: str, digest: str) -> Any:
-        value = self.known.get(f"{kind}:{digest}")
-        if value is not None:
-            self.kept[f"{kind}:{digest}"] = value
+        key = f"{kind}:{digest}"
+        value = self.kept.get(key)
+        if value is None:
+            value = self.known.get(key)
+            if value is not None:
+                self.kept[key] = value
         return value
 
     def keep(self, kind: str, digest: str, value: Any) -> None:
