@@ -150,6 +150,7 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
     library = FigureLibrary(sources.figures, sources.dictionary, problems)
     renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
                         sources.strings, sources.templates, problems)
+    renderer.compile_templates()
 
     def render_group(jobs: list[PageJob]) -> tuple[dict[str, Entry], list, dict]:
         found = renderer.problems = library.problems = Problems(problems.root)

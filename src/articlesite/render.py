@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,6 +81,14 @@ class Renderer:
         self.env = create_environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+
+    def compile_templates(self) -> None:
+        """Compile the templates now, e.g. once before forking workers rather than once in
+        each. An error is left for rendering to report, with the page it broke."""
+        with contextlib.suppress(TemplateError):
+            for name in ("base.html", "root.html", "index.html", "article.html"):
+                self.env.get_template(name)
+            self.env.get_template("figure.html").module  # noqa: B018 - defines the macro
 
     # Texts ----------------------------------------------------------------------------
     def texts(self, language: str, read: set) -> Callable[[str], Markup]:
