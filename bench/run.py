@@ -280,7 +280,7 @@ def table(full: list[dict], again: dict, size: int, in_process: dict,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1,200,1000")
-    parser.add_argument("--runs", default="10,5,3",
+    parser.add_argument("--runs", default="10,5,5",
                         help="runs of each full build, per size (rebuilds: the last + 2)")
     parser.add_argument("--work", type=Path, default=BENCH / "out")
     args = parser.parse_args()
@@ -289,6 +289,7 @@ def main() -> int:
         return 2
     sizes = [int(size) for size in args.sizes.split(",")]
     runs = [int(count) for count in args.runs.split(",")]
+    load = os.getloadavg()[0]
     version = subprocess.run(["hugo", "version"], capture_output=True, text=True,
                              check=True).stdout
     print(f"{version.strip()}; Python {sys.version.split()[0]}; {os.cpu_count()} cores",
@@ -306,6 +307,9 @@ def main() -> int:
     in_process = save_to_ready_in_process(largest, runs[-1] + 2)
     hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
     result = table(full, again, sizes[-1], in_process, hugo_serve)
+    result += (f"\nMachine: {os.cpu_count()} cores; load average (1 min) {load:.1f} at the "
+               f"start, {os.getloadavg()[0]:.1f} at the end; {version.strip()}; Python "
+               f"{sys.version.split()[0]}.\n")
     (args.work / "results.md").write_text(result, encoding="utf-8")
     print(result)
     return 0
