@@ -193,7 +193,7 @@ class FigureLibrary:
     without one to the dictionary keys it uses. Keeps the `keep` most recent figures."""
 
     def __init__(self, files: dict[str, FigureFile], dictionary: Dictionary,
-                 problems: Problems, keep: int = 64):
+                 problems: Problems, keep: int = 16):
         self.files, self.dictionary, self.problems = files, dictionary, problems
         self.clean: dict[str, tuple[str, ...]] = {}
         self._loaded: OrderedDict[str, Figure | None] = OrderedDict()

@@ -34,7 +34,7 @@ class Page:
     texts: set[tuple[str, str]] = field(default_factory=set)
 
 
-@lru_cache(maxsize=16384)  # a figure's coordinates repeat across languages
+@lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
 def px(value: float) -> str:
     """A coordinate as CSS pixels: at most two decimals, no trailing zeros."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -200,6 +200,6 @@ class Renderer:
             macro = self.env.get_template("figure.html").module.figure
             html = str(macro(spec, self.texts(language, read), self.plain_texts(language, read)))
             self._figure_cache[key] = (html, frozenset(read))
-            if len(self._figure_cache) > 256:
+            if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
         return self._figure_cache[key]

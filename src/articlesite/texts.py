@@ -20,7 +20,7 @@ from .sourcefiles import json_key_lines, line_of, parse_json, parse_yaml, read_t
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
 
 
-@lru_cache(maxsize=16384)  # figures repeat their texts across pages
+@lru_cache(maxsize=2048)  # figures repeat their texts across pages
 def rich_text(value: str) -> Markup:
     """Escape a dictionary value and turn its sub/superscript markup into HTML."""
     out: list[str] = []
@@ -39,7 +39,7 @@ def rich_text(value: str) -> Markup:
     return Markup(html.replace("\n", Markup("<br>")))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def plain_text(value: str) -> str:
     """A dictionary value as plain text (markup removed), for attributes and alt text."""
     return _SCRIPT.sub(lambda m: m.group(1) or m.group(3) or m.group(4) or "", value).replace(
