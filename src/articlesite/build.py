@@ -169,7 +169,7 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
     for job in plan.stale:
         groups.setdefault(job.slug or job.path, []).append(job)
     rendered, done = Rendered({}, {}), 0
-    for entries, found, specs in parallel.map_unordered(render_group, groups.values(),
+    for entries, found, specs in parallel.map_unordered(render_group, list(groups.values()),
                                                         len(plan.stale)):
         rendered.pages.update(entries)
         rendered.specs.update(specs)
