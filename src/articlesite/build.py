@@ -5,6 +5,7 @@ needed; then assemble the new site in a fresh folder and swap it in place of sit
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -22,7 +23,7 @@ from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import Memo, read_source
+from .sourcefiles import Memo, read_bytes
 from .texts import Dictionary, load_dictionary
 
 
@@ -108,12 +109,14 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
 
 
 def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
+    """Every text file under templates/ by name: what Jinja renders from, and what the
+    cache keys on (a file that is not UTF-8 cannot be a template, and is left out)."""
     texts = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in (".html", ".css", ".js", ".yaml", ".txt"):
-            source = read_source(path, problems)
-            if source is not None:
-                texts[path.relative_to(folder).as_posix()] = source[0]
+        data = read_bytes(path, problems) if path.is_file() else None
+        with contextlib.suppress(UnicodeDecodeError):
+            if data is not None:
+                texts[path.relative_to(folder).as_posix()] = data.decode("utf-8")
     return texts
 
 
