@@ -22,7 +22,7 @@ from .sourcefiles import (
 )
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
 @dataclass
