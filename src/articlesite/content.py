@@ -130,13 +130,13 @@ def load_source(path: Path, language: str, problems: Problems,
     data = read_bytes(path, problems)
     if data is None:
         return None
-    found = digest(data)
+    hashed = digest(data)
     head = (memo or Memo()).parse(
-        "source", found, lambda: _front_matter(path, data, language, problems), problems)
+        "source", hashed, lambda: _front_matter(path, data, language, problems), problems)
     if head is None:
         return None
     title, description, body_line, body_start = head
-    return Source(path, language, title, description, body_line, body_start, found)
+    return Source(path, language, title, description, body_line, body_start, hashed)
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:

@@ -104,6 +104,11 @@ def read_source(path: Path, problems: Problems) -> tuple[str, str] | None:
     return None if text is None else (text, digest(data))
 
 
+def read_text(path: Path, problems: Problems) -> str | None:
+    source = read_source(path, problems)
+    return None if source is None else source[0]
+
+
 CHANGED = "the file changed while the site was being built: build again"
 
 
@@ -162,11 +167,6 @@ class Memo:
             if value is not None and len(problems) == found:
                 self.keep(kind, digest, value)
         return value
-
-
-def read_text(path: Path, problems: Problems) -> str | None:
-    source = read_source(path, problems)
-    return None if source is None else source[0]
 
 
 def load_yaml(path: Path, problems: Problems) -> Any:

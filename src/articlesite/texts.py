@@ -15,7 +15,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from .problems import Problems
-from .sourcefiles import json_key_lines, line_of, parse_json, parse_yaml, read_text
+from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
 
@@ -55,12 +55,12 @@ class Dictionary:
     source: str = field(default="", repr=False)   # the file's text
 
     @cached_property
-    def lines(self) -> dict[str, int | None]:
+    def lines(self) -> dict[str, int]:
         """The line of each key: worked out only when a message needs one."""
         if self.path.suffix == ".json":
-            return dict(json_key_lines(self.source))
+            return json_key_lines(self.source)
         data = parse_yaml(self.source, self.path, Problems(self.path.parent))
-        return {key: line_of(data, key) for key in data} if isinstance(data, dict) else {}
+        return data.key_lines if isinstance(data, dict) else {}
 
     def get(self, key: str, language: str) -> str:
         return self.texts[key][language]
