@@ -18,7 +18,7 @@ from .content import Article
 from .figures import Figure, FigureLibrary
 from .pages import PageJob
 from .problems import Problems
-from .sourcefiles import CHANGED, SourceChanged
+from .sourcefiles import CHANGED, SourceChanged, digest
 from .texts import Dictionary, plain_text, rich_text
 
 
@@ -68,6 +68,20 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
     return env
 
 
+# Environments (with their compiled templates) of this process, by the digest of the
+# template texts: a process that builds again (serve) compiles them only when they change.
+_environments: OrderedDict[str, Environment] = OrderedDict()
+
+
+def environment(folder: Path, texts: dict[str, str]) -> Environment:
+    key = digest(repr((str(folder), sorted(texts.items()))).encode())
+    if key not in _environments:
+        _environments[key] = create_environment(folder, texts)
+        if len(_environments) > 2:
+            _environments.popitem(last=False)
+    return _environments[key]
+
+
 class Renderer:
     """Renders pages one at a time; problems are collected, never raised here."""
 
@@ -78,7 +92,7 @@ class Renderer:
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
-        self.env = create_environment(site.root / "templates", templates)
+        self.env = environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
 
