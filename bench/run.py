@@ -144,19 +144,19 @@ def edit_body(path: Path, marker: str, body_after: str) -> None:
 
 
 def edit_article(project: Path, number: int) -> None:
-    path = project / "content" / make_synthetic.slug(size_article(project)) / "ja.md"
+    path = project / "content" / make_synthetic.slug(middle_article(project)) / "ja.md"
     edit_body(path, f"（編集 {number}）", "\n---\n")
 
 
 def edit_dictionary(project: Path, number: int) -> None:
     path = project / "figures" / "figure-texts.json"
     texts = json.loads(path.read_text(encoding="utf-8"))
-    key = f"ppo-title-{size_article(project):04d}"
+    key = f"ppo-title-{middle_article(project):04d}"
     texts[key]["ja"] = f"{texts[key]['ja'].split('（編集')[0]}（編集 {number}）"
     path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
-def size_article(project: Path) -> int:
+def middle_article(project: Path) -> int:
     """The article edited: the one in the middle."""
     count = sum(1 for p in (project / "content").iterdir() if p.is_dir())
     return (count + 1) // 2
@@ -189,9 +189,9 @@ def save_to_ready_in_process(project: Path, runs: int) -> dict:
     results = {}
     for name, change, page in (
             ("one article edited", edit_article,
-             f"ja/{make_synthetic.slug(size_article(project))}.html"),
+             f"ja/{make_synthetic.slug(middle_article(project))}.html"),
             ("one dictionary value edited", edit_dictionary,
-             f"ja/{make_synthetic.slug(size_article(project))}.html")):
+             f"ja/{make_synthetic.slug(middle_article(project))}.html")):
         times = []
         for number in range(100, 100 + runs):
             os.sync()
