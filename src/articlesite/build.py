@@ -155,7 +155,7 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
                         sources.strings, sources.templates, problems)
     renderer.compile_templates()
 
-    def render_group(jobs: list[PageJob]) -> tuple[dict[str, Entry], list, dict]:
+    def render_group(jobs: list[PageJob]) -> tuple[int, dict[str, Entry], list, dict]:
         found = renderer.problems = library.problems = Problems(problems.root)
         entries = {}
         for job in jobs:
@@ -166,20 +166,20 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
                     plan.keys[job], tuple(sorted(page.figures.items())), texts,
                     texts_digest(texts, sources.dictionary), *store.put(page.html))
         specs, library.clean = library.clean, {}
-        return entries, list(found), specs
+        return len(jobs), entries, list(found), specs
 
-    groups: dict[str | None, list[PageJob]] = {}
+    groups: dict[str, list[PageJob]] = {}
     for job in plan.stale:
         groups.setdefault(job.slug or job.path, []).append(job)
-    rendered, done = Rendered({}, {}), 0
-    for entries, found, specs in parallel.map_unordered(render_group, list(groups.values()),
-                                                        len(plan.stale)):
+    rendered, done, total = Rendered({}, {}), 0, len(plan.stale)
+    for count, entries, found, specs in parallel.map_unordered(
+            render_group, list(groups.values()), total):
         rendered.pages.update(entries)
         rendered.specs.update(specs)
         problems.extend(found)
-        done += len(entries) or 1
+        done += count
         if progress is not None:
-            progress(min(done, len(plan.stale)), len(plan.stale))
+            progress(done, total)
     return rendered
 
 
