@@ -30,7 +30,9 @@ class Sources:
 
 
 def load_sources(root: Path, problems: Problems) -> Sources:
-    """Load every source; raise BuildError listing all problems if any is unusable."""
+    """Load every source. Problems are collected; BuildError is raised here only when
+    something the later stages cannot do without is unusable, so that rendering can
+    still find and report the rest."""
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None
@@ -39,10 +41,10 @@ def load_sources(root: Path, problems: Problems) -> Sources:
                               what="interface strings")
     figures = load_figures(root, problems)
     articles = load_articles(site, problems)
-    if dictionary is not None:
-        check_figure_keys(figures, dictionary, problems)
-    problems.raise_if_any()
+    if dictionary is None or strings is None:
+        problems.raise_if_any()
     assert dictionary is not None and strings is not None
+    check_figure_keys(figures, dictionary, problems)
     return Sources(site, articles, figures, dictionary, strings)
 
 

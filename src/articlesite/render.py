@@ -111,6 +111,8 @@ class Renderer:
 
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
+                if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
+                    return ""  # the spec itself failed to load; that is reported already
                 known = ", ".join(sorted(self.figures)) or "none"
                 self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
                                   f"(figures: {known})", key=figure_id, language=language)
