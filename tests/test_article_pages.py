@@ -9,7 +9,6 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
-
 from conftest import REPO, soup
 
 LANGUAGES = {"zh": "zh-CN", "en": "en", "ja": "ja"}
@@ -49,7 +48,7 @@ def test_head_names_the_language_and_its_alternates(built_site: Path, code: str)
     html = page(built_site, code)
     assert html.html["lang"] == LANGUAGES[code]
     front = (REPO / f"content/{ARTICLE}/{code}.md").read_text(encoding="utf-8")
-    title = re.search(r'^title: "(.*)"$', front, re.M).group(1)
+    title = re.search(r'^title: "(.*)"$', front, re.MULTILINE).group(1)
     assert html.title.string.startswith(title)
     assert html.h1.get_text() == title
     assert html.find("meta", attrs={"name": "description"})["content"]

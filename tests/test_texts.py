@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import run_build, soup
 
 from articlesite.texts import plain_text, rich_text
-from conftest import run_build, soup
 
 
 @pytest.mark.parametrize("value, html", [

@@ -51,7 +51,7 @@ def load_sources(root: Path, problems: Problems) -> Sources:
 def check_figure_keys(figures: dict[str, Figure], dictionary: Dictionary,
                       problems: Problems) -> None:
     for figure in figures.values():
-        for key, element, line in figure.keys():
+        for key, element, line in figure.used_keys():
             if key and key not in dictionary:
                 problems.add(figure.path, line, f"{element} uses a key that "
                              f"{dictionary.path.name} lacks", key=key)

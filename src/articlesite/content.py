@@ -11,7 +11,7 @@ from .problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml, parse_yaml, read_text
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
 @dataclass

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml
@@ -104,7 +105,7 @@ class Figure:
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
 
-    def keys(self) -> list[tuple[str, str, int | None]]:
+    def used_keys(self) -> list[tuple[str, str, int | None]]:
         """Every dictionary key the figure uses: (key, element, line)."""
         used = [(self.title, "title", self.key_lines.get("title")),
                 (self.caption, "caption", self.key_lines.get("caption"))]
@@ -221,7 +222,7 @@ def load_figure(path: Path, problems: Problems) -> Figure | None:
     return figure
 
 
-def _apply(figure: Figure, step: Any, reader: "_Reader") -> Figure:
+def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
     path, problems = reader.path, reader.problems
     if not isinstance(step, dict) or len(step) != 1:
         problems.add(path, line_of(step), "a transform is one of 'narrow: RATIO' or "

@@ -11,8 +11,8 @@ Syntax beyond CommonMark (documented in README.md):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline

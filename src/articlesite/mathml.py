@@ -36,7 +36,7 @@ def to_mathml(latex: str, display: bool = False) -> str:
         raise MathError("unbalanced '{'")
     try:
         mathml = convert(latex, display="block" if display else "inline")
-    except Exception as exc:  # latex2mathml raises many kinds of error
+    except Exception as exc:  # noqa: BLE001 - latex2mathml raises many kinds of error
         raise MathError(f"cannot convert: {exc}") from None
     leftover = _LEFTOVER.search(mathml)
     if leftover:

@@ -20,7 +20,7 @@ class LineDict(dict):
 
 
 class _LineLoader(yaml.SafeLoader):
-    def construct_mapping(self, node, deep=False):  # noqa: D102 - PyYAML hook
+    def construct_mapping(self, node, deep=False):
         mapping = LineDict(super().construct_mapping(node, deep=True))
         mapping.line = node.start_mark.line + 1
         mapping.key_lines = {
@@ -37,7 +37,7 @@ _LineLoader.add_constructor(
 def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -> Any:
     """Parse YAML text; on a syntax error add a problem and return None."""
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        data = yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = first_line + mark.line if mark else None
