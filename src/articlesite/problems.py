@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Problem:
     """One thing wrong with the sources, located as precisely as known."""
 
@@ -24,12 +24,16 @@ class Problem:
         suffix = f" [{', '.join(extra)}]" if extra else ""
         return f"{where}: {self.message}{suffix}"
 
+    def sort_key(self) -> tuple:
+        """File, then line (unknown lines first), then the rest: None never meets an int."""
+        return (self.file, self.line or 0, self.message, self.key or "", self.language or "")
+
 
 class BuildError(Exception):
     """Raised once, at the end of a stage, with every problem found so far."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems))
+        self.problems = sorted(set(problems), key=Problem.sort_key)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
