@@ -89,6 +89,7 @@ class Rule:
     y: float
     length: float
     vertical: bool
+    line: int | None = None
 
 
 @dataclass
@@ -141,8 +142,8 @@ def _map(figure: Figure, sx: Callable[[float], float], sy: Callable[[float], flo
     edges = [replace(e, points=tuple((sx(x), sy(y)) for x, y in e.points))
              for e in figure.edges]
     labels = [replace(lb, x=sx(lb.x), y=sy(lb.y), w=lb.w * scale_w) for lb in figure.labels]
-    rules = [Rule(sx(r.x), sy(r.y), sy(r.y + r.length) - sy(r.y), True) if r.vertical
-             else Rule(sx(r.x), sy(r.y), r.length * scale_w, False) for r in figure.rules]
+    rules = [replace(r, x=sx(r.x), y=sy(r.y), length=sy(r.y + r.length) - sy(r.y)
+                     if r.vertical else r.length * scale_w) for r in figure.rules]
     return replace(figure, width=width, height=height, nodes=nodes, edges=edges,
                    labels=labels, rules=rules)
 
@@ -216,7 +217,7 @@ def load_figure(path: Path, problems: Problems) -> Figure | None:
         for item in reader.items(data, name):
             if check_fields(item, path, problems, what=f"an entry of {name}", required=("box",)):
                 x, y, length = reader.box(item, 3)
-                figure.rules.append(Rule(x, y, length, vertical))
+                figure.rules.append(Rule(x, y, length, vertical, line_of(item)))
     for step in reader.items(data, "transforms"):
         figure = _apply(figure, step, reader)
     return figure
