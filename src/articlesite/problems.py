@@ -29,6 +29,11 @@ class Problem:
         return (self.file, self.line or 0, self.message, self.key or "", self.language or "")
 
 
+class UsageError(Exception):
+    """A mistake in a command (a bad argument, a folder that exists): its message is
+    shown as is, without a traceback."""
+
+
 class BuildError(Exception):
     """Raised once, at the end of a stage, with every problem found so far."""
 
@@ -58,3 +63,26 @@ class Problems(list):
     def raise_if_any(self) -> None:
         if self:
             raise BuildError(list(self))
+
+
+@dataclass(frozen=True)
+class Finding(Problem):
+    """A problem found by `python build.py check`: which check found it, how serious it
+    is, and for figures the element and the overflow in px."""
+
+    check: str = "build"
+    warning: bool = False
+    figure: str | None = None
+    element: str | None = None
+    overflow: float | None = None
+
+
+class Findings(Problems):
+    """Problems of `check`: `add` takes the check's name and the figure's details."""
+
+    def add(self, path: Path | str, line: int | None, message: str,  # type: ignore[override]
+            key: str | None = None, language: str | None = None, *, check: str = "build",
+            warning: bool = False, figure: str | None = None, element: str | None = None,
+            overflow: float | None = None) -> None:
+        self.append(Finding(self.relative(path), line, message, key, language, check,
+                            warning, figure, element, overflow))
