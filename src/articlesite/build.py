@@ -16,6 +16,7 @@ from .figures import Figure, load_figures
 from .problems import Problems
 from .render import Page, Renderer
 from .texts import Dictionary, load_dictionary
+from .translations import Record, load_record, record_path
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Sources:
     figures: dict[str, Figure]
     dictionary: Dictionary
     strings: Dictionary
+    confirmed: Record  # the translations' confirmation record (translations.py)
 
 
 def load_sources(root: Path, problems: Problems) -> Sources:
@@ -45,7 +47,8 @@ def load_sources(root: Path, problems: Problems) -> Sources:
         problems.raise_if_any()
     assert dictionary is not None and strings is not None
     check_figure_keys(figures, dictionary, problems)
-    return Sources(site, articles, figures, dictionary, strings)
+    confirmed = load_record(record_path(dictionary), site.codes, problems)
+    return Sources(site, articles, figures, dictionary, strings, confirmed)
 
 
 def check_figure_keys(figures: dict[str, Figure], dictionary: Dictionary,
