@@ -39,7 +39,8 @@ def style_numbers(element, *names: str) -> list[float]:
 def test_every_page_is_written(built_site: Path):
     written = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*")
                      if p.is_file())
-    assert written == sorted(["index.html"] + [f"{c}/index.html" for c in LANGUAGES]
+    assert written == sorted(["index.html", "translations.html"]
+                             + [f"{c}/index.html" for c in LANGUAGES]
                              + [f"{c}/{ARTICLE}.html" for c in LANGUAGES])
 
 

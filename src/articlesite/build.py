@@ -17,6 +17,7 @@ from .problems import Problems
 from .render import Page, Renderer
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
+from .translator_view import render_translator_view
 
 
 @dataclass
@@ -64,6 +65,7 @@ def render_pages(sources: Sources, problems: Problems) -> list[Page]:
     renderer = Renderer(sources.site, sources.figures, sources.dictionary, sources.strings,
                         problems)
     pages = renderer.render_site(sources.articles)
+    pages.append(render_translator_view(sources, renderer))
     problems.raise_if_any()
     return pages
 

@@ -53,7 +53,7 @@ class Renderer:
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
         self.env = create_environment(site.root / "templates")
-        self._figure_cache: dict[tuple[str, str], str] = {}
+        self._figure_cache: dict[tuple[str, str, str], str] = {}
 
     # Texts ----------------------------------------------------------------------------
     def texts(self, language: str) -> Callable[[str], Markup]:
@@ -73,17 +73,17 @@ class Renderer:
 
     # Pages ----------------------------------------------------------------------------
     def render_site(self, articles: list[Article]) -> list[Page]:
-        pages = [self._page("index.html", "root.html", self.site.default_language,
-                            articles=articles)]
+        pages = [self.page("index.html", "root.html", self.site.default_language,
+                           articles=articles)]
         for language in self.site.codes:
-            pages.append(self._page(f"{language}/index.html", "index.html", language,
-                                    articles=articles))
+            pages.append(self.page(f"{language}/index.html", "index.html", language,
+                                   articles=articles))
             for article in articles:
                 if language in article.sources:
                     pages.append(self.render_article(article, language))
         return pages
 
-    def _page(self, path: str, template: str, language: str, **values) -> Page:
+    def page(self, path: str, template: str, language: str, **values) -> Page:
         depth = path.count("/")
         values.update(
             site=self.site, language=self.site.language(language), ui=self.ui(language),
@@ -127,7 +127,7 @@ class Renderer:
 
         context = markdown.RenderContext(figure, numbers.get, problem)
         body = markdown.render(tokens, source.body_line, context)
-        return self._page(
+        return self.page(
             f"{language}/{article.slug}.html", "article.html", language,
             article=article, source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
@@ -142,12 +142,13 @@ class Renderer:
             if heading.id:
                 seen.add(heading.id)
 
-    def render_figure(self, spec: Figure, language: str) -> str:
-        key = (spec.id, language)
+    def render_figure(self, spec: Figure, language: str, copy: str = "") -> str:
+        """A figure in a language; `copy` names a copy for the translator's view."""
+        key = (spec.id, language, copy)
         if key not in self._figure_cache:
             macro = self.env.get_template("figure.html").module.figure
             self._figure_cache[key] = str(macro(spec, self.texts(language), plain_text_of(
-                self.dictionary, language)))
+                self.dictionary, language), copy))
         return self._figure_cache[key]
 
 
