@@ -1,4 +1,4 @@
-"""The command line: `python build.py [build|…]` and the `articlesite` console script."""
+"""The command line: `python build.py [build|serve|check|new]` and the `articlesite` script."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from .problems import BuildError
+from .problems import BuildError, Problems, UsageError
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
@@ -19,8 +19,35 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     commands = parser.add_subparsers(dest="command")
     build_parser = commands.add_parser("build", help="build site/ (the default)")
     build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
+    check_parser = commands.add_parser(
+        "check", help="check translations, articles, bibliography, figure geometry and "
+                      "text fit; exit 1 if a problem is found")
+    check_parser.add_argument("--format", choices=("text", "json"), default="text")
+    check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
+                              help="record that a translation (every language of KEY, or "
+                                   "only LANG) is right for the current source text")
+    check_parser.add_argument("--confirm-all", action="store_true",
+                              help="confirm every translation except those identical to the "
+                                   "source text")
+    check_parser.add_argument("--no-browser", action="store_true",
+                              help="do not measure text fit in Chromium")
     args = parser.parse_args(argv)
-    return run_build(args.root, getattr(args, "out", None))
+    root = args.root.resolve()
+    try:
+        if args.command == "check":
+            return run_check(root, args)
+        return run_build(root, getattr(args, "out", None))
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def print_problems(error: BuildError) -> None:
+    count = len(error.problems)
+    print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
+          "as it was.", file=sys.stderr)
+    for problem in error.problems:
+        print(f"  {problem}", file=sys.stderr)
 
 
 def run_build(root: Path, out: Path | None) -> int:
@@ -30,12 +57,26 @@ def run_build(root: Path, out: Path | None) -> int:
     try:
         pages = build(root, out)
     except BuildError as error:
-        count = len(error.problems)
-        print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
-              "as it was.", file=sys.stderr)
-        for problem in error.problems:
-            print(f"  {problem}", file=sys.stderr)
+        print_problems(error)
         return 1
     elapsed = time.perf_counter() - started
     print(f"Built {len(pages)} pages into {(out or root / 'site')} in {elapsed:.2f} s.")
     return 0
+
+
+def run_check(root: Path, args: argparse.Namespace) -> int:
+    from .build import load_sources
+    from .check import format_json, format_text, run_checks
+    from .translations import confirm
+
+    if args.confirm or args.confirm_all:
+        try:
+            sources = load_sources(root, Problems(root))
+        except BuildError as error:
+            print_problems(error)
+            return 1
+        for line in confirm(sources, args.confirm, args.confirm_all):
+            print(line, file=sys.stderr if args.format == "json" else sys.stdout)
+    report = run_checks(root, browser=not args.no_browser)
+    print(format_json(report) if args.format == "json" else format_text(report))
+    return 1 if report.problems else 0
