@@ -19,6 +19,13 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     commands = parser.add_subparsers(dest="command")
     build_parser = commands.add_parser("build", help="build site/ (the default)")
     build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
+    serve_parser = commands.add_parser(
+        "serve", help="build, serve site/ and rebuild on every save; open pages reload")
+    serve_parser.add_argument("--port", type=port_number, default=8000,
+                              help="port (default 8000; 0 picks a free one)")
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default 127.0.0.1, this machine "
+                                   "only; 0.0.0.0 serves every interface)")
     check_parser = commands.add_parser(
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
@@ -34,12 +41,21 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     args = parser.parse_args(argv)
     root = args.root.resolve()
     try:
+        if args.command == "serve":
+            from .serve import serve
+            return serve(root, args.host, args.port)
         if args.command == "check":
             return run_check(root, args)
         return run_build(root, getattr(args, "out", None))
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port: give 0 to 65535")
+    return int(text)
 
 
 def print_problems(error: BuildError) -> None:
