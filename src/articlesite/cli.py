@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                                    "source text")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
+    new_parser = commands.add_parser("new", help="start an article: content/SLUG/ with one "
+                                                 "source per language")
+    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     try:
@@ -46,6 +49,11 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return serve(root, args.host, args.port)
         if args.command == "check":
             return run_check(root, args)
+        if args.command == "new":
+            from .scaffold import new_article
+            for path in new_article(root, args.slug):
+                print(f"Created {path.relative_to(root)}")
+            return 0
         return run_build(root, getattr(args, "out", None))
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
