@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +30,18 @@ def run_build(root: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300, check=False)
 
 
+def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(root: Path, relative: str, needle: str) -> int:
+    lines = (root / relative).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if needle in line)
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -44,3 +58,34 @@ def built_site(tmp_path_factory) -> Path:
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def need_browser() -> None:
+    """Skip a test that needs Debian's Chromium and Playwright where they are missing,
+    unless ARTICLESITE_REQUIRE_BROWSER=1 (as in CI) makes that a failure."""
+    missing = [what for what, ok in (
+        (f"Chromium at {CHROMIUM}", CHROMIUM.exists()),
+        ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
+    if not missing:
+        return
+    if os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{' and '.join(missing)} required (ARTICLESITE_REQUIRE_BROWSER=1)")
+    pytest.skip(f"{' and '.join(missing)} not installed")
+
+
+@pytest.fixture
+def chromium():
+    """A headless Chromium page factory: Debian's browser, no downloaded one."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()

@@ -8,16 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_build
+from conftest import edit, line_of, run_build
 
 ARTICLE = "content/ppo-long-horizon"
-
-
-def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
-    path = root / relative
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
 
 
 def snapshot(site: Path) -> dict[str, bytes]:
@@ -31,11 +24,6 @@ def failed_build(root: Path) -> str:
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("Build failed")
     return result.stderr
-
-
-def line_of(root: Path, relative: str, needle: str) -> int:
-    lines = (root / relative).read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, start=1) if needle in line)
 
 
 def test_invalid_json_names_file_and_line(project: Path):
