@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -24,10 +25,10 @@ def copy_project(target: Path) -> Path:
     return target
 
 
-def run_build(root: Path, *args: str) -> subprocess.CompletedProcess:
+def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run `python build.py --root ROOT …` as a user would."""
     return subprocess.run([sys.executable, str(REPO / "build.py"), "--root", str(root), *args],
-                          capture_output=True, text=True, timeout=300, check=False)
+                          capture_output=True, text=True, timeout=300, check=False, env=env)
 
 
 def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
@@ -40,6 +41,34 @@ def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
 def line_of(root: Path, relative: str, needle: str) -> int:
     lines = (root / relative).read_text(encoding="utf-8").splitlines()
     return next(i for i, line in enumerate(lines, start=1) if needle in line)
+
+
+TEXTS = "figures/figure-texts.json"
+
+
+def set_text(root: Path, key: str, language: str, value: str | None) -> None:
+    """Set (or with None delete) one text of the project's figure-text dictionary."""
+    path = root / TEXTS
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    if value is None:
+        del texts[key][language]
+    else:
+        texts.setdefault(key, {})[language] = value
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def check(root: Path, capsys, *args: str) -> tuple[int, dict]:
+    """Run `check --format json --no-browser` in-process; return exit code and report."""
+    from articlesite.cli import main
+
+    code = main(["--root", str(root), "check", "--format", "json", "--no-browser", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def problems(report: dict, check_name: str) -> list[dict]:
+    """The findings of one check that are problems, not warnings."""
+    return [f for f in report["findings"] if f["check"] == check_name
+            and f["severity"] == "problem"]
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -60,7 +89,7 @@ def built_site(tmp_path_factory) -> Path:
     return root / "site"
 
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
 
 
 def need_browser() -> None:

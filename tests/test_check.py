@@ -8,39 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import edit, line_of, run_build
+from conftest import TEXTS, check, edit, line_of, problems, run_build, set_text
 
 from articlesite.cli import main
 
 ARTICLE = "content/ppo-long-horizon"
-TEXTS = "figures/figure-texts.json"
-
-
-def check(root: Path, capsys, *args: str) -> tuple[int, dict]:
-    """Run `check --format json --no-browser` in-process; return exit code and report."""
-    code = main(["--root", str(root), "check", "--format", "json", "--no-browser", *args])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def problems(report: dict, check_name: str) -> list[dict]:
-    return [f for f in report["findings"] if f["check"] == check_name
-            and f["severity"] == "problem"]
 
 
 def only(report: dict, check_name: str) -> dict:
     found = problems(report, check_name)
     assert len(found) == 1, found
     return found[0]
-
-
-def set_text(root: Path, key: str, language: str, value: str | None) -> None:
-    path = root / TEXTS
-    texts = json.loads(path.read_text(encoding="utf-8"))
-    if value is None:
-        del texts[key][language]
-    else:
-        texts.setdefault(key, {})[language] = value
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 def key_line(root: Path, key: str) -> int:
