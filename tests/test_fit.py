@@ -8,20 +8,20 @@ from pathlib import Path
 
 from conftest import check, line_of, need_browser, problems, run_build, set_text
 
-from articlesite.cli import main
-
 OVERVIEW = "figures/training-overview.yaml"
 LONG_JA = "教師あり微調整による初期方策の作成と検証"
 
 
-def measured_check(root: Path, capsys) -> tuple[int, dict]:
+def measured_check(root: Path) -> tuple[int, dict]:
+    """`check --format json` with text fit, in its own process (Playwright's sync API
+    runs once per process at a time)."""
     need_browser()
-    code = main(["--root", str(root), "check", "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)
+    result = run_build(root, "check", "--format", "json")
+    return result.returncode, json.loads(result.stdout)
 
 
 def test_real_content_fits_in_every_language_and_style(project, capsys):
-    code, report = measured_check(project, capsys)
+    code, report = measured_check(project)
     assert code == 0, report["findings"]
     assert "text fit measured in Chromium" in report["checked"]
     assert report["notes"] == []
@@ -31,7 +31,7 @@ def test_real_content_fits_in_every_language_and_style(project, capsys):
 def test_overflowing_translation_is_found_with_figure_element_key_language_px(project, capsys):
     set_text(project, "sft", "ja", LONG_JA)
     check(project, capsys, "--confirm", "sft:ja")
-    code, report = measured_check(project, capsys)
+    code, report = measured_check(project)
     assert code == 1
     found = problems(report, "fit")
     assert [(f["file"], f["line"], f["figure"], f["element"], f["key"], f["language"])
@@ -45,7 +45,7 @@ def test_overflowing_translation_is_found_with_figure_element_key_language_px(pr
 def test_label_pushed_under_a_node_is_found(project, capsys):
     set_text(project, "command", "en", "Task command with a much longer explanation")
     check(project, capsys, "--confirm", "command:en")
-    code, report = measured_check(project, capsys)
+    code, report = measured_check(project)
     assert code == 1
     found = problems(report, "fit")
     assert [(f["element"], f["key"], f["language"]) for f in found] == [
@@ -95,3 +95,20 @@ def test_translator_view_measures_fit_live(project, chromium):
     assert cell.inner_text().startswith("overflowing by ")
     assert cell.inner_text().endswith(" px (training-overview, node sft)")
     assert page.locator('[data-fit="sft|en"]').inner_text() == ""
+
+
+def test_node_too_tall_names_all_its_texts(project, capsys, chromium):
+    set_text(project, "critic-update", "ja", "Critic のパラメータをリターン目標に向けて少しずつ更新する")
+    check(project, capsys, "--confirm", "critic-update:ja")
+    code, report = measured_check(project)
+    assert code == 1
+    found, = problems(report, "fit")
+    assert (found["element"], found["key"], found["language"]) == (
+        "node critic-update", "critic-update", "ja")
+    assert "the ja texts (critic-update, critic-update-sub) together overflow" in found["message"]
+
+    assert run_build(project).returncode == 0
+    page = translator_view(chromium, project / "site")
+    for key in ("critic-update", "critic-update-sub"):
+        assert page.locator(f'[data-fit="{key}|ja"]').inner_text() == (
+            f"overflowing by {found['overflow_px']:g} px (training-overview, node critic-update)")

@@ -10,6 +10,7 @@ for a translator.
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from pathlib import Path
 
 from .figures import Figure
@@ -58,28 +59,37 @@ def measure(html: str) -> dict:
             browser.close()
 
 
+def element_line(spec: Figure, kind: str, name: str) -> int | None:
+    """The spec line of a node (by id) or a label (by key)."""
+    found = (n.line for n in spec.nodes if n.id == name) if kind == "node" else (
+        lb.line for lb in spec.labels if lb.text == name)
+    return next(found, None)
+
+
 def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings) -> str:
-    """Add a finding per element and language that does not fit; return a summary line."""
+    """Add a finding per element and language that does not fit, in its worst diagram
+    style; return what was measured."""
     result = measure(view_html)
     worst: dict[tuple, dict] = {}
+    styles: dict[tuple, list[str]] = defaultdict(list)
     for found in result["findings"]:
-        group = (found["figure"], found["element"], found["key"], found["language"],
-                 found.get("covered_by"))
-        styles = worst.get(group, {}).get("styles", []) + [found["style"]]
+        group = (found["figure"], found["element"], found["language"], found["covered_by"])
+        styles[group].append(found["style"])
         if group not in worst or found["px"] > worst[group]["px"]:
-            worst[group] = dict(found)
-        worst[group]["styles"] = styles
-    for (figure_id, element, key, language, node), found in worst.items():
-        spec = figures[figure_id]
+            worst[group] = found
+    for group, found in worst.items():
+        figure_id, element, language, node = group
+        spec, keys, px = figures[figure_id], found["keys"], found["px"]
+        what = f"the {language} text" if len(keys) == 1 else (
+            f"the {language} texts ({', '.join(keys)}) together")
+        how = (f"is covered by node '{node}' by {px:g} px" if node
+               else f"overflow{'s' if len(keys) == 1 else ''} its box by {px:g} px")
+        seen_in = " and ".join(styles[group]) + (" styles" if len(styles[group]) > 1
+                                                 else " style")
         kind, name = element.split(" ", 1)
-        line = next((n.line for n in spec.nodes if n.id == name), None) if kind == "node" else \
-            next((lb.line for lb in spec.labels if lb.text == name), None)
-        how = (f"is covered by node '{node}' by {found['px']:g} px" if node
-               else f"overflows its box by {found['px']:g} px")
-        styles = " and ".join(found["styles"])
-        findings.add(spec.path, line, f"{kind} '{name}': the {language} text {how} "
-                     f"({styles} style{'s' if len(found['styles']) > 1 else ''})",
-                     key=key, language=language, check="fit", figure=figure_id,
-                     element=element, overflow=found["px"])
+        findings.add(spec.path, element_line(spec, kind, name),
+                     f"{kind} '{name}': {what} {how} ({seen_in})",
+                     key=keys[0], language=language, check="fit", figure=figure_id,
+                     element=element, overflow=px)
     return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "
             "of every figure, language and diagram style)")

@@ -29,7 +29,10 @@
   }
 
   function beyond(r, box) {
-    return Math.max(0, box.left - r.left, r.right - box.right, box.top - r.top, r.bottom - box.bottom);
+    return {
+      x: Math.max(0, box.left - r.left, r.right - box.right),
+      y: Math.max(0, box.top - r.top, r.bottom - box.bottom)
+    };
   }
 
   function intersection(r, box) {
@@ -39,16 +42,21 @@
   }
 
   /* How far a node's or label's text leaves its box: text outside the border, or the
-     box's content scrolling (scrollWidth/scrollHeight beyond the client size). */
+     box's content scrolling (scrollWidth/scrollHeight beyond the client size). A text too
+     wide is its own key's fault; too tall a box is the fault of all its texts together. */
   function overflow(el) {
-    var box = paddingBox(el), texts = textRects(el), worst = { px: 0, key: texts.length ? texts[0].key : null };
+    var box = paddingBox(el), texts = textRects(el), wide = { px: 0, key: null }, tall = 0;
     texts.forEach(function (t) {
       var d = beyond(t.rect, box);
-      if (d > worst.px) worst = { px: d, key: t.key };
+      if (d.x > wide.px) wide = { px: d.x, key: t.key };
+      tall = Math.max(tall, d.y);
     });
-    var scrolled = Math.max(el.scrollWidth - el.clientWidth, el.scrollHeight - el.clientHeight);
-    if (scrolled > worst.px) worst.px = scrolled;
-    return worst;
+    wide.px = Math.max(wide.px, el.scrollWidth - el.clientWidth);
+    tall = Math.max(tall, el.scrollHeight - el.clientHeight);
+    var keys = [];
+    texts.forEach(function (t) { if (keys.indexOf(t.key) < 0) keys.push(t.key); });
+    if (wide.px >= tall) return { px: wide.px, keys: [wide.key || keys[0]] };
+    return { px: tall, keys: keys };
   }
 
   /* How deep a node covers a label's text (nodes are drawn above labels). */
@@ -73,21 +81,23 @@
           figure: figure.getAttribute("data-figure"), style: style,
           language: figure.closest("[data-language]").getAttribute("data-language")
         };
-        function add(element, key, px, extra) {
-          var finding = Object.assign({}, base, { element: element, key: key, px: Math.round(px * 10) / 10 }, extra);
-          findings.push(finding);
+        function add(element, keys, px, coveredBy) {
+          findings.push(Object.assign({}, base, {
+            element: element, keys: keys, px: Math.round(px * 10) / 10,
+            covered_by: coveredBy || null
+          }));
         }
         var nodes = Array.prototype.slice.call(figure.querySelectorAll(".node"));
         nodes.forEach(function (node) {
           boxes++;
           var o = overflow(node);
-          if (o.px > SLACK) add("node " + node.getAttribute("data-node"), o.key, o.px, {});
+          if (o.px > SLACK) add("node " + node.getAttribute("data-node"), o.keys, o.px);
         });
         figure.querySelectorAll(".ppo-label").forEach(function (label) {
           boxes++;
           var key = label.getAttribute("data-key"), o = overflow(label), c = covered(label, nodes);
-          if (o.px > SLACK) add("label " + key, key, o.px, {});
-          if (c.px > SLACK) add("label " + key, key, c.px, { covered_by: c.node });
+          if (o.px > SLACK) add("label " + key, [key], o.px);
+          if (c.px > SLACK) add("label " + key, [key], c.px, c.node);
         });
       });
     });
@@ -108,18 +118,18 @@
     var result = measure(document), seen = {};
     document.querySelectorAll("[data-fit]").forEach(function (cell) { cell.textContent = ""; });
     result.findings.forEach(function (f) {
-      var id = f.key + "|" + f.language + "|" + f.figure + "|" + f.element;
-      if (seen[id] && seen[id].px >= f.px) return;
-      var cell = document.querySelector('[data-fit="' + CSS.escape(f.key + "|" + f.language) + '"]');
-      if (!cell) return;
-      var text = (f.covered_by ? "covered by node " + f.covered_by + " by " : "overflowing by ") + f.px +
-        " px (" + f.figure + ", " + f.element + ")";
-      var item = seen[id] ? seen[id].item : document.createElement("span");
-      item.className = "status overflowing";
-      item.textContent = text;
-      if (!seen[id]) cell.appendChild(item);
-      seen[id] = { px: f.px, item: item };
-      cell.closest("tr").setAttribute("data-problem", "");
+      f.keys.forEach(function (key) {
+        var id = key + "|" + f.language + "|" + f.figure + "|" + f.element;
+        if (seen[id] && seen[id].px >= f.px) return;
+        var cell = document.querySelector('[data-fit="' + CSS.escape(key + "|" + f.language) + '"]');
+        if (!cell) return;
+        var item = seen[id] ? seen[id].item : cell.appendChild(document.createElement("span"));
+        item.className = "status overflowing";
+        item.textContent = (f.covered_by ? "covered by node " + f.covered_by + " by " : "overflowing by ") +
+          f.px + " px (" + f.figure + ", " + f.element + ")";
+        seen[id] = { px: f.px, item: item };
+        cell.closest("tr").setAttribute("data-problem", "");
+      });
     });
     var count = Object.keys(seen).length;
     summary.textContent = "Text fit measured in this browser: " + result.boxes + " boxes in " +
