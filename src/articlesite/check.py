@@ -57,7 +57,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     view = render_translator_view(sources, renderer)
     check_translations(sources, findings)
     for article in sources.articles:
-        outlines = {code: markdown.outline(markdown.parse(source.body), source.body_line)
+        outlines = {code: markdown.outline_of(source.body, source.body_line)
                     for code, source in article.sources.items()}
         check_parity(article, outlines, sources.site.source_language, findings)
         check_bibliography(article, outlines, findings)

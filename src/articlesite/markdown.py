@@ -117,6 +117,11 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
     return found
 
 
+def outline_of(body: str, first_line: int) -> Outline:
+    """The outline of a Markdown body whose first line is `first_line` of its file."""
+    return outline(parse(body), first_line)
+
+
 def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     """Render a page body; like RendererHTML.render, but inline rules learn their line."""
     renderer, options = PARSER.renderer, PARSER.options

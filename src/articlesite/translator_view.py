@@ -57,7 +57,7 @@ def figure_links(sources: Sources) -> dict[str, dict[str, str]]:
     links: dict[str, dict[str, str]] = {}
     for article in sources.articles:
         for code, source in article.sources.items():
-            outline = markdown.outline(markdown.parse(source.body), source.body_line)
+            outline = markdown.outline_of(source.body, source.body_line)
             for figure_id, _, _ in outline.figures:
                 links.setdefault(figure_id, {}).setdefault(
                     code, f"{code}/{article.slug}.html#figure-{figure_id}")
