@@ -6,7 +6,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "src"))
 
-from articlesite.cli import main  # noqa: E402
+from articlesite.cli import main
 
 if __name__ == "__main__":
     sys.exit(main(default_root=HERE))

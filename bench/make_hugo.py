@@ -24,10 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from articlesite.build import load_sources
-from articlesite.figures import FigureLibrary
+from articlesite.build import load_sources, renderer_for
 from articlesite.problems import Problems
-from articlesite.render import Renderer
 
 FIGURE_FENCE = re.compile(r"^```\{figure\}\s*(\S+)\s*\n```\s*$", re.MULTILINE)
 
@@ -189,9 +187,7 @@ def toml_string(value: str) -> str:
 def make(project: Path, target: Path) -> None:
     problems = Problems(project.resolve())
     sources = load_sources(project.resolve(), problems)
-    figures = FigureLibrary(sources.figures, sources.dictionary, problems)
-    renderer = Renderer(sources.site, sources.articles, figures, sources.dictionary,
-                        sources.strings, sources.templates, problems)
+    renderer = renderer_for(sources, problems)
     site = sources.site
     if target.exists():
         shutil.rmtree(target)
@@ -222,11 +218,11 @@ def make(project: Path, target: Path) -> None:
             json.dumps(strings, ensure_ascii=False), encoding="utf-8")
 
     for article in sources.articles:
-        references = [{k: v for k, v in vars(ref).items() if v is not None}
+        references = [{k: v for k, v in vars(ref).items() if v is not None and k != "line"}
                       for ref in article.references]
         for code, source in article.sources.items():
             def figure(match: re.Match, code: str = code) -> str:
-                return renderer.render_figure(figures.get(match.group(1)), code)
+                return renderer.render_figure(renderer.figures.get(match.group(1)), code)
             front = {"title": source.title, "description": source.description,
                      "references": references}
             folder = target / "content" / code

@@ -17,6 +17,8 @@ from articlesite.problems import BuildError
 REPO = Path(__file__).resolve().parent.parent
 ARTICLE = "ppo-long-horizon"
 COPY = "second-article"     # a copy of the real article, placing the same figures
+VIEW = "translations.html"  # the translator's view: every key, spec and confirmation
+PAGES = 1 + 3 + 2 * 3 + 1   # root, language indexes, two articles in 3 languages, view
 
 
 @pytest.fixture
@@ -59,7 +61,7 @@ def test_nothing_changed_renders_nothing_and_leaves_site_be(project: Path, tmp_p
     before = page.stat().st_ino
     built = build(project)
     assert built.rendered == []
-    assert built.pages == 1 + 3 + 2 * 3
+    assert built.pages == PAGES
     assert page.stat().st_ino == before
     assert_same_as_clean_build(project, tmp_path)
 
@@ -87,24 +89,42 @@ def test_one_dictionary_value_renders_only_pages_showing_it(project: Path, tmp_p
     texts = json.loads(path.read_text(encoding="utf-8"))
     texts["sft"]["ja"] = "教師ありファインチューニング"
     path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
-    assert build(project).rendered == [f"ja/{ARTICLE}.html", f"ja/{COPY}.html"]
+    assert build(project).rendered == [f"ja/{ARTICLE}.html", f"ja/{COPY}.html", VIEW]
     assert "教師ありファインチューニング" in (project / "site" / "ja" / f"{ARTICLE}.html").read_text()
     assert_same_as_clean_build(project, tmp_path)
 
 
-def test_a_dictionary_key_no_figure_uses_renders_nothing(project: Path, tmp_path: Path):
+def test_a_dictionary_key_no_figure_uses_renders_only_the_view(project: Path,
+                                                               tmp_path: Path):
     path = project / "figures" / "figure-texts.json"
     texts = json.loads(path.read_text(encoding="utf-8"))
     texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
     path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
-    assert build(project).rendered == []
+    assert build(project).rendered == [VIEW]
     assert_same_as_clean_build(project, tmp_path)
 
 
 def test_a_figure_spec_renders_the_pages_placing_it(project: Path, tmp_path: Path):
     edit(project / "figures" / "ppo-update.yaml", "box: [25, 60, 270, 90]",
          "box: [25, 62, 270, 90]")
-    assert build(project).rendered == sorted(article_pages(ARTICLE) + article_pages(COPY))
+    assert build(project).rendered == sorted(article_pages(ARTICLE) + article_pages(COPY)
+                                             + [VIEW])
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_the_view_follows_the_confirmations_and_where_figures_are(project: Path,
+                                                                    tmp_path: Path):
+    record = project / "figures" / "figure-texts.confirmed.json"
+    confirmed = json.loads(record.read_text(encoding="utf-8"))
+    del confirmed["sft"]["ja"]   # the ja text of sft becomes stale
+    record.write_text(json.dumps(confirmed, ensure_ascii=False, indent=2), encoding="utf-8")
+    assert build(project).rendered == [VIEW]
+    assert_same_as_clean_build(project, tmp_path)
+    # The view links each figure to the first article showing it in each language: once
+    # the first article no longer shows ppo-update in ja, the link moves to the second.
+    edit(project / "content" / ARTICLE / "ja.md", "```{figure} ppo-update\n```\n", "")
+    assert build(project).rendered == [f"ja/{ARTICLE}.html", VIEW]
+    assert f"ja/{COPY}.html#figure-ppo-update" in (project / "site" / VIEW).read_text()
     assert_same_as_clean_build(project, tmp_path)
 
 
@@ -113,14 +133,14 @@ def test_shared_sources_render_what_depends_on_them(project: Path, tmp_path: Pat
                                                     change: str):
     if change == "template":
         edit(project / "templates" / "style.css", "body{margin:0;", "body{margin:0 ;")
-        expected = 10
+        expected = PAGES
     elif change == "strings":
         edit(project / "templates" / "strings.yaml", "en: Contents", "en: Table of contents")
-        expected = 10
+        expected = PAGES
     elif change == "site":
         edit(project / "content" / "site.yaml", "title: Technical articles",
              "title: Articles")
-        expected = 10
+        expected = PAGES
     else:
         edit(project / "content" / COPY / "references.yaml", "venue: NeurIPS",
              "venue: NeurIPS 2022")
@@ -226,7 +246,7 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
         edit(root / "content" / f"copy-{number}" / "en.md", "## The complete training loop",
              f"## The complete training loop, take {number}")
     monkeypatch.setattr(parallel, "cores", lambda: 2)
-    assert len(build(root).rendered) == 1 + 3 + 6 * 3
+    assert len(build(root).rendered) == 1 + 3 + 6 * 3 + 1
     monkeypatch.setattr(parallel, "cores", lambda: 1)
     serial = tmp_path / "serial"
     build(root, serial, clean=True)
@@ -246,13 +266,13 @@ def test_a_spec_is_parsed_once_per_build(project: Path, monkeypatch: pytest.Monk
 
 
 def test_clean_ignores_the_cache(project: Path):
-    assert len(build(project, clean=True).rendered) == 10
+    assert len(build(project, clean=True).rendered) == PAGES
 
 
 def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
     from articlesite.cli import main
 
     assert main(["--root", str(project)]) == 0
-    assert "10 pages in 3 languages" in capsys.readouterr().out
+    assert f"{PAGES} pages in 3 languages" in capsys.readouterr().out
     assert main(["--root", str(project), "--clean"]) == 0
-    assert "(10 rendered, 0 unchanged)" in capsys.readouterr().out
+    assert f"({PAGES} rendered, 0 unchanged)" in capsys.readouterr().out

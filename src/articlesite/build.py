@@ -1,30 +1,39 @@
 """The build, a list of stages: load and check the sources; plan which pages must be
 rendered (the cache holds the others); render those, over the cores when there are many,
-each page streamed to the cache's store as it is done; check the figure specs no page
-needed; then assemble the new site in a fresh folder and swap it in place of site/."""
+each page streamed to the cache's store as it is done; then the translator's view, which
+links to the figures on those pages; check the figure specs no page needed; then
+assemble the new site in a fresh folder and swap it in place of site/."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import os
 import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import Cache, Entry, Store, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
-from .pages import PageJob, site_pages
+from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .sourcefiles import Memo, read_bytes
 from .texts import Dictionary, load_dictionary
+from .translations import Record, load_record, record_path
+from .translator_view import PATH as VIEW
+from .translator_view import Links, figure_links, render_translator_view
+
+if TYPE_CHECKING:
+    from .render import Renderer
 
 
 @dataclass
@@ -37,6 +46,7 @@ class Sources:
     dictionary: Dictionary
     strings: Dictionary
     templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
+    confirmed: Record           # the translations' confirmation record (translations.py)
 
 
 @dataclass
@@ -46,6 +56,7 @@ class Plan:
     keys: dict[PageJob, str]
     cached: dict[str, Entry]
     stale: list[PageJob]
+    links: Links = field(default_factory=dict)   # the translator's view's: see plan_view
 
 
 @dataclass
@@ -63,6 +74,12 @@ class Built:
     languages: int
     seconds: float
 
+    def summary(self, where: str = "") -> str:
+        rendered = len(self.rendered)
+        return (f"Built {self.pages} pages in {self.languages} languages{where} in "
+                f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
+                "unchanged)")
+
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None) -> Built:
@@ -75,22 +92,28 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems = Problems(root)
     cache = Cache(root, clean=clean)
     sources = load_sources(root, problems, cache.memo)
+    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
     plan = plan_pages(sources, cache)
-    rendered = render_pages(sources, plan, cache.store, problems, progress)
-    for spec, keys in rendered.specs.items():
+    rendered = render_pages(plan, make_renderer, sources.dictionary, cache.store, problems,
+                            progress)
+    view = plan_view(sources, plan.cached | rendered.pages, cache)
+    rendered_view = render_view(sources, view, make_renderer, cache.store, problems)
+    for spec, keys in (rendered.specs | rendered_view.specs).items():
         cache.memo.keep("spec", spec, list(keys))
     check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
-    pages = plan.cached | rendered.pages
+    pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
     write_site(pages, cache.store, out or root / "site")
     cache.save(pages)
-    return Built(len(pages), sorted(rendered.pages), len(sources.site.codes),
-                 time.perf_counter() - started)
+    return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
+                 len(sources.site.codes), time.perf_counter() - started)
 
 
 def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> Sources:
-    """Load every source; raise BuildError listing all problems if any is unusable.
-    `memo` spares parsing files already parsed by an earlier build."""
+    """Load every source. Problems are collected; BuildError is raised here only when
+    something the later stages cannot do without is unusable, so that rendering can
+    still find and report the rest. `memo` spares parsing files already parsed by an
+    earlier build."""
     memo = memo or Memo()
     site = load_site(root, problems)
     problems.raise_if_any()
@@ -101,11 +124,11 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
     templates = load_templates(root / "templates", problems)
     figures = scan_figures(root, problems)
     articles = load_articles(site, problems, memo)
-    if problems and dictionary is not None:  # report the specs' problems with the others
-        check_figures(figures, dictionary, memo, problems)
-    problems.raise_if_any()
+    if dictionary is None or strings is None:
+        problems.raise_if_any()
     assert dictionary is not None and strings is not None
-    return Sources(site, articles, figures, dictionary, strings, templates)
+    confirmed = load_record(record_path(dictionary), site.codes, problems)
+    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
 
 
 def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
@@ -141,31 +164,35 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
     return plan
 
 
-def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
+def renderer_for(sources: Sources, problems: Problems, keep: int = 16) -> Renderer:
+    """A renderer of these sources; it loads each figure spec when first placed and keeps
+    the `keep` most recent."""
+    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
+
+    library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
+    return Renderer(sources.site, sources.articles, library, sources.dictionary,
+                    sources.strings, sources.templates, problems)
+
+
+def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], dictionary: Dictionary,
+                 store: Store, problems: Problems,
                  progress: Callable[[int, int], None] | None = None) -> Rendered:
     """Render the stale pages into the store, an article's languages together (they share
     its figures), over the cores when there are many. Each page is written as soon as it
     is rendered; only its cache entry comes back."""
     if not plan.stale:
         return Rendered({}, {})
-    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
-
-    library = FigureLibrary(sources.figures, sources.dictionary, problems)
-    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
-                        sources.strings, sources.templates, problems)
+    renderer = make_renderer()
     renderer.compile_templates()
 
     def render_group(jobs: list[PageJob]) -> tuple[int, dict[str, Entry], list, dict]:
-        found = renderer.problems = library.problems = Problems(problems.root)
+        found = renderer.collect_problems()
         entries = {}
         for job in jobs:
             page = renderer.render(job)
             if not found:
-                texts = tuple(sorted(page.texts))
-                entries[page.path] = Entry(
-                    plan.keys[job], tuple(sorted(page.figures.items())), texts,
-                    texts_digest(texts, sources.dictionary), *store.put(page.html))
-        specs, library.clean = library.clean, {}
+                entries[page.path] = entry_of(page, plan.keys[job], dictionary, store)
+        specs, renderer.figures.clean = renderer.figures.clean, {}
         return len(jobs), entries, list(found), specs
 
     groups: dict[str, list[PageJob]] = {}
@@ -180,6 +207,46 @@ def render_pages(sources: Sources, plan: Plan, store: Store, problems: Problems,
         done += count
         if progress is not None:
             progress(done, total)
+    return rendered
+
+
+def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entry:
+    """Store a rendered page; its cache entry."""
+    texts = tuple(sorted(page.texts))
+    return Entry(key, tuple(sorted(page.figures.items())), texts,
+                 texts_digest(texts, dictionary), *store.put(page.html))
+
+
+def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
+    """The translator's view's plan. The view shows every dictionary text, the
+    confirmation record, every figure spec, and links to the figures on the article
+    pages: its key covers all of these, so any change to them renders it again."""
+    links = figure_links(sources.articles, {
+        path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
+    job = PageJob(VIEW, sources.site.default_language)
+    key = key_of(site_key(sources.site, sources.templates, sources.strings), job.path,
+                 sources.dictionary.texts, sources.confirmed,
+                 [(file.id, file.digest) for file in sources.figures.values()], links)
+    entry = cache.reusable(job.path, key, {}, sources.dictionary)
+    if entry is None:
+        return Plan({job: key}, {}, [job], links)
+    return Plan({job: key}, {job.path: entry}, [], links)
+
+
+def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
+                store: Store, problems: Problems) -> Rendered:
+    """Render the translator's view into the store if it is stale (in this process: it
+    is one page)."""
+    rendered = Rendered({}, {})
+    for job in plan.stale:
+        renderer = make_renderer()
+        found = renderer.collect_problems()
+        page = render_translator_view(renderer, sources, plan.links)
+        if not found:
+            rendered.pages[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
+                                                 store)
+        rendered.specs, renderer.figures.clean = renderer.figures.clean, {}
+        problems.extend(found)
     return rendered
 
 

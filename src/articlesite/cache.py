@@ -4,7 +4,8 @@ A page is reused only when everything its HTML depends on is what it was:
 
 - its key: this code and its libraries, the site configuration, every template byte and
   interface string, and the page's own sources (for an article page, its source, the
-  bibliography and the article's listing; for an index page, the listings it shows);
+  bibliography and the article's listing; for an index page, the listings it shows; for
+  the translator's view, everything it shows: see build.plan_view);
 - what it read while it was rendered: each figure spec's digest, and each dictionary
   text its figures showed, in its language.
 
@@ -37,10 +38,10 @@ LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex
 
 
 def code_fingerprint() -> str:
-    """The generator's own code and the libraries that shape its output."""
-    parts = [sys.version]
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        parts.append(f"{path.name}:{digest(path.read_bytes())}")
+    """The generator's own code (its modules and the scripts it puts in pages) and the
+    libraries that shape its output."""
+    files = sorted(p for p in Path(__file__).parent.iterdir() if p.suffix in (".py", ".js"))
+    parts = [sys.version, *(f"{path.name}:{digest(path.read_bytes())}" for path in files)]
     for library in LIBRARIES:
         with contextlib.suppress(PackageNotFoundError):
             parts.append(f"{library}={version(library)}")

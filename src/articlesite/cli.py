@@ -1,4 +1,4 @@
-"""The command line: `python build.py [build|…]` and the `articlesite` console script."""
+"""The command line: `python build.py [build|serve|check|new]` and the `articlesite` script."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from .problems import BuildError
+from .problems import BuildError, Problems, UsageError
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -24,8 +24,59 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     commands = parser.add_subparsers(dest="command")
     build_parser = commands.add_parser("build", help="build site/ (the default)")
     build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
+    serve_parser = commands.add_parser(
+        "serve", help="build, serve site/ and rebuild on every save; open pages reload")
+    serve_parser.add_argument("--port", type=port_number, default=8000,
+                              help="port (default 8000; 0 picks a free one)")
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default 127.0.0.1, this machine "
+                                   "only; 0.0.0.0 serves every interface)")
+    check_parser = commands.add_parser(
+        "check", help="check translations, articles, bibliography, figure geometry and "
+                      "text fit; exit 1 if a problem is found")
+    check_parser.add_argument("--format", choices=("text", "json"), default="text")
+    check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
+                              help="record that a translation (every language of KEY, or "
+                                   "only LANG) is right for the current source text")
+    check_parser.add_argument("--confirm-all", action="store_true",
+                              help="confirm every translation except those identical to the "
+                                   "source text")
+    check_parser.add_argument("--no-browser", action="store_true",
+                              help="do not measure text fit in Chromium")
+    new_parser = commands.add_parser("new", help="start an article: content/SLUG/ with one "
+                                                 "source per language")
+    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
     args = parser.parse_args(argv)
-    return run_build(args.root, getattr(args, "out", None), clean=args.clean)
+    root = args.root.resolve()
+    try:
+        if args.command == "serve":
+            from .serve import serve
+            return serve(root, args.host, args.port, clean=args.clean)
+        if args.command == "check":
+            return run_check(root, args)
+        if args.command == "new":
+            from .scaffold import new_article
+            for path in new_article(root, args.slug):
+                print(f"Created {path.relative_to(root)}")
+            return 0
+        return run_build(root, getattr(args, "out", None), clean=args.clean)
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port: give 0 to 65535")
+    return int(text)
+
+
+def print_problems(error: BuildError) -> None:
+    count = len(error.problems)
+    print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
+          "as it was.", file=sys.stderr)
+    for problem in error.problems:
+        print(f"  {problem}", file=sys.stderr)
 
 
 def run_build(root: Path, out: Path | None, *, clean: bool = False) -> int:
@@ -34,16 +85,9 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False) -> int:
     try:
         built = build(root, out, clean=clean, progress=ProgressLine())
     except BuildError as error:
-        count = len(error.problems)
-        print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
-              "as it was.", file=sys.stderr)
-        for problem in error.problems:
-            print(f"  {problem}", file=sys.stderr)
+        print_problems(error)
         return 1
-    rendered = len(built.rendered)
-    print(f"Built {built.pages} pages in {built.languages} languages into "
-          f"{out or root / 'site'} in {built.seconds:.2f} s ({rendered} rendered, "
-          f"{built.pages - rendered} unchanged).")
+    print(built.summary(f" into {out or root / 'site'}") + ".")
     return 0
 
 
@@ -63,3 +107,21 @@ class ProgressLine:
         self.shown = now
         print(f"\rRendering pages: {done}/{total}", end="\n" if done == total else "",
               file=sys.stderr, flush=True)
+
+
+def run_check(root: Path, args: argparse.Namespace) -> int:
+    from .build import load_sources
+    from .check import format_json, format_text, run_checks
+    from .translations import confirm
+
+    if args.confirm or args.confirm_all:
+        try:
+            sources = load_sources(root, Problems(root))
+        except BuildError as error:
+            print_problems(error)
+            return 1
+        for line in confirm(sources, args.confirm, args.confirm_all):
+            print(line, file=sys.stderr if args.format == "json" else sys.stdout)
+    report = run_checks(root, browser=not args.no_browser)
+    print(format_json(report) if args.format == "json" else format_text(report))
+    return 1 if report.problems else 0

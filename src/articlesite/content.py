@@ -54,6 +54,7 @@ class Reference:
     url: str | None = None
     note: str | None = None
     unconfirmed: bool = False
+    line: int | None = None      # line of the entry's `id` in references.yaml
 
 
 @dataclass
@@ -213,6 +214,7 @@ def _parse_references(path: Path, text: str, problems: Problems) -> list[Referen
             url = None
         references.append(Reference(
             ref_id, str(entry["authors"]), str(entry["title"]), str(entry["venue"]),
-            entry["year"], kind, url, entry.get("note"), entry.get("unconfirmed") is True))
+            entry["year"], kind, url, entry.get("note"), entry.get("unconfirmed") is True,
+            line_of(entry, "id")))
     return references
 

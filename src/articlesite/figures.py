@@ -100,6 +100,7 @@ class Rule:
     y: float
     length: float
     vertical: bool
+    line: int | None = None
 
 
 @dataclass
@@ -116,7 +117,7 @@ class Figure:
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
 
-    def text_keys(self) -> list[tuple[str, str, int | None]]:
+    def used_keys(self) -> list[tuple[str, str, int | None]]:
         """Every dictionary key the figure uses: (key, element, line)."""
         used = [(self.title, "title", self.key_lines.get("title")),
                 (self.caption, "caption", self.key_lines.get("caption"))]
@@ -152,8 +153,8 @@ def _map(figure: Figure, sx: Callable[[float], float], sy: Callable[[float], flo
     edges = [replace(e, points=tuple((sx(x), sy(y)) for x, y in e.points))
              for e in figure.edges]
     labels = [replace(lb, x=sx(lb.x), y=sy(lb.y), w=lb.w * scale_w) for lb in figure.labels]
-    rules = [Rule(sx(r.x), sy(r.y), sy(r.y + r.length) - sy(r.y), True) if r.vertical
-             else Rule(sx(r.x), sy(r.y), r.length * scale_w, False) for r in figure.rules]
+    rules = [replace(r, x=sx(r.x), y=sy(r.y), length=sy(r.y + r.length) - sy(r.y)
+                     if r.vertical else r.length * scale_w) for r in figure.rules]
     return replace(figure, width=width, height=height, nodes=nodes, edges=edges,
                    labels=labels, rules=rules)
 
@@ -217,15 +218,20 @@ class FigureLibrary:
         if figure is not None:
             check_keys(figure, self.dictionary, self.problems)
         if len(self.problems) == found and figure is not None:
-            self.clean[file.digest] = tuple(key for key, _, _ in figure.text_keys())
+            self.clean[file.digest] = tuple(key for key, _, _ in figure.used_keys())
         self._loaded[figure_id] = figure
         if len(self._loaded) > self._keep:
             self._loaded.popitem(last=False)
         return figure
 
+    def every(self) -> dict[str, Figure]:
+        """Every figure whose spec loads, by id."""
+        return {figure_id: figure for figure_id in self.files
+                if (figure := self.get(figure_id)) is not None}
+
 
 def check_keys(figure: Figure, dictionary: Dictionary, problems: Problems) -> None:
-    for key, element, line in figure.text_keys():
+    for key, element, line in figure.used_keys():
         if key and key not in dictionary:
             problems.add(figure.path, line, f"{element} uses a key that "
                          f"{dictionary.path.name} lacks", key=key)
@@ -284,7 +290,7 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
         for item in reader.items(data, name):
             if check_fields(item, path, problems, what=f"an entry of {name}", required=("box",)):
                 x, y, length = reader.box(item, 3)
-                figure.rules.append(Rule(x, y, length, vertical))
+                figure.rules.append(Rule(x, y, length, vertical, line_of(item)))
     for step in reader.items(data, "transforms"):
         figure = _apply(figure, step, reader)
     return figure

@@ -42,7 +42,7 @@ class Outline:
     headings: list[Heading] = field(default_factory=list)
     figures: list[tuple[str, int, str | None]] = field(default_factory=list)  # id, line, section
     citations: list[tuple[str, int, str | None]] = field(default_factory=list)
-    display_math: int = 0
+    display_math: list[tuple[int, str | None]] = field(default_factory=list)  # line, section
 
     @property
     def sections(self) -> list[Heading]:
@@ -109,12 +109,17 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
             found.figures.append((FIGURE_INFO.match(token.info.strip()).group(1), line or 0,
                                   section))
         elif token.type == "math_block":
-            found.display_math += 1
+            found.display_math.append((line or 0, section))
         elif token.type == "inline":
             for child in token.children or []:
                 if child.type == "citation":
                     found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
     return found
+
+
+def outline_of(body: str, first_line: int) -> Outline:
+    """The outline of a Markdown body whose first line is `first_line` of its file."""
+    return outline(parse(body), first_line)
 
 
 def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:

@@ -1,8 +1,8 @@
-"""The pages a site has: what each one is, and where it goes in site/."""
+"""The pages a site has: what each one is, where it goes in site/, and what it read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .config import Site
 from .content import Article
@@ -10,9 +10,10 @@ from .content import Article
 
 @dataclass(frozen=True)
 class PageJob:
-    """A page to render: the root page, a language's index, or an article in a language."""
+    """A page to render: the root page, a language's index, an article in a language, or
+    the translator's view."""
 
-    template: str             # root.html, index.html or article.html
+    template: str             # root.html, index.html, article.html or translations.html
     language: str
     slug: str | None = None   # the article's
 
@@ -20,7 +21,21 @@ class PageJob:
     def path(self) -> str:
         if self.template == "root.html":
             return "index.html"
+        if self.template == "translations.html":
+            return self.template
         return f"{self.language}/{self.slug or 'index'}.html"
+
+
+@dataclass
+class Page:
+    """One output file: its path inside site/ and its HTML, with what it read beyond its
+    article's sources, for the cache: the figures it placed (id -> spec digest, None if no
+    such spec) and the dictionary texts shown ((key, language) pairs)."""
+
+    path: str
+    html: str
+    figures: dict[str, str | None] = field(default_factory=dict)
+    texts: set[tuple[str, str]] = field(default_factory=set)
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Problem:
     """One thing wrong with the sources, located as precisely as known."""
 
@@ -24,12 +24,21 @@ class Problem:
         suffix = f" [{', '.join(extra)}]" if extra else ""
         return f"{where}: {self.message}{suffix}"
 
+    def sort_key(self) -> tuple:
+        """File, then line (unknown lines first), then the rest: None never meets an int."""
+        return (self.file, self.line or 0, self.message, self.key or "", self.language or "")
+
+
+class UsageError(Exception):
+    """A mistake in a command (a bad argument, a folder that exists): its message is
+    shown as is, without a traceback."""
+
 
 class BuildError(Exception):
     """Raised once, at the end of a stage, with every problem found so far."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems))
+        self.problems = sorted(set(problems), key=Problem.sort_key)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -54,3 +63,26 @@ class Problems(list):
     def raise_if_any(self) -> None:
         if self:
             raise BuildError(list(self))
+
+
+@dataclass(frozen=True)
+class Finding(Problem):
+    """A problem found by `python build.py check`: which check found it, how serious it
+    is, and for figures the element and the overflow in px."""
+
+    check: str = "build"
+    warning: bool = False
+    figure: str | None = None
+    element: str | None = None
+    overflow: float | None = None
+
+
+class Findings(Problems):
+    """Problems of `check`: `add` takes the check's name and the figure's details."""
+
+    def add(self, path: Path | str, line: int | None, message: str,  # type: ignore[override]
+            key: str | None = None, language: str | None = None, *, check: str = "build",
+            warning: bool = False, figure: str | None = None, element: str | None = None,
+            overflow: float | None = None) -> None:
+        self.append(Finding(self.relative(path), line, message, key, language, check,
+                            warning, figure, element, overflow))

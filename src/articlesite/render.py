@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,22 +15,10 @@ from . import markdown
 from .config import Site
 from .content import Article
 from .figures import Figure, FigureLibrary
-from .pages import PageJob
+from .pages import Page, PageJob
 from .problems import Problems
 from .sourcefiles import CHANGED, SourceChanged, digest
 from .texts import Dictionary, plain_text, rich_text
-
-
-@dataclass
-class Page:
-    """One output file: its path inside site/ and its HTML, with what it read beyond its
-    article's sources, for the cache: the figures it placed (id -> spec digest, None if no
-    such spec) and the dictionary texts shown ((key, language) pairs)."""
-
-    path: str
-    html: str
-    figures: dict[str, str | None] = field(default_factory=dict)
-    texts: set[tuple[str, str]] = field(default_factory=set)
 
 
 @lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
@@ -93,8 +80,14 @@ class Renderer:
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
         self.env = environment(site.root / "templates", templates)
-        self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
+        self._figure_cache: OrderedDict[tuple[str, str, str], tuple[str, frozenset]] = \
             OrderedDict()
+
+    def collect_problems(self) -> Problems:
+        """From now on, send this renderer's problems (and its figure library's) to a new
+        list, and return it."""
+        self.problems = self.figures.problems = Problems(self.site.root)
+        return self.problems
 
     def compile_templates(self) -> None:
         """Compile the templates now, e.g. once before forking workers rather than once in
@@ -132,10 +125,10 @@ class Renderer:
         if job.slug is not None:
             return self.render_article(self.articles[job.slug], job.language)
         # Index pages get listings, not articles: see content.Listing.
-        return Page(job.path, self._html(job.path, job.template, job.language,
-                                         articles=self.listings))
+        return Page(job.path, self.page_html(job.path, job.template, job.language,
+                                             articles=self.listings))
 
-    def _html(self, path: str, template: str, language: str, **values) -> str:
+    def page_html(self, path: str, template: str, language: str, **values) -> str:
         depth = path.count("/")
         values.update(
             site=self.site, language=self.site.language(language), ui=self.ui(language),
@@ -168,6 +161,8 @@ class Renderer:
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
                 page.figures[figure_id] = None
+                if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
+                    return ""  # its file was refused (unreadable, badly named): reported already
                 known = ", ".join(sorted(self.figures.files)) or "none"
                 self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
                                   f"(figures: {known})", key=figure_id, language=language)
@@ -187,7 +182,7 @@ class Renderer:
 
         context = markdown.RenderContext(figure, numbers.get, problem)
         body = markdown.render(tokens, source.body_line, context)
-        page.html = self._html(  # of the other languages only their listing: as index pages
+        page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing(),
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
@@ -203,16 +198,18 @@ class Renderer:
             if heading.id:
                 seen.add(heading.id)
 
-    def render_figure(self, spec: Figure, language: str) -> str:
-        return self._figure(spec, language)[0]
+    def render_figure(self, spec: Figure, language: str, copy: str = "") -> str:
+        """A figure in a language; `copy` names a copy for the translator's view."""
+        return self._figure(spec, language, copy)[0]
 
-    def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
+    def _figure(self, spec: Figure, language: str, copy: str = "") -> tuple[str, frozenset]:
         """A figure's HTML in a language, rendered once per build, and the texts it read."""
-        key = (spec.id, language)
+        key = (spec.id, language, copy)
         if key not in self._figure_cache:
             read: set = set()
             macro = self.env.get_template("figure.html").module.figure
-            html = str(macro(spec, self.texts(language, read), self.plain_texts(language, read)))
+            html = str(macro(spec, self.texts(language, read), self.plain_texts(language, read),
+                             copy))
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)

@@ -1,0 +1,31 @@
+/* Live reload for `python build.py serve`: the server adds this script to the HTML it
+   serves (never to the files in site/). It listens to the server's build events: after a
+   good build the page reloads at the same scroll position; after a failed one it shows
+   the problems in an overlay, until a good build reloads it. */
+(function () {
+  "use strict";
+  var live = window.articlesiteLive, key = "articlesite-scroll:" + location.pathname;
+  try {
+    var saved = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.removeItem(key);
+    if (saved) window.scrollTo({ left: saved[0], top: saved[1], behavior: "instant" });
+  } catch (e) { /* storage may be disabled: the browser's own restoration remains */ }
+
+  function showOverlay(html) {
+    var old = document.getElementById("articlesite-overlay");
+    if (old) old.remove();
+    if (html) document.body.insertAdjacentHTML("beforeend", html);
+  }
+
+  var events = new EventSource(live.events);
+  events.onmessage = function (message) {
+    var state = JSON.parse(message.data);
+    if (state.ok && state.version !== live.version) {
+      try { sessionStorage.setItem(key, JSON.stringify([window.scrollX, window.scrollY])); } catch (e) {}
+      events.close();
+      location.reload();
+    } else {
+      showOverlay(state.ok ? "" : state.overlay);
+    }
+  };
+})();

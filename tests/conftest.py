@@ -1,0 +1,120 @@
+"""Shared fixtures: copies of the real project built in tmp_path, and a CLI runner."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+REPO = Path(__file__).resolve().parent.parent
+PROJECT_PARTS = ("content", "figures", "templates")
+
+
+def copy_project(target: Path) -> Path:
+    """A copy of the real project's sources (content, figures, templates) in `target`."""
+    target.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        shutil.copytree(REPO / part, target / part)
+    return target
+
+
+def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python build.py --root ROOT …` as a user would."""
+    return subprocess.run([sys.executable, str(REPO / "build.py"), "--root", str(root), *args],
+                          capture_output=True, text=True, timeout=300, check=False, env=env)
+
+
+def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(root: Path, relative: str, needle: str) -> int:
+    lines = (root / relative).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if needle in line)
+
+
+TEXTS = "figures/figure-texts.json"
+
+
+def set_text(root: Path, key: str, language: str, value: str | None) -> None:
+    """Set (or with None delete) one text of the project's figure-text dictionary."""
+    path = root / TEXTS
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    if value is None:
+        del texts[key][language]
+    else:
+        texts.setdefault(key, {})[language] = value
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def check(root: Path, capsys, *args: str) -> tuple[int, dict]:
+    """Run `check --format json --no-browser` in-process; return exit code and report."""
+    from articlesite.cli import main
+
+    code = main(["--root", str(root), "check", "--format", "json", "--no-browser", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def problems(report: dict, check_name: str) -> list[dict]:
+    """The findings of one check that are problems, not warnings."""
+    return [f for f in report["findings"] if f["check"] == check_name
+            and f["severity"] == "problem"]
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return copy_project(tmp_path / "project")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The real content, built once for the session; returns its site/ folder."""
+    root = copy_project(tmp_path_factory.mktemp("real") / "project")
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    return root / "site"
+
+
+CHROMIUM = Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
+
+
+def need_browser() -> None:
+    """Skip a test that needs Debian's Chromium and Playwright where they are missing,
+    unless ARTICLESITE_REQUIRE_BROWSER=1 (as in CI) makes that a failure."""
+    missing = [what for what, ok in (
+        (f"Chromium at {CHROMIUM}", CHROMIUM.exists()),
+        ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
+    if not missing:
+        return
+    if os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{' and '.join(missing)} required (ARTICLESITE_REQUIRE_BROWSER=1)")
+    pytest.skip(f"{' and '.join(missing)} not installed")
+
+
+@pytest.fixture
+def chromium():
+    """A headless Chromium page factory: Debian's browser, no downloaded one."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()

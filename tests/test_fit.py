@@ -1,0 +1,114 @@
+"""Text fit, measured in headless Chromium by `check` and live by the translator's view."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from conftest import check, line_of, need_browser, problems, run_build, set_text
+
+OVERVIEW = "figures/training-overview.yaml"
+LONG_JA = "教師あり微調整による初期方策の作成と検証"
+
+
+def measured_check(root: Path) -> tuple[int, dict]:
+    """`check --format json` with text fit, in its own process (Playwright's sync API
+    runs once per process at a time)."""
+    need_browser()
+    result = run_build(root, "check", "--format", "json")
+    return result.returncode, json.loads(result.stdout)
+
+
+def test_real_content_fits_in_every_language_and_style(project, capsys):
+    code, report = measured_check(project)
+    assert code == 0, report["findings"]
+    assert "text fit measured in Chromium" in report["checked"]
+    assert report["notes"] == []
+    assert not [f for f in report["findings"] if f["check"] == "fit"]
+
+
+def test_overflowing_translation_is_found_with_figure_element_key_language_px(project, capsys):
+    set_text(project, "sft", "ja", LONG_JA)
+    check(project, capsys, "--confirm", "sft:ja")
+    code, report = measured_check(project)
+    assert code == 1
+    found = problems(report, "fit")
+    assert [(f["file"], f["line"], f["figure"], f["element"], f["key"], f["language"])
+            for f in found] == [(OVERVIEW, line_of(project, OVERVIEW, "id: sft"),
+                                 "training-overview", "node sft", "sft", "ja")]
+    assert found[0]["overflow_px"] > 1
+    assert (f"node 'sft': the ja text overflows its box by {found[0]['overflow_px']:g} px "
+            "(openai-blog and engineering styles)") in found[0]["message"]
+
+
+def test_label_pushed_under_a_node_is_found(project, capsys):
+    set_text(project, "command", "en", "Task command with a much longer explanation")
+    check(project, capsys, "--confirm", "command:en")
+    code, report = measured_check(project)
+    assert code == 1
+    found = problems(report, "fit")
+    assert [(f["element"], f["key"], f["language"]) for f in found] == [
+        ("label command", "command", "en")]
+    assert "is covered by node 'env'" in found[0]["message"]
+
+
+def test_missing_browser_is_said_plainly_and_skips_only_text_fit(project):
+    env = {**os.environ, "ARTICLESITE_CHROMIUM": "/nonexistent/chromium",
+           "ARTICLESITE_REQUIRE_BROWSER": "0"}
+    result = run_build(project, "check", env=env)
+    assert result.returncode == 0, result.stdout
+    assert ("Text fit was not measured: Chromium not found at /nonexistent/chromium"
+            in result.stdout)
+    assert result.stdout.rstrip().endswith("Clean: no problems, 2 warnings.")
+
+
+def test_missing_browser_is_an_error_when_required(project):
+    env = {**os.environ, "ARTICLESITE_CHROMIUM": "/nonexistent/chromium",
+           "ARTICLESITE_REQUIRE_BROWSER": "1"}
+    result = run_build(project, "check", env=env)
+    assert result.returncode == 1
+    assert "text fit cannot be measured: Chromium not found" in result.stdout
+
+
+def translator_view(chromium, site: Path):
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        "file://") else route.abort())
+    page.goto((site / "translations.html").as_uri())
+    page.wait_for_function("document.getElementById('fit-summary').textContent"
+                           ".includes('measured in this browser')")
+    return page
+
+
+def test_translator_view_measures_fit_live(project, chromium):
+    assert run_build(project).returncode == 0
+    page = translator_view(chromium, project / "site")
+    assert page.inner_text("#fit-summary").endswith("all fit.")
+    assert page.locator(".status.overflowing").count() == 0
+
+    set_text(project, "sft", "ja", LONG_JA)
+    assert run_build(project).returncode == 0
+    page = translator_view(chromium, project / "site")
+    assert "1 overflowing" in page.inner_text("#fit-summary")
+    cell = page.locator('[data-fit="sft|ja"]')
+    assert cell.inner_text().startswith("overflowing by ")
+    assert cell.inner_text().endswith(" px (training-overview, node sft)")
+    assert page.locator('[data-fit="sft|en"]').inner_text() == ""
+
+
+def test_node_too_tall_names_all_its_texts(project, capsys, chromium):
+    set_text(project, "critic-update", "ja", "Critic のパラメータをリターン目標に向けて少しずつ更新する")
+    check(project, capsys, "--confirm", "critic-update:ja")
+    code, report = measured_check(project)
+    assert code == 1
+    found, = problems(report, "fit")
+    assert (found["element"], found["key"], found["language"]) == (
+        "node critic-update", "critic-update", "ja")
+    assert "the ja texts (critic-update, critic-update-sub) together overflow" in found["message"]
+
+    assert run_build(project).returncode == 0
+    page = translator_view(chromium, project / "site")
+    for key in ("critic-update", "critic-update-sub"):
+        assert page.locator(f'[data-fit="{key}|ja"]').inner_text() == (
+            f"overflowing by {found['overflow_px']:g} px (training-overview, node critic-update)")

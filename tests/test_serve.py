@@ -1,0 +1,182 @@
+"""`python build.py serve` over real HTTP on a free port: pages are served with the
+reload hook, nothing outside site/ is, edits show up, a broken edit shows the overlay and
+a fix clears it. No timing is asserted: every wait polls with a generous deadline."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO, TEXTS, edit, line_of, run_build, set_text
+
+ARTICLE = "ja/ppo-long-horizon.html"
+DEADLINE = 60.0  # seconds: generous, this is a limit, not a measurement
+
+
+def poll(what, deadline: float = DEADLINE):
+    """The first truthy value of what(), retried until the deadline."""
+    end = time.monotonic() + deadline
+    while True:
+        value = what()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(0.1)
+
+
+class Server:
+    def __init__(self, root: Path, *args: str):
+        self.root, self.log = root, root / "serve.log"
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, str(REPO / "build.py"), "--root", str(root), "serve", *args],
+                stdout=out, stderr=subprocess.STDOUT)
+        found = poll(lambda: self.process.poll() is not None or re.search(
+            r"at http://([\d.]+):(\d+)/", self.output()))
+        assert isinstance(found, re.Match), self.output()
+        self.host, self.port = found.group(1), int(found.group(2))
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def get(self, path: str) -> tuple[int, dict, str]:
+        """GET a raw path (not normalised by any client library)."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read().decode(errors="replace")
+            return response.status, dict(response.getheaders()), body
+        finally:
+            connection.close()
+
+    def status(self) -> dict:
+        return json.loads(self.get("/__articlesite/status")[2])
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        return self.process.wait(timeout=DEADLINE)
+
+
+@pytest.fixture
+def server(project: Path):
+    running = Server(project, "--port", "0")
+    yield running
+    if running.process.poll() is None:
+        running.process.kill()
+        running.process.wait()
+
+
+def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server: Server):
+    assert server.host == "127.0.0.1"
+    status, headers, body = server.get(f"/{ARTICLE}")
+    assert status == 200
+    assert headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "学習の全体像" in body and "articlesiteLive" in body and "EventSource" in body
+    on_disk = (server.root / "site" / ARTICLE).read_text(encoding="utf-8")
+    assert "articlesiteLive" not in on_disk and "EventSource" not in on_disk
+    assert server.get("/")[0] == 200
+    status, headers, _ = server.get("/ja")
+    assert (status, headers["Location"]) == (301, "/ja/")
+    assert server.get("/ja/")[0] == 200
+    assert server.get("/ja/no-such-page.html")[0] == 404
+
+
+def test_content_types(server: Server):
+    site = server.root / "site"
+    for name, data in (("style.css", b"p{}"), ("app.js", b"1"), ("data.json", b"{}"),
+                       ("image.png", b"\x89PNG"), ("image.svg", b"<svg/>")):
+        (site / name).write_bytes(data)
+    types = {name: server.get(f"/{name}")[1]["Content-Type"] for name in
+             ("style.css", "app.js", "data.json", "image.png", "image.svg")}
+    assert types == {"style.css": "text/css; charset=utf-8",
+                     "app.js": "text/javascript; charset=utf-8",
+                     "data.json": "application/json; charset=utf-8",
+                     "image.png": "image/png", "image.svg": "image/svg+xml; charset=utf-8"}
+
+
+@pytest.mark.parametrize("path", [
+    "/../content/site.yaml", "/%2e%2e/content/site.yaml", "/ja/../../build.py",
+    "/..%2fcontent%2fsite.yaml", "/leak.yaml",
+])
+def test_refuses_paths_outside_site(server: Server, path: str):
+    (server.root / "site" / "leak.yaml").symlink_to(server.root / "content" / "site.yaml")
+    status, _, body = server.get(path)
+    assert status == 403, (status, body)
+    assert "default_language" not in body
+
+
+def test_dictionary_edit_shows_up_in_the_served_page(server: Server):
+    before = server.status()["version"]
+    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
+    assert poll(lambda: "教師あり微調整（改訂版）" in server.get(f"/{ARTICLE}")[2]), \
+        server.output()
+    assert server.status()["version"] != before
+
+
+def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
+    set_text(server.root, "sft", "ja", None)
+    assert poll(lambda: not server.status()["ok"]), server.output()
+    problem, = server.status()["problems"]
+    line = line_of(server.root, TEXTS, '"sft":')
+    assert (problem["file"], problem["line"], problem["key"], problem["language"]) == (
+        TEXTS, line, "sft", "ja")
+    _, _, body = server.get(f"/{ARTICLE}")
+    assert 'id="articlesite-overlay"' in body
+    assert f"<b>{TEXTS}:{line}</b> translation missing for language &#x27;ja&#x27;" in body
+    assert "[key sft]" in body and "[language ja]" in body
+    assert "学習の全体像" in body  # the last good page is still there, under the overlay
+
+    edit(server.root, TEXTS, '"sft": {', '"sft" {')  # worse: invalid JSON
+    assert poll(lambda: server.status()["problems"][0]["message"].startswith("invalid JSON"))
+    edit(server.root, TEXTS, '"sft" {', '"sft": {')
+    set_text(server.root, "sft", "ja", "教師あり学習 SFT")
+    assert poll(lambda: server.status()["ok"]), server.output()
+    assert 'id="articlesite-overlay"' not in server.get(f"/{ARTICLE}")[2]
+    assert server.process.poll() is None
+
+
+def test_stops_cleanly_on_ctrl_c(server: Server):
+    assert server.stop() == 0
+    assert server.output().rstrip().endswith("Stopped.")
+    assert "Traceback" not in server.output()
+
+
+def test_a_busy_port_is_a_clear_error(server: Server, project: Path):
+    result = run_build(project, "serve", "--port", str(server.port))
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{server.port}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, chromium):
+    page = chromium.new_page(viewport={"width": 1200, "height": 800})
+    origin = f"http://{server.host}:{server.port}/"
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin)
+               else route.abort())
+    page.goto(origin + ARTICLE)
+    page.evaluate("window.scrollTo({top: 3000, behavior: 'instant'})")
+    page.wait_for_function("window.scrollY > 2900")
+
+    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
+    page.wait_for_function("document.body.textContent.includes('教師あり微調整（改訂版）')",
+                           timeout=DEADLINE * 1000)
+    assert abs(page.evaluate("window.scrollY") - 3000) < 5
+
+    set_text(server.root, "sft", "ja", None)
+    overlay = page.locator("#articlesite-overlay")
+    overlay.wait_for(state="visible", timeout=DEADLINE * 1000)
+    line = line_of(server.root, TEXTS, '"sft":')
+    assert f"{TEXTS}:{line}" in overlay.inner_text()
+
+    set_text(server.root, "sft", "ja", "教師あり学習 SFT")
+    overlay.wait_for(state="detached", timeout=DEADLINE * 1000)
+    page.wait_for_function("document.body.textContent.includes('教師あり学習 SFT')",
+                           timeout=DEADLINE * 1000)
