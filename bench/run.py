@@ -9,8 +9,8 @@ CPU time (user + system, the workers included); then one more run of each for pe
 memory (the process tree's PSS, which counts pages our forked workers share once,
 sampled every 20 ms). Then, at the largest N, our rebuilds:
 nothing changed; one article edited in one language; one dictionary value edited; and
-the time from a save to the rebuilt page, in a warm process (there is no `serve` here
-yet) and in `hugo server`. Prints a Markdown table and writes it to WORK/results.md.
+the time from a save to the rebuilt page served over HTTP, in `python build.py serve`
+and in `hugo server`. Prints a Markdown table and writes it to WORK/results.md.
 Needs Debian's hugo: apt-get install -y hugo.
 """
 
@@ -27,12 +27,12 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(BENCH))
 
 import make_hugo  # the bench scripts beside this one
@@ -180,28 +180,48 @@ def rebuilds(project: Path, runs: int) -> dict:
     return rows
 
 
-def save_to_ready_in_process(project: Path, runs: int) -> dict:
-    """From the save of a source to the rebuilt page in site/, building in a warm process
-    (what a `serve` command would do on a change, minus noticing it)."""
-    from articlesite.build import build
+def served(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode("utf-8", "replace")
 
-    build(project)
-    results = {}
-    for name, change, page in (
-            ("one article edited", edit_article,
-             f"ja/{make_synthetic.slug(middle_article(project))}.html"),
-            ("one dictionary value edited", edit_dictionary,
-             f"ja/{make_synthetic.slug(middle_article(project))}.html")):
-        times = []
-        for number in range(100, 100 + runs):
-            os.sync()
-            started = time.perf_counter()
-            change(project, number)
-            built = build(project)
-            times.append(time.perf_counter() - started)
-            assert built.rendered == [page], built.rendered
-        results[name] = statistics.median(times)
-    return results
+
+def save_to_ready_serve(project: Path, runs: int) -> dict:
+    """From the save of a source to the rebuilt page served over HTTP by `python build.py
+    serve` (polled every 2 ms), with the pages it rendered (from its log)."""
+    log = project / "serve.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(ours(project, "serve", "--port", "0"), stdout=out,
+                                  stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 600
+        while not (found := re.search(r"at (http://[\d.]+:\d+/)", log.read_text("utf-8"))):
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"serve did not start:\n{log.read_text('utf-8')}")
+            time.sleep(0.1)
+        page = f"{found.group(1)}ja/{make_synthetic.slug(middle_article(project))}.html"
+        time.sleep(1.0)
+        results = {}
+        for name, change, first in (("one article edited", edit_article, 100),
+                                    ("one dictionary value edited", edit_dictionary, 200)):
+            times, rendered = [], []
+            for number in range(first, first + runs):
+                builds = log.read_text("utf-8").count("\nBuilt ")
+                started = time.perf_counter()
+                change(project, number)
+                while f"（編集 {number}）" not in served(page):
+                    if time.perf_counter() - started > 120:
+                        raise SystemExit(f"{name}: no new page after 120 s")
+                    time.sleep(0.002)
+                times.append(time.perf_counter() - started)
+                while (text := log.read_text("utf-8")).count("\nBuilt ") == builds:
+                    time.sleep(0.01)  # the summary line follows the swap of site/
+                rendered.append(int(re.findall(r"\((\d+) rendered", text)[-1]))
+                time.sleep(0.5)
+            results[name] = {"time": statistics.median(times), "rendered": rendered[-1]}
+        return results
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def save_to_ready_hugo(site: Path, runs: int) -> float | None:
@@ -243,7 +263,7 @@ def save_to_ready_hugo(site: Path, runs: int) -> float | None:
         shutil.rmtree(served, ignore_errors=True)
 
 
-def table(full: list[dict], again: dict, size: int, in_process: dict,
+def table(full: list[dict], again: dict, size: int, serve: dict,
           hugo_serve: float | None) -> str:
     mib = 1024 * 1024
     lines = [("| N | pages | runs | ours wall | Hugo wall | ratio | ours ms/page "
@@ -268,12 +288,13 @@ def table(full: list[dict], again: dict, size: int, in_process: dict,
         lines.append(f"| {name} | {row['wall']:.2f} s | {row['wall'] / ours_full:.0%} | "
                      f"{row['cpu']:.2f} s | {row['memory'] / mib:.0f} MiB | "
                      f"{row['rendered']} |")
-    lines += ["", f"Save to page ready at N = {size}:", "", "| change | time |", "|---|---|"]
-    for name, seconds in in_process.items():
-        lines.append(f"| ours, {name} (rebuild in a warm process: no `serve` yet) | "
-                     f"{seconds * 1000:.0f} ms |")
+    lines += ["", f"Save to page ready at N = {size}:", "",
+              "| change | time | pages rendered |", "|---|---|---|"]
+    for name, row in serve.items():
+        lines.append(f"| `python build.py serve`, {name} | {row['time'] * 1000:.0f} ms | "
+                     f"{row['rendered']} |")
     shown = f"{hugo_serve * 1000:.0f} ms" if hugo_serve is not None else "did not finish"
-    lines.append(f"| `hugo server --renderToDisk`, one article edited | {shown} |")
+    lines.append(f"| `hugo server --renderToDisk`, one article edited | {shown} | |")
     return "\n".join(lines) + "\n"
 
 
@@ -304,9 +325,10 @@ def main() -> int:
     largest = args.work / f"ours-{sizes[-1]}"
     again = rebuilds(largest, runs[-1] + 2)
     print(json.dumps(again), flush=True)
-    in_process = save_to_ready_in_process(largest, runs[-1] + 2)
+    serve = save_to_ready_serve(largest, runs[-1] + 2)
+    print(json.dumps(serve), flush=True)
     hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
-    result = table(full, again, sizes[-1], in_process, hugo_serve)
+    result = table(full, again, sizes[-1], serve, hugo_serve)
     result += (f"\nMachine: {os.cpu_count()} cores; load average (1 min) {load:.1f} at the "
                f"start, {os.getloadavg()[0]:.1f} at the end; {version.strip()}; Python "
                f"{sys.version.split()[0]}.\n")
