@@ -96,7 +96,7 @@ def measure(command: list[str], *, memory: bool = False) -> Run:
     if process.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{output}")
     return Run(wall, usage.ru_utime + usage.ru_stime,
-               peak[0] if memory else usage.ru_maxrss * 1024, output)
+               peak[0] if memory and peak[0] else usage.ru_maxrss * 1024, output)
 
 
 def ours(project: Path, *flags: str) -> list[str]:
