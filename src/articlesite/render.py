@@ -11,10 +11,11 @@ from markupsafe import Markup
 
 from . import markdown
 from .config import Site
+from .connections import describe, find_connections
 from .content import Article
-from .figures import Figure
+from .figures import Figure, Label, Node
 from .problems import Problems
-from .texts import Dictionary, plain_text, rich_text
+from .texts import Dictionary, rich_text
 
 
 @dataclass
@@ -146,13 +147,15 @@ class Renderer:
         """A figure in a language; `copy` names a copy for the translator's view."""
         key = (spec.id, language, copy)
         if key not in self._figure_cache:
+            ui = self.ui(language)
+            sentences = describe(find_connections(spec), self.box_name(language),
+                                 ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
-            self._figure_cache[key] = str(macro(spec, self.texts(language), plain_text_of(
-                self.dictionary, language), copy))
+            self._figure_cache[key] = str(macro(spec, self.texts(language), sentences, ui,
+                                                copy))
         return self._figure_cache[key]
 
-
-def plain_text_of(dictionary: Dictionary, language: str) -> Callable[[str], str]:
-    def text(key: str) -> str:
-        return plain_text(dictionary.texts.get(key, {}).get(language, ""))
-    return text
+    def box_name(self, language: str) -> Callable[[Node | Label], Markup]:
+        """A node's or label's text in `language`."""
+        text = self.texts(language)
+        return lambda box: text(box.text)
