@@ -15,6 +15,17 @@ from bs4 import BeautifulSoup
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
+# Set by .ci/run: the browser tests and validators must run there, never skip.
+REQUIRE_TOOLS = os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
+
+
+def require(available: bool, what: str) -> None:
+    """Skip when a test tool is missing on a developer's machine; fail in CI."""
+    if not available:
+        message = f"{what} is not installed (see .ci/run)"
+        if REQUIRE_TOOLS:
+            pytest.fail(message + "; ARTICLESITE_REQUIRE_BROWSER=1 forbids skipping")
+        pytest.skip(message)
 
 
 def copy_project(target: Path) -> Path:
