@@ -18,6 +18,9 @@ from .problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# The narrowest width a printed figure must fit: A4 portrait with the 15 mm margins that
+# style.css sets (180 mm = 680 CSS px); Letter is wider.
+PRINT_WIDTH = 680.0
 NODE_CLASSES = ("soft", "accent")
 EDGE_CLASSES = ("cache", "feedback")
 LABEL_CLASSES = ("stage", "task-title", "math")
@@ -105,6 +108,11 @@ class Figure:
     labels: list[Label] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
+
+    @property
+    def print_scale(self) -> float:
+        """How much the canvas shrinks in print so that it fits the paper whole."""
+        return min(1.0, PRINT_WIDTH / self.width)
 
     def used_keys(self) -> list[tuple[str, str, int | None]]:
         """Every dictionary key the figure uses: (key, element, line)."""
