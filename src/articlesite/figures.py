@@ -239,7 +239,7 @@ def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
         return figure
     (name, value), = step.items()
     if name == "narrow":
-        if not isinstance(value, (int, float)) or not 0 < value <= 1:
+        if not _is_number(value) or not 0 < value <= 1:
             problems.add(path, line_of(step), "'narrow' takes a ratio between 0 and 1")
             return figure
         return narrow(figure, float(value))
@@ -247,7 +247,7 @@ def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
         bands = []
         for band in value if isinstance(value, list) else [None]:
             if (not isinstance(band, list) or len(band) != 2
-                    or not all(isinstance(v, (int, float)) for v in band) or band[0] >= band[1]):
+                    or not all(_is_number(v) for v in band) or band[0] >= band[1]):
                 problems.add(path, line_of(step), "'remove_bands' takes a list of [Y1, Y2] "
                              "with Y1 < Y2")
                 return figure
@@ -290,8 +290,7 @@ class _Reader:
 
     def number(self, item: dict, field_name: str, positive: bool = False) -> float:
         value = item.get(field_name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                positive and value <= 0):
+        if not _is_number(value) or (positive and value <= 0):
             self._bad(item, field_name, f"'{field_name}' must be a "
                       f"{'positive ' if positive else ''}number")
             return 1.0

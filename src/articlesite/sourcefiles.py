@@ -35,7 +35,7 @@ _LineLoader.add_constructor(
 
 
 def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -> Any:
-    """Parse YAML text; on a syntax error add a problem and return None."""
+    """Parse YAML text. None means a problem was added: a syntax error, or no data."""
     try:
         data = yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as exc:
@@ -44,21 +44,33 @@ def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -
         reason = getattr(exc, "problem", None) or str(exc)
         problems.add(path, line, f"invalid YAML: {reason}")
         return None
+    except ValueError as exc:  # a date-like value that is no date: 2001-13-01
+        problems.add(path, None, f"invalid YAML: {exc}")
+        return None
+    except RecursionError:
+        problems.add(path, None, "invalid YAML: nested too deeply")
+        return None
+    if data is None:
+        problems.add(path, first_line, "no data: the YAML is empty or null")
+        return None
     if first_line != 1:
-        _shift_lines(data, first_line - 1)
+        _shift_lines(data, first_line - 1, set())
     return data
 
 
-def _shift_lines(data: Any, offset: int) -> None:
+def _shift_lines(data: Any, offset: int, seen: set[int]) -> None:
+    if id(data) in seen:  # an alias: the same object again
+        return
+    seen.add(id(data))
     if isinstance(data, LineDict):
         data.line += offset
         data.key_lines = {k: v + offset for k, v in data.key_lines.items()}
     if isinstance(data, dict):
         for value in data.values():
-            _shift_lines(value, offset)
+            _shift_lines(value, offset, seen)
     elif isinstance(data, list):
         for value in data:
-            _shift_lines(value, offset)
+            _shift_lines(value, offset, seen)
 
 
 def read_text(path: Path, problems: Problems) -> str | None:
@@ -77,12 +89,18 @@ def load_yaml(path: Path, problems: Problems) -> Any:
 
 
 def parse_json(text: str, path: Path, problems: Problems) -> Any:
-    """Parse JSON text; on a syntax error add a problem and return None."""
+    """Parse JSON text. None means a problem was added: a syntax error, or null."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         problems.add(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         return None
+    except RecursionError:
+        problems.add(path, None, "invalid JSON: nested too deeply")
+        return None
+    if data is None:
+        problems.add(path, 1, "no data: the JSON is null")
+    return data
 
 
 def json_key_line(text: str, key: str, after: int = 0) -> int | None:
