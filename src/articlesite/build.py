@@ -83,7 +83,8 @@ def write_site(pages: list[Page], out: Path) -> None:
     """Write pages into a fresh folder beside `out`, then swap it in whole."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    remove_leftovers(out)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
     try:
         for page in pages:
             target = (fresh / page.path).resolve()
@@ -96,6 +97,26 @@ def write_site(pages: list[Page], out: Path) -> None:
     finally:
         if fresh.exists():
             shutil.rmtree(fresh, ignore_errors=True)
+
+
+def remove_leftovers(out: Path) -> None:
+    """Remove what builds that were killed left beside `out`: their folders are named
+    after their process id, and that process is gone."""
+    for kind in ("new", "old"):
+        for folder in out.parent.glob(f".{out.name}.{kind}-*"):
+            pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
+            if pid.isdigit() and not _running(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 _RENAME_EXCHANGE = 2
