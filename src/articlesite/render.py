@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,8 @@ from .content import Article
 from .figures import Figure, Label, Node
 from .problems import Problems
 from .texts import Dictionary, rich_text
+
+_ID = re.compile(r'\sid="([^"]*)"')
 
 
 @dataclass
@@ -128,11 +132,13 @@ class Renderer:
 
         context = markdown.RenderContext(figure, numbers.get, problem)
         body = markdown.render(tokens, source.body_line, context)
-        return self.page(
+        page = self.page(
             f"{language}/{article.slug}.html", "article.html", language,
             article=article, source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
         )
+        self._check_page_ids(page, source.path, language, outline)
+        return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
         seen: set[str] = set()
@@ -142,6 +148,25 @@ class Renderer:
                                   "twice", key=heading.id, language=language)
             if heading.id:
                 seen.add(heading.id)
+        placed: set[str] = set()
+        for figure_id, line, _ in outline.figures:
+            if figure_id in placed:
+                self.problems.add(path, line, f"figure '{figure_id}' is placed twice: a "
+                                  "figure appears once per article", key=figure_id,
+                                  language=language)
+            placed.add(figure_id)
+
+    def _check_page_ids(self, page: Page, path: Path, language: str,
+                        outline: markdown.Outline) -> None:
+        """A section id must not be one the page itself uses (references, figure-…)."""
+        on_page = Counter(_ID.findall(page.html))
+        in_source = Counter(h.id for h in outline.headings if h.id)
+        for heading in outline.headings:
+            if heading.id and on_page[heading.id] > in_source[heading.id]:
+                self.problems.add(path, heading.line, f"section id '{heading.id}' is already "
+                                  "an id of the page (its table of contents, references or "
+                                  "a figure): choose another", key=heading.id,
+                                  language=language)
 
     def render_figure(self, spec: Figure, language: str, copy: str = "") -> str:
         """A figure in a language; `copy` names a copy for the translator's view."""
