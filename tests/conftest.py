@@ -82,6 +82,21 @@ def problems(report: dict, check_name: str) -> list[dict]:
             and f["severity"] == "problem"]
 
 
+def failed_build(root: Path) -> str:
+    """Build, expecting the documented failure; returns the problem list it printed."""
+    result = run_build(root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("Build failed")
+    return result.stderr
+
+
+def snapshot(site: Path) -> dict[str, bytes]:
+    """Every file of a built site, by path."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*")
+            if p.is_file()}
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 

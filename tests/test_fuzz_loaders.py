@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import copy_project
+from conftest import copy_project, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,11 +87,6 @@ def build(root: Path) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["--root", str(root)])
     return code, err.getvalue()
-
-
-def snapshot(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*")
-            if p.is_file()}
 
 
 def check_build_with(root: Path, relative: str, content: bytes) -> tuple[int, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_build, soup
+from conftest import REPO, edit, failed_build, run_build, soup
 
 ARTICLE = "content/ppo-long-horizon"
 SCRIPT = "<script>alert(1)</script>"
@@ -38,25 +38,10 @@ def assert_inert(site: Path) -> None:
                         page, element.name, value)
 
 
-def edit(root: Path, relative: str, old: str, new: str) -> None:
-    path = root / relative
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def built(root: Path) -> Path:
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
-
-
-def failed(root: Path) -> str:
-    result = run_build(root)
-    assert result.returncode == 1, result.stdout
-    assert result.stderr.startswith("Build failed") and "Traceback" not in result.stderr
-    assert not (root / "site").exists()
-    return result.stderr
 
 
 def test_front_matter_shows_as_text(project: Path):
@@ -129,21 +114,21 @@ def test_markdown_links_cannot_run_script(project: Path, markdown: str):
 ])
 def test_a_formula_cannot_smuggle_markup(project: Path, latex: str):
     edit(project, f"{ARTICLE}/en.md", "\n## ", f"\n$${latex}$$\n\n## ")
-    message = failed(project)
+    message = failed_build(project)
     assert "content/ppo-long-horizon/en.md:" in message and "formula" in message
 
 
 def test_a_bibliography_url_must_be_http(project: Path):
     edit(project, f"{ARTICLE}/references.yaml", "url: https://arxiv.org/abs/2203.02155",
          "url: javascript:alert(1)")
-    assert "'url' must start with http:// or https://" in failed(project)
+    assert "'url' must start with http:// or https://" in failed_build(project)
 
 
 @pytest.mark.parametrize("link", ["javascript:alert(1)", "'#rollout'", "../../etc/passwd",
                                   "references", "toc-title"])
 def test_a_node_links_only_to_a_section_of_the_article(project: Path, link: str):
     edit(project, "figures/training-overview.yaml", "link: reward-model", f"link: {link}")
-    assert "figures/training-overview.yaml:" in failed(project)
+    assert "figures/training-overview.yaml:" in failed_build(project)
 
 
 def outside(root: Path) -> set[str]:
@@ -158,7 +143,7 @@ def test_an_article_folder_must_be_a_plain_slug(project: Path, name: str):
     (project / "content" / name).mkdir()
     (project / "content" / name / "en.md").write_text("---\ntitle: x\ndescription: y\n---\n",
                                                      encoding="utf-8")
-    assert f"article folder '{name}' must be named with lower-case" in failed(project)
+    assert f"article folder '{name}' must be named with lower-case" in failed_build(project)
 
 
 @pytest.mark.parametrize("figure_id", ["../../../outside", "/tmp/x", "training-overview/..",
@@ -167,7 +152,7 @@ def test_a_figure_directive_names_a_figure_not_a_path(project: Path, figure_id: 
     edit(project, f"{ARTICLE}/en.md", "```{figure} training-overview",
          f"```{{figure}} {figure_id}")
     before = outside(project)
-    message = failed(project)
+    message = failed_build(project)
     assert f"unknown figure '{figure_id}'" in message
     assert outside(project) == before
 
@@ -176,4 +161,4 @@ def test_a_figure_spec_file_name_must_be_a_plain_id(project: Path):
     spec = project / "figures/training-overview.yaml"
     (project / "figures/Bad Name.yaml").write_text(spec.read_text(encoding="utf-8"),
                                                   encoding="utf-8")
-    assert "figure id 'Bad Name' must be lower-case" in failed(project)
+    assert "figure id 'Bad Name' must be lower-case" in failed_build(project)
