@@ -26,7 +26,7 @@ def test_page_screenshot(visit, path: str, theme: str):
 
 @pytest.mark.parametrize("path", ARTICLE_PAGES)
 def test_figure_screenshots(visit, path: str):
-    page = visit(path)
+    page = visit(path, height=1500)  # the tallest figure fits: the sticky bar stays off it
     for theme, style in itertools.product(THEMES, STYLES):
         choose(page, theme=theme, style=style)
         for figure in page.locator("figure.ppo-figure").all():
