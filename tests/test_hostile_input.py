@@ -132,7 +132,7 @@ def test_a_node_links_only_to_a_section_of_the_article(project: Path, link: str)
 
 
 def outside(root: Path) -> set[str]:
-    """Every file under `root`'s parent that is not a source or inside site/."""
+    """Every file beside and inside the project, except in its site/."""
     return {p.relative_to(root.parent).as_posix() for p in root.parent.rglob("*")
             if p.is_file() and not p.is_relative_to(root / "site")}
 
