@@ -124,22 +124,21 @@ def need_browser() -> None:
     missing = [what for what, ok in (
         (f"Chromium at {CHROMIUM}", CHROMIUM.exists()),
         ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
-    if not missing:
-        return
-    if os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{' and '.join(missing)} required (ARTICLESITE_REQUIRE_BROWSER=1)")
-    pytest.skip(f"{' and '.join(missing)} not installed")
+    require(not missing, " and ".join(missing))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium():
-    """A headless Chromium page factory: Debian's browser, no downloaded one."""
+    """Debian's headless Chromium, no downloaded one: one for the whole session (Playwright's
+    sync API runs one instance at a time). Tests open their own pages or contexts."""
     need_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
+            # No component updates, sync or other background traffic: the machine has no
+            # network, and a page's own requests are what the browser tests watch.
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield browser

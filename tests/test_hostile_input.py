@@ -15,9 +15,10 @@ ARTICLE = "content/ppo-long-horizon"
 SCRIPT = "<script>alert(1)</script>"
 BREAKOUT = '"><img src=x onerror=alert(2)>'
 HOSTILE = SCRIPT + BREAKOUT
-# The two inline scripts every page carries: templates/head.js and templates/page.js.
-OWN_SCRIPTS = {(REPO / "templates" / name).read_text(encoding="utf-8").strip()
-               for name in ("head.js", "page.js")}
+# The inline scripts pages carry: templates/head.js and page.js, and the translator's
+# view's measure.js from the package.
+OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
+               [*(REPO / "templates").glob("*.js"), *(REPO / "src/articlesite").glob("*.js")]}
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
 
 

@@ -20,7 +20,7 @@ def test_every_page_passes_the_nu_html_checker(built_site: Path):
     java = shutil.which("java")
     require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar")
     pages = sorted(str(p) for p in built_site.rglob("*.html"))
-    assert len(pages) == 7
+    assert len(pages) >= 7  # the language chooser, 3 indexes, 3 articles, and more
     result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
                             capture_output=True, text=True, timeout=300, check=False)
     # Errors, and warnings too: none at all.

@@ -1,5 +1,6 @@
-"""Debian's Chromium driven by Playwright, the real site built once and served on
-127.0.0.1, and pages that fail their test on a console error or an outside request."""
+"""The real site built once and served on 127.0.0.1, and pages opened in Debian's
+Chromium (the `chromium` fixture) that fail their test on a console error or an outside
+request."""
 
 from __future__ import annotations
 
@@ -9,27 +10,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import require
-
-CHROMIUM = Path("/usr/bin/chromium")
-# No component updates, sync or other background traffic: the machine has no network,
-# and a page's own requests are what the tests watch.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="session")
-def browser():
-    require(CHROMIUM.exists(), str(CHROMIUM))
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        require(False, "playwright (pip install playwright; no browser download)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -50,7 +30,7 @@ def server(built_site: Path):
 
 
 @pytest.fixture
-def visit(browser, server, built_site: Path):
+def visit(chromium, server, built_site: Path):
     """Open a page of the site: `visit("en/x.html", width=390, javascript=False)`.
 
     Every request leaves only for the site itself (over HTTP, or from disk with
@@ -75,7 +55,7 @@ def visit(browser, server, built_site: Path):
     def open_page(path: str, *, width: int = 1280, height: int = 900,
                   color_scheme: str = "light", javascript: bool = True,
                   from_disk: bool = False):
-        context = browser.new_context(viewport={"width": width, "height": height},
+        context = chromium.new_context(viewport={"width": width, "height": height},
                                       color_scheme=color_scheme, reduced_motion="reduce",
                                       java_script_enabled=javascript)
         contexts.append(context)

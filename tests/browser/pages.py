@@ -7,19 +7,19 @@ from pathlib import Path
 
 from conftest import REPO
 
-from articlesite.config import load_site
-from articlesite.content import load_articles
-from articlesite.figures import load_figures
+from articlesite.build import load_sources, render_pages
 from articlesite.problems import Problems
 
-_problems = Problems(REPO)
-SITE = load_site(REPO, _problems)
-ARTICLES = load_articles(SITE, _problems)
-SPECS = load_figures(REPO, _problems)
-LANGUAGES = SITE.codes
+SOURCES = load_sources(REPO, Problems(REPO))
+SPECS = SOURCES.figures
+ARTICLES = SOURCES.articles
+LANGUAGES = SOURCES.site.codes
 ARTICLE_PAGES = [f"{code}/{article.slug}.html" for article in ARTICLES
                  for code in article.languages]
-ALL_PAGES = ["index.html", *(f"{code}/index.html" for code in LANGUAGES), *ARTICLE_PAGES]
+# What a reader is sent to: the language chooser, each language's index, the articles.
+READER_PAGES = ["index.html", *(f"{code}/index.html" for code in LANGUAGES), *ARTICLE_PAGES]
+# Every page site/ holds, the translator's view included.
+ALL_PAGES = [page.path for page in render_pages(SOURCES, Problems(REPO))]
 STYLES = ("openai-blog", "engineering")
 THEMES = ("light", "dark")
 ARTIFACTS = Path(os.environ.get("ARTICLESITE_ARTIFACTS", REPO / "test-artifacts"))

@@ -10,7 +10,7 @@ from conftest import run_build
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
 
 
-def test_hostile_texts_run_nothing(browser, project: Path):
+def test_hostile_texts_run_nothing(chromium, project: Path):
     texts_path = project / "figures/figure-texts.json"
     texts = json.loads(texts_path.read_text(encoding="utf-8"))
     texts["actor"]["en"] = HOSTILE
@@ -22,7 +22,7 @@ def test_hostile_texts_run_nothing(browser, project: Path):
     article.write_text(source, encoding="utf-8")
     assert run_build(project).returncode == 0
 
-    context = browser.new_context()
+    context = chromium.new_context()
     dialogs, requests = [], []
     page = context.new_page()
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
