@@ -29,11 +29,16 @@
     show();
   });
   show();
+  /* Anchors land below the sticky bar, whatever its height (the CSS guesses it). */
+  var bar = document.querySelector(".bar");
+  function fitBar() { root.style.scrollPaddingTop = bar.offsetHeight + "px"; }
+  fitBar();
+  window.addEventListener("resize", fitBar);
   /* The language switcher keeps the reader's section: section ids are the same in every language. */
   function currentSection() {
     var headings = document.querySelectorAll("main h2[id]"), current = "";
     for (var i = 0; i < headings.length; i++) {
-      if (headings[i].getBoundingClientRect().top <= 120) current = headings[i].id;
+      if (headings[i].getBoundingClientRect().top <= bar.offsetHeight + 80) current = headings[i].id;
     }
     return current;
   }

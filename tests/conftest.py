@@ -15,6 +15,17 @@ from bs4 import BeautifulSoup
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
+# Set by .ci/run: the browser tests and validators must run there, never skip.
+REQUIRE_TOOLS = os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
+
+
+def require(available: bool, what: str) -> None:
+    """Skip when a test tool is missing on a developer's machine; fail in CI."""
+    if not available:
+        message = f"{what} is not installed (see .ci/run)"
+        if REQUIRE_TOOLS:
+            pytest.fail(message + "; ARTICLESITE_REQUIRE_BROWSER=1 forbids skipping")
+        pytest.skip(message)
 
 
 def copy_project(target: Path) -> Path:
@@ -71,6 +82,21 @@ def problems(report: dict, check_name: str) -> list[dict]:
             and f["severity"] == "problem"]
 
 
+def failed_build(root: Path) -> str:
+    """Build, expecting the documented failure; returns the problem list it printed."""
+    result = run_build(root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("Build failed")
+    return result.stderr
+
+
+def snapshot(site: Path) -> dict[str, bytes]:
+    """Every file of a built site, by path."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*")
+            if p.is_file()}
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -98,22 +124,21 @@ def need_browser() -> None:
     missing = [what for what, ok in (
         (f"Chromium at {CHROMIUM}", CHROMIUM.exists()),
         ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
-    if not missing:
-        return
-    if os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{' and '.join(missing)} required (ARTICLESITE_REQUIRE_BROWSER=1)")
-    pytest.skip(f"{' and '.join(missing)} not installed")
+    require(not missing, " and ".join(missing))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium():
-    """A headless Chromium page factory: Debian's browser, no downloaded one."""
+    """Debian's headless Chromium, no downloaded one: one for the whole session (Playwright's
+    sync API runs one instance at a time). Tests open their own pages or contexts."""
     need_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
+            # No component updates, sync or other background traffic: the machine has no
+            # network, and a page's own requests are what the browser tests watch.
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield browser

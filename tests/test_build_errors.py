@@ -8,22 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import edit, line_of, run_build
+from conftest import edit, failed_build, line_of, run_build, snapshot
 
 ARTICLE = "content/ppo-long-horizon"
-
-
-def snapshot(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*")
-            if p.is_file()}
-
-
-def failed_build(root: Path) -> str:
-    result = run_build(root)
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("Build failed")
-    return result.stderr
 
 
 def test_invalid_json_names_file_and_line(project: Path):

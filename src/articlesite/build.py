@@ -267,10 +267,11 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
     """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
     `out` already is exactly these pages)."""
     out = out.resolve()
+    remove_leftovers(out)
     if holds_exactly(out, pages, store):
         return
     out.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
     try:
         folders = {fresh}
         for path, entry in pages.items():
@@ -309,6 +310,26 @@ def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
             return False
         if (here.st_ino, here.st_dev) != (stored.st_ino, stored.st_dev):
             return False
+    return True
+
+
+def remove_leftovers(out: Path) -> None:
+    """Remove what builds that were killed left beside `out`: their folders are named
+    after their process id, and that process is gone."""
+    for kind in ("new", "old"):
+        for folder in out.parent.glob(f".{out.name}.{kind}-*"):
+            pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
+            if pid.isdigit() and not _running(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # it exists, under another user
     return True
 
 

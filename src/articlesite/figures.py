@@ -29,6 +29,9 @@ from .sourcefiles import (
 from .texts import Dictionary
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# The narrowest width a printed figure must fit: A4 portrait with the 15 mm margins that
+# style.css sets (180 mm = 680 CSS px); Letter is wider.
+PRINT_WIDTH = 680.0
 NODE_CLASSES = ("soft", "accent")
 EDGE_CLASSES = ("cache", "feedback")
 LABEL_CLASSES = ("stage", "task-title", "math")
@@ -116,6 +119,11 @@ class Figure:
     labels: list[Label] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
+
+    @property
+    def print_scale(self) -> float:
+        """How much the canvas shrinks in print so that it fits the paper whole."""
+        return min(1.0, PRINT_WIDTH / self.width)
 
     def used_keys(self) -> list[tuple[str, str, int | None]]:
         """Every dictionary key the figure uses: (key, element, line)."""
@@ -304,7 +312,7 @@ def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
         return figure
     (name, value), = step.items()
     if name == "narrow":
-        if not isinstance(value, (int, float)) or not 0 < value <= 1:
+        if not _is_number(value) or not 0 < value <= 1:
             problems.add(path, line_of(step), "'narrow' takes a ratio between 0 and 1")
             return figure
         return narrow(figure, float(value))
@@ -312,7 +320,7 @@ def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
         bands = []
         for band in value if isinstance(value, list) else [None]:
             if (not isinstance(band, list) or len(band) != 2
-                    or not all(isinstance(v, (int, float)) for v in band) or band[0] >= band[1]):
+                    or not all(_is_number(v) for v in band) or band[0] >= band[1]):
                 problems.add(path, line_of(step), "'remove_bands' takes a list of [Y1, Y2] "
                              "with Y1 < Y2")
                 return figure
@@ -355,8 +363,7 @@ class _Reader:
 
     def number(self, item: dict, field_name: str, positive: bool = False) -> float:
         value = item.get(field_name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                positive and value <= 0):
+        if not _is_number(value) or (positive and value <= 0):
             self._bad(item, field_name, f"'{field_name}' must be a "
                       f"{'positive ' if positive else ''}number")
             return 1.0

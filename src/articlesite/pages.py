@@ -39,7 +39,8 @@ class Page:
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:
-    """Every page of the site, in order."""
+    """Every page of the site in order, but the translator's view (planned after them:
+    build.plan_view)."""
     jobs = [PageJob("root.html", site.default_language)]
     for language in site.codes:
         jobs.append(PageJob("index.html", language))

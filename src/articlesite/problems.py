@@ -51,7 +51,10 @@ class Problems(list):
 
     def add(self, path: Path | str, line: int | None, message: str,
             key: str | None = None, language: str | None = None) -> None:
-        self.append(Problem(self.relative(path), line, message, key, language))
+        # A key or language read from a source may be any YAML value: keep it as text.
+        self.append(Problem(self.relative(path), line, message,
+                            None if key is None else str(key),
+                            None if language is None else str(language)))
 
     def relative(self, path: Path | str) -> str:
         path = Path(path)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
+import re
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -13,12 +14,15 @@ from markupsafe import Markup
 
 from . import markdown
 from .config import Site
+from .connections import describe, find_connections
 from .content import Article
 from .figures import Figure, FigureLibrary
 from .pages import Page, PageJob
 from .problems import Problems
 from .sourcefiles import CHANGED, SourceChanged, digest
-from .texts import Dictionary, plain_text, rich_text
+from .texts import Dictionary, rich_text
+
+_ID = re.compile(r'\sid="([^"]*)"')
 
 
 @lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
@@ -104,12 +108,6 @@ class Renderer:
             return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
         return text
 
-    def plain_texts(self, language: str, read: set) -> Callable[[str], str]:
-        def text(key: str) -> str:
-            read.add((key, language))
-            return plain_text(self.dictionary.texts.get(key, {}).get(language, ""))
-        return text
-
     def ui(self, language: str) -> Callable[[str], str]:
         def string(key: str) -> str:
             entry = self.strings.texts.get(key)
@@ -187,6 +185,7 @@ class Renderer:
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
         )
+        self._check_page_ids(page, source.path, language, outline)
         return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
@@ -197,6 +196,25 @@ class Renderer:
                                   "twice", key=heading.id, language=language)
             if heading.id:
                 seen.add(heading.id)
+        placed: set[str] = set()
+        for figure_id, line, _ in outline.figures:
+            if figure_id in placed:
+                self.problems.add(path, line, f"figure '{figure_id}' is placed twice: a "
+                                  "figure appears once per article", key=figure_id,
+                                  language=language)
+            placed.add(figure_id)
+
+    def _check_page_ids(self, page: Page, path: Path, language: str,
+                        outline: markdown.Outline) -> None:
+        """A section id must not be one the page itself uses (references, figure-…)."""
+        on_page = Counter(_ID.findall(page.html))
+        in_source = Counter(h.id for h in outline.headings if h.id)
+        for heading in outline.headings:
+            if heading.id and on_page[heading.id] > in_source[heading.id]:
+                self.problems.add(path, heading.line, f"section id '{heading.id}' is already "
+                                  "an id of the page (its table of contents, references or "
+                                  "a figure): choose another", key=heading.id,
+                                  language=language)
 
     def render_figure(self, spec: Figure, language: str, copy: str = "") -> str:
         """A figure in a language; `copy` names a copy for the translator's view."""
@@ -207,9 +225,11 @@ class Renderer:
         key = (spec.id, language, copy)
         if key not in self._figure_cache:
             read: set = set()
+            text, ui = self.texts(language, read), self.ui(language)
+            sentences = describe(find_connections(spec), lambda box: text(box.text),
+                                 ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
-            html = str(macro(spec, self.texts(language, read), self.plain_texts(language, read),
-                             copy))
+            html = str(macro(spec, text, sentences, ui, copy))
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import marshal
@@ -43,37 +44,58 @@ def _line_loader(base: type) -> type:
 # explains syntax errors better, so it is asked again when a file does not parse.
 _LOADERS = [_line_loader(base) for base in (getattr(yaml, "CSafeLoader", None),
                                             yaml.SafeLoader) if base is not None]
+# libyaml builds the document tree by recursion in C: nesting some 30 000 levels deep
+# ("[[[…" or "- - - …") crashes the process instead of raising an error. Every level of
+# nesting starts at one of these characters, so a text with few of them is shallow; any
+# other text goes to the pure-Python loader, whose recursion stops with RecursionError.
+_OPENERS, _SHALLOW = "[{-?:", 5000
+
+
+def _load(text: str) -> Any:
+    if sum(map(text.count, _OPENERS)) < _SHALLOW:
+        for loader in _LOADERS[:-1]:
+            with contextlib.suppress(yaml.YAMLError):
+                return yaml.load(text, Loader=loader)
+    return yaml.load(text, Loader=_LOADERS[-1])
 
 
 def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -> Any:
-    """Parse YAML text; on a syntax error add a problem and return None."""
-    for loader in _LOADERS:
-        try:
-            data = yaml.load(text, Loader=loader)
-            break
-        except yaml.YAMLError as exc:
-            error = exc
-    else:
-        mark = getattr(error, "problem_mark", None)
+    """Parse YAML text. None means a problem was added: a syntax error, or no data."""
+    try:
+        data = _load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
         line = first_line + mark.line if mark else None
-        reason = getattr(error, "problem", None) or str(error)
+        reason = getattr(exc, "problem", None) or str(exc)
         problems.add(path, line, f"invalid YAML: {reason}")
         return None
+    except ValueError as exc:  # a date-like value that is no date: 2001-13-01
+        problems.add(path, None, f"invalid YAML: {exc}")
+        return None
+    except RecursionError:
+        problems.add(path, None, "invalid YAML: nested too deeply")
+        return None
+    if data is None:
+        problems.add(path, first_line, "no data: the YAML is empty or null")
+        return None
     if first_line != 1:
-        _shift_lines(data, first_line - 1)
+        _shift_lines(data, first_line - 1, set())
     return data
 
 
-def _shift_lines(data: Any, offset: int) -> None:
+def _shift_lines(data: Any, offset: int, seen: set[int]) -> None:
+    if id(data) in seen:  # an alias: the same object again
+        return
+    seen.add(id(data))
     if isinstance(data, LineDict):
         data.line += offset
         data.key_lines = {k: v + offset for k, v in data.key_lines.items()}
     if isinstance(data, dict):
         for value in data.values():
-            _shift_lines(value, offset)
+            _shift_lines(value, offset, seen)
     elif isinstance(data, list):
         for value in data:
-            _shift_lines(value, offset)
+            _shift_lines(value, offset, seen)
 
 
 def digest(data: bytes) -> str:
@@ -175,12 +197,18 @@ def load_yaml(path: Path, problems: Problems) -> Any:
 
 
 def parse_json(text: str, path: Path, problems: Problems) -> Any:
-    """Parse JSON text; on a syntax error add a problem and return None."""
+    """Parse JSON text. None means a problem was added: a syntax error, or null."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         problems.add(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         return None
+    except RecursionError:
+        problems.add(path, None, "invalid JSON: nested too deeply")
+        return None
+    if data is None:
+        problems.add(path, 1, "no data: the JSON is null")
+    return data
 
 
 _JSON_KEY = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*:', re.MULTILINE)

@@ -1,0 +1,95 @@
+"""What connects to what in a figure, read off its geometry, for readers who cannot see it.
+
+Each edge is a polyline; its ends are matched to the node or label they touch (in the
+transformed coordinates the page shows). An end that touches no box but lies on another
+edge joins that edge: a branch leaving a line starts where that line starts, a branch
+merging into a line ends where that line ends.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from .figures import Edge, Figure, Label, Node
+
+TOUCH = 12.0         # px: an edge end this close to a box touches it
+LABEL_HEIGHT = 26.0  # px: a label's box has no height in the spec; one line of label text
+_PLACEHOLDER = re.compile(r"\{(source|target)\}")
+
+
+@dataclass(frozen=True)
+class Connection:
+    source: Node | Label
+    target: Node | Label
+    directed: bool  # the edge has an arrow (source -> target)
+
+
+def find_connections(figure: Figure) -> list[Connection]:
+    """Every node-or-label pair an edge joins, in spec order, without repeats."""
+    found: list[Connection] = []
+    for edge in figure.edges:
+        for source in _ends(figure, edge, start=True, seen=set()):
+            for target in _ends(figure, edge, start=False, seen=set()):
+                connection = Connection(source, target, edge.arrow)
+                if source is not target and connection not in found:
+                    found.append(connection)
+    return found
+
+
+def describe(connections: list[Connection], name: Callable[[Node | Label], Markup],
+             arrow: str, line: str) -> list[Markup]:
+    """One sentence per connection, from the plain-text pattern `arrow` (directed) or
+    `line`, where `{source}` and `{target}` stand for the boxes' names."""
+    def sentence(connection: Connection) -> Markup:
+        names = {"source": name(connection.source), "target": name(connection.target)}
+        parts = _PLACEHOLDER.split(arrow if connection.directed else line)
+        return Markup("").join(names[part] if i % 2 else escape(part)
+                               for i, part in enumerate(parts))
+    return [sentence(c) for c in connections]
+
+
+def _ends(figure: Figure, edge: Edge, *, start: bool, seen: set[int]) -> list[Node | Label]:
+    """The boxes one end of `edge` leads to, following edges it branches from or joins."""
+    seen.add(id(edge))
+    point = edge.points[0] if start else edge.points[-1]
+    box = _touched_box(figure, point)
+    if box is not None:
+        return [box]
+    found: list[Node | Label] = []
+    for other in figure.edges:
+        if id(other) not in seen and _on_edge(point, other):
+            found.extend(b for b in _ends(figure, other, start=start, seen=seen)
+                         if b not in found)
+    return found
+
+
+def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | None:
+    boxes = [(n, (n.x, n.y, n.w, n.h)) for n in figure.nodes]
+    boxes += [(label, (label.x, label.y, label.w, LABEL_HEIGHT)) for label in figure.labels]
+    distance, box = min(((_distance_to_box(point, rect), i) for i, (_, rect) in
+                         enumerate(boxes)), default=(math.inf, -1))
+    return boxes[box][0] if distance <= TOUCH else None
+
+
+def _distance_to_box(point: tuple[float, float], rect: tuple[float, ...]) -> float:
+    (px, py), (x, y, w, h) = point, rect
+    return math.hypot(max(x - px, 0.0, px - x - w), max(y - py, 0.0, py - y - h))
+
+
+def _on_edge(point: tuple[float, float], edge: Edge) -> bool:
+    return any(_distance_to_segment(point, a, b) <= 2.0
+               for a, b in zip(edge.points, edge.points[1:]))
+
+
+def _distance_to_segment(p: tuple[float, float], a: tuple[float, float],
+                         b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
+                                              / length2))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)

