@@ -14,24 +14,31 @@ PROGRESS_AFTER = 1.0
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python build.py",
-                                     description="Build the multilingual article site.")
-    parser.add_argument("--root", type=Path, default=default_root or Path.cwd(),
+    # --root and --clean are accepted before or after the command (SUPPRESS: a value
+    # given in one place is not overwritten by the other's default).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", type=Path, default=argparse.SUPPRESS,
                         help="the project folder (content/, figures/, templates/); "
                              "default: the folder of build.py, or the current folder")
-    parser.add_argument("--clean", action="store_true",
+    common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
                         help="ignore the build cache (ROOT/.articlesite-cache): a full build")
+    parser = argparse.ArgumentParser(prog="python build.py", parents=[common],
+                                     description="Build the multilingual article site.")
     commands = parser.add_subparsers(dest="command")
-    build_parser = commands.add_parser("build", help="build site/ (the default)")
+
+    def command(name: str, **kwargs) -> argparse.ArgumentParser:
+        return commands.add_parser(name, parents=[common], **kwargs)
+
+    build_parser = command("build", help="build site/ (the default)")
     build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
-    serve_parser = commands.add_parser(
+    serve_parser = command(
         "serve", help="build, serve site/ and rebuild on every save; open pages reload")
     serve_parser.add_argument("--port", type=port_number, default=8000,
                               help="port (default 8000; 0 picks a free one)")
     serve_parser.add_argument("--host", default="127.0.0.1",
                               help="address to listen on (default 127.0.0.1, this machine "
                                    "only; 0.0.0.0 serves every interface)")
-    check_parser = commands.add_parser(
+    check_parser = command(
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
     check_parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -43,11 +50,12 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                                    "source text")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
-    new_parser = commands.add_parser("new", help="start an article: content/SLUG/ with one "
+    new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
     args = parser.parse_args(argv)
-    root = args.root.resolve()
+    root = getattr(args, "root", default_root or Path.cwd()).resolve()
+    args.clean = getattr(args, "clean", False)
     try:
         if args.command == "serve":
             from .serve import serve
