@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from .figures import Edge, Figure, Label, Node
+from .geometry import TOUCH as ON_EDGE
+from .geometry import distance_to_box, distance_to_segment, label_box, node_box
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
-LABEL_HEIGHT = 26.0  # px: a label's box has no height in the spec; one line of label text
 _PLACEHOLDER = re.compile(r"\{(source|target)\}")
 
 
@@ -69,27 +70,12 @@ def _ends(figure: Figure, edge: Edge, *, start: bool, seen: set[int]) -> list[No
 
 
 def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | None:
-    boxes = [(n, (n.x, n.y, n.w, n.h)) for n in figure.nodes]
-    boxes += [(label, (label.x, label.y, label.w, LABEL_HEIGHT)) for label in figure.labels]
-    distance, box = min(((_distance_to_box(point, rect), i) for i, (_, rect) in
+    boxes = [(n, node_box(n)) for n in figure.nodes]
+    boxes += [(label, label_box(label)) for label in figure.labels]
+    distance, box = min(((distance_to_box(*point, rect), i) for i, (_, rect) in
                          enumerate(boxes)), default=(math.inf, -1))
     return boxes[box][0] if distance <= TOUCH else None
 
 
-def _distance_to_box(point: tuple[float, float], rect: tuple[float, ...]) -> float:
-    (px, py), (x, y, w, h) = point, rect
-    return math.hypot(max(x - px, 0.0, px - x - w), max(y - py, 0.0, py - y - h))
-
-
 def _on_edge(point: tuple[float, float], edge: Edge) -> bool:
-    return any(_distance_to_segment(point, a, b) <= 2.0
-               for a, b in zip(edge.points, edge.points[1:]))
-
-
-def _distance_to_segment(p: tuple[float, float], a: tuple[float, float],
-                         b: tuple[float, float]) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
-                                              / length2))
-    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+    return any(distance_to_segment(*point, segment) <= ON_EDGE for segment in edge.segments)
