@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,10 +12,12 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from articlesite.fit import CHROMIUM, browser_required, launch
+
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
 # Set by .ci/run: the browser tests and validators must run there, never skip.
-REQUIRE_TOOLS = os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
+REQUIRE_TOOLS = browser_required()
 
 
 def require(available: bool, what: str) -> None:
@@ -115,9 +116,6 @@ def built_site(tmp_path_factory) -> Path:
     return root / "site"
 
 
-CHROMIUM = Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
-
-
 def need_browser() -> None:
     """Skip a test that needs Debian's Chromium and Playwright where they are missing,
     unless ARTICLESITE_REQUIRE_BROWSER=1 (as in CI) makes that a failure."""
@@ -135,11 +133,6 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            # No component updates, sync or other background traffic: the machine has no
-            # network, and a page's own requests are what the browser tests watch.
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        browser = launch(playwright)  # the package's own: Debian's, offline flags
         yield browser
         browser.close()
