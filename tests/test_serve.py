@@ -118,7 +118,8 @@ def test_dictionary_edit_shows_up_in_the_served_page(server: Server):
     set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
     assert poll(lambda: "教師あり微調整（改訂版）" in server.get(f"/{ARTICLE}")[2]), \
         server.output()
-    assert server.status()["version"] != before
+    # The new page is on disk a moment before the build's outcome is published: wait.
+    assert poll(lambda: server.status()["version"] != before)
 
 
 def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
@@ -166,7 +167,9 @@ def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, 
     page.wait_for_function("window.scrollY > 2900")
 
     set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
-    page.wait_for_function("document.body.textContent.includes('教師あり微調整（改訂版）')",
+    # The reloaded page restores its scroll position in a script at the end of <body>.
+    page.wait_for_function("document.readyState === 'complete' && "
+                           "document.body.textContent.includes('教師あり微調整（改訂版）')",
                            timeout=DEADLINE * 1000)
     assert abs(page.evaluate("window.scrollY") - 3000) < 5
 
