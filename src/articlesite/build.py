@@ -235,16 +235,15 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
                 store: Store, problems: Problems) -> Rendered:
-    """Render the translator's view into the store if it is stale (in this process: it
-    is one page)."""
+    """Render the translator's view into the store if it is stale, streamed."""
     rendered = Rendered({}, {})
     for job in plan.stale:
         renderer = make_renderer()
         found = renderer.collect_problems()
-        page = render_translator_view(renderer, sources, plan.links)
+        stored = store.put_chunks(render_translator_view(renderer, sources, plan.links))
         if not found:
-            rendered.pages[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                                 store)
+            rendered.pages[job.path] = Entry(plan.keys[job], (), (),
+                                             texts_digest((), sources.dictionary), *stored)
         rendered.specs, renderer.figures.clean = renderer.figures.clean, {}
         problems.extend(found)
     return rendered

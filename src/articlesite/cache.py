@@ -18,17 +18,19 @@ always safe.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import marshal
 import os
 import shutil
 import sys
 from importlib.metadata import PackageNotFoundError, version
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from .config import Site
 from .figures import FigureFile
-from .sourcefiles import Memo, digest
+from .sourcefiles import Memo, digest, hasher
 from .texts import Dictionary
 
 FOLDER = ".articlesite-cache"
@@ -81,19 +83,40 @@ class Entry(NamedTuple):
     mtime_ns: int
 
 
+def batched(chunks: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
+    """The chunks joined into pieces of about `size` characters."""
+    pending, length = [], 0
+    for chunk in chunks:
+        pending.append(chunk)
+        length += len(chunk)
+        if length >= size:
+            yield "".join(pending)
+            pending, length = [], 0
+    yield "".join(pending)
+
+
 class Store:
     """HTML files named after their digest."""
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self._temporaries = itertools.count()
 
     def put(self, html: str) -> tuple[str, int, int]:
         """Write a page; return its digest, size and modification time."""
-        data = html.encode("utf-8")
-        blob = digest(data)
+        return self.put_chunks((html,))
+
+    def put_chunks(self, chunks: Iterable[str]) -> tuple[str, int, int]:
+        """Write a page given in pieces, never holding it whole; as `put`."""
+        content = hasher()
+        temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
+        with temporary.open("wb") as out:
+            for part in batched(chunks):
+                data = part.encode("utf-8")
+                content.update(data)
+                out.write(data)
+        blob = content.hexdigest()
         path = self.path(blob)
-        temporary = self.folder / f".{blob}.{os.getpid()}.tmp"
-        temporary.write_bytes(data)
         os.replace(temporary, path)
         stat = path.stat()
         return blob, stat.st_size, stat.st_mtime_ns

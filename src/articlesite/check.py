@@ -56,7 +56,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
     pages = [renderer.render(job) for job in site_pages(sources.site, sources.articles)]
     links = figure_links(sources.articles, {page.path: page.figures for page in pages})
-    view = render_translator_view(renderer, sources, links)
+    view = "".join(render_translator_view(renderer, sources, links))
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
     for article in sources.articles:
@@ -78,7 +78,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         report.notes.append("Text fit was not measured (--no-browser).")
     else:
         try:
-            report.checked += "; " + check_fit(figures, view.html, findings)
+            report.checked += "; " + check_fit(figures, view, findings)
         except BrowserUnavailable as exc:
             if browser_required():
                 findings.add(CHROMIUM, None, f"text fit cannot be measured: {exc}; "

@@ -1,8 +1,35 @@
 /* Text fit of figure copies ([data-figure] inside [data-language]), in every diagram
    style. The translator's view (site/translations.html) runs it live and shows the result
-   in its table; `python build.py check` runs the same function in headless Chromium. */
+   in its table; `python build.py check` runs the same function in headless Chromium.
+   The view holds each figure once, in no language: the copies in every language are made
+   here, from it and the texts of the view's table. */
 (function () {
   "use strict";
+
+  function makeCopies() {
+    var figures = document.querySelectorAll("template[data-figure-copy]"), texts = {};
+    document.querySelectorAll("[data-text]").forEach(function (el) {
+      texts[el.getAttribute("data-text")] = el;
+    });
+    document.querySelectorAll(".figure-copies > [data-language]").forEach(function (holder) {
+      var code = holder.getAttribute("data-language"), all = document.createDocumentFragment();
+      function renamed(value) { return value.replace(/^copy-/, code + "-"); }
+      figures.forEach(function (figure) {
+        var copy = figure.content.cloneNode(true);
+        copy.querySelectorAll("[id]").forEach(function (el) { el.id = renamed(el.id); });
+        copy.querySelectorAll("[aria-labelledby]").forEach(function (el) {
+          el.setAttribute("aria-labelledby", renamed(el.getAttribute("aria-labelledby")));
+        });
+        copy.querySelectorAll("[data-key]").forEach(function (el) {
+          var text = texts[el.getAttribute("data-key") + "|" + code];
+          if (text) el.append.apply(el, Array.prototype.slice.call(text.cloneNode(true).childNodes));
+        });
+        all.appendChild(copy);
+      });
+      holder.appendChild(all);
+    });
+  }
+  makeCopies();
   var STYLES = ["openai-blog", "engineering"];
   var SLACK = 0.5; /* px: subpixel rounding, not overflow */
 

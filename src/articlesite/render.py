@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -84,7 +84,7 @@ class Renderer:
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
         self.env = environment(site.root / "templates", templates)
-        self._figure_cache: OrderedDict[tuple[str, str, str], tuple[str, frozenset]] = \
+        self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
 
     def collect_problems(self) -> Problems:
@@ -127,18 +127,24 @@ class Renderer:
                                              articles=self.listings))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
+        return "".join(self.page_chunks(path, template, language, **values))
+
+    def page_chunks(self, path: str, template: str, language: str,
+                    **values) -> Iterator[str]:
+        """A page as the template renders it, a piece at a time, so that a large page can
+        be written out without being held whole. A template error is added to the
+        problems and ends the page."""
         depth = path.count("/")
         values.update(
             site=self.site, language=self.site.language(language), ui=self.ui(language),
             to_root="../" * depth, article_path=lambda a, code: f"{code}/{a.slug}.html",
         )
         try:
-            return self.env.get_template(template).render(**values)
+            yield from self.env.get_template(template).generate(**values)
         except TemplateError as exc:
             line = getattr(exc, "lineno", None)
             name = getattr(exc, "filename", None) or self.site.root / "templates" / template
             self.problems.add(name, line, f"template error: {exc}")
-            return ""
 
     def render_article(self, article: Article, language: str) -> Page:
         source = article.sources[language]
@@ -216,20 +222,22 @@ class Renderer:
                                   "a figure): choose another", key=heading.id,
                                   language=language)
 
-    def render_figure(self, spec: Figure, language: str, copy: str = "") -> str:
-        """A figure in a language; `copy` names a copy for the translator's view."""
-        return self._figure(spec, language, copy)[0]
+    def render_copy(self, spec: Figure) -> str:
+        """The translator's view's copy of a figure: in no language (see figure.html)."""
+        macro = self.env.get_template("figure.html").module.figure
+        return str(macro(spec, lambda key: "", [], self.ui(self.site.default_language),
+                         "copy"))
 
-    def _figure(self, spec: Figure, language: str, copy: str = "") -> tuple[str, frozenset]:
+    def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
         """A figure's HTML in a language, rendered once per build, and the texts it read."""
-        key = (spec.id, language, copy)
+        key = (spec.id, language)
         if key not in self._figure_cache:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
             sentences = describe(find_connections(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
-            html = str(macro(spec, text, sentences, ui, copy))
+            html = str(macro(spec, text, sentences, ui))
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)

@@ -100,7 +100,12 @@ def _shift_lines(data: Any, offset: int, seen: set[int]) -> None:
 
 def digest(data: bytes) -> str:
     """A short content hash: what the build cache keys on."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return hasher(data).hexdigest()
+
+
+def hasher(data: bytes = b""):
+    """The hash of `digest`, to be fed more data."""
+    return hashlib.blake2b(data, digest_size=16)
 
 
 def read_bytes(path: Path, problems: Problems) -> bytes | None:

@@ -2,10 +2,11 @@
 its text in every language side by side, and its status.
 
 Statuses known from the sources (missing, untranslated, stale) are written at build
-time. Overflow needs a browser: the page carries a hidden copy of every figure in every
-language and measures them live with `measure.js`, the same code `check` runs in
-Chromium; without JavaScript the page says that fit was not measured. The page is
-deterministic: it is the same bytes for the same sources.
+time. Overflow needs a browser: the page carries one copy of each figure, in no
+language (its boxes, without edges, with each text's key); its script, `measure.js`,
+makes a copy in every language from the texts in the table and measures them live,
+the same code `check` runs in Chromium. Without JavaScript the page says that fit was
+not measured. The page is deterministic: it is the same bytes for the same sources.
 
 What it shows depends on every dictionary text, the confirmation record, every figure
 spec and which article page places which figure (`figure_links`); the build's cache key
@@ -14,15 +15,16 @@ for it covers exactly these (build.plan_view).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from . import parallel
 from .content import Article
-from .pages import Page
 from .texts import rich_text
 from .translations import OK, Status, status
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from .render import Renderer
 
 PATH = "translations.html"
+CHUNK = 25  # figures per unit of work when copies are made over the cores
 
 Links = dict[str, dict[str, str]]  # figure id -> language -> page#figure
 
@@ -72,25 +75,45 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
     return links
 
 
-def render_translator_view(renderer: Renderer, sources: Sources, links: Links) -> Page:
-    """The page; each figure spec is loaded once, through the renderer's library."""
+def render_translator_view(renderer: Renderer, sources: Sources,
+                           links: Links) -> Iterator[str]:
+    """The page, in pieces (it grows with the site: it is written out as it is rendered,
+    never held whole). Its figure copies are made first, over the cores when there are
+    many."""
     site = sources.site
     table = {key: Row(key) for key in sources.dictionary.texts}
-    copies: dict[str, list[str]] = {code: [] for code in site.codes}
-    for figure_id in sources.figures:
-        spec = renderer.figures.get(figure_id)
-        if spec is None:
-            continue  # its problems are reported
-        for key, element, _ in spec.used_keys():
+    ids = list(sources.figures)
+    chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
+    made: dict[str, tuple[list[tuple[str, str]], str]] = {}
+    for copies, clean in parallel.map_unordered(
+            functools.partial(figure_copies, renderer), chunks, len(ids)):
+        made.update(copies)
+        renderer.figures.clean.update(clean)
+    for figure_id in ids:
+        for key, element in made.get(figure_id, ((), ""))[0]:
             if key in table:
                 table[key].uses.append(Use(figure_id, element, links.get(figure_id, {})))
-        for code in site.codes:
-            copies[code].append(renderer.render_figure(spec, code, copy=code))
     for key, row in table.items():
         texts = sources.dictionary.texts[key]
         row.cells = [Cell(code, rich_text(texts.get(code, "")), status(sources, key, code))
                      for code in site.codes]
     script = files("articlesite").joinpath("measure.js").read_text(encoding="utf-8")
-    return Page(PATH, renderer.page_html(
+    return renderer.page_chunks(
         PATH, "translations.html", site.default_language, rows=list(table.values()),
-        copies=copies, measure_script=Markup(script), dictionary=sources.dictionary.path.name))
+        copies=[made[figure_id][1] for figure_id in ids if figure_id in made],
+        measure_script=Markup(script), dictionary=sources.dictionary.path.name)
+
+
+def figure_copies(renderer: Renderer, figure_ids: list[str]) -> tuple[dict, dict]:
+    """For each of these figures whose spec loads: the (key, element) of every text it
+    shows, and its copy for the view; and the digests of the specs that loaded clean, with
+    their keys. A spec's problems are not returned: the build reports them when it checks
+    every spec (build.check_figures), as `check` does."""
+    copies = {}
+    for figure_id in figure_ids:
+        spec = renderer.figures.get(figure_id)
+        if spec is not None:
+            copies[figure_id] = ([(key, element) for key, element, _ in spec.used_keys()],
+                                 renderer.render_copy(spec))
+    clean, renderer.figures.clean = renderer.figures.clean, {}
+    return copies, clean
