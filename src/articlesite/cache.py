@@ -23,8 +23,8 @@ import marshal
 import os
 import shutil
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from collections.abc import Iterable, Iterator
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
