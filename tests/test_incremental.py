@@ -128,11 +128,15 @@ def test_the_view_follows_the_confirmations_and_where_figures_are(project: Path,
     assert_same_as_clean_build(project, tmp_path)
 
 
-@pytest.mark.parametrize("change", ["template", "strings", "site", "references"])
+@pytest.mark.parametrize("change", ["template", "figure template", "strings", "site",
+                                    "references"])
 def test_shared_sources_render_what_depends_on_them(project: Path, tmp_path: Path,
                                                     change: str):
     if change == "template":
         edit(project / "templates" / "style.css", "body{margin:0;", "body{margin:0 ;")
+        expected = PAGES
+    elif change == "figure template":  # the translator's view's copies are remembered
+        edit(project / "templates" / "figure.html", 'class="canvas"', 'class="canvas "')
         expected = PAGES
     elif change == "strings":
         edit(project / "templates" / "strings.yaml", "en: Contents", "en: Table of contents")

@@ -30,7 +30,14 @@ from .sourcefiles import Memo, read_bytes
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
 from .translator_view import PATH as VIEW
-from .translator_view import Links, figure_links, render_translator_view
+from .translator_view import (
+    Copy,
+    Links,
+    figure_copy,
+    figure_links,
+    render_translator_view,
+    view_copies,
+)
 
 if TYPE_CHECKING:
     from .render import Renderer
@@ -48,6 +55,15 @@ class Sources:
     templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
     confirmed: Record           # the translations' confirmation record (translations.py)
 
+    @functools.cached_property
+    def key(self) -> str:
+        """What every page depends on (cache.site_key)."""
+        return site_key(self.site, self.templates, self.strings)
+
+    def copy_key(self, figure: FigureFile) -> str:
+        """The memo's key of a figure's copy for the translator's view."""
+        return key_of(self.key, figure.digest)
+
 
 @dataclass
 class Plan:
@@ -63,6 +79,7 @@ class Plan:
 class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
+    copies: dict[str, Copy] = field(default_factory=dict)  # the view's, by copy_key
 
 
 @dataclass
@@ -94,10 +111,11 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     sources = load_sources(root, problems, cache.memo)
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
     plan = plan_pages(sources, cache)
-    rendered = render_pages(plan, make_renderer, sources.dictionary, cache.store, problems,
-                            progress)
+    rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
+    for copy_key, copy in rendered.copies.items():
+        cache.memo.keep("copy", copy_key, copy)
     view = plan_view(sources, plan.cached | rendered.pages, cache)
-    rendered_view = render_view(sources, view, make_renderer, cache.store, problems)
+    rendered_view = render_view(sources, view, make_renderer, cache, problems)
     for spec, keys in (rendered.specs | rendered_view.specs).items():
         cache.memo.keep("spec", spec, list(keys))
     check_figures(sources.figures, sources.dictionary, cache.memo, problems)
@@ -144,7 +162,7 @@ def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
 
 
 def plan_pages(sources: Sources, cache: Cache) -> Plan:
-    common = site_key(sources.site, sources.templates, sources.strings)
+    common = sources.key
     listings = key_of([article.listing() for article in sources.articles])
     articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [])
@@ -174,35 +192,48 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16) -> Render
                     sources.strings, sources.templates, problems)
 
 
-def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], dictionary: Dictionary,
-                 store: Store, problems: Problems,
+def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
+                 cache: Cache, problems: Problems,
                  progress: Callable[[int, int], None] | None = None) -> Rendered:
     """Render the stale pages into the store, an article's languages together (they share
     its figures), over the cores when there are many. Each page is written as soon as it
-    is rendered; only its cache entry comes back."""
+    is rendered; only its cache entry comes back, with the translator's view's copies of
+    the figures it placed, while their specs are loaded (unless the memo has them)."""
     if not plan.stale:
         return Rendered({}, {})
     renderer = make_renderer()
     renderer.compile_templates()
 
-    def render_group(jobs: list[PageJob]) -> tuple[int, dict[str, Entry], list, dict]:
+    def render_group(jobs: list[PageJob]) -> tuple[int, dict[str, Entry], list, dict, dict]:
         found = renderer.collect_problems()
-        entries = {}
+        entries, placed = {}, {}
         for job in jobs:
             page = renderer.render(job)
+            placed.update(page.figures)
             if not found:
-                entries[page.path] = entry_of(page, plan.keys[job], dictionary, store)
+                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
+                                              cache.store)
+        copies = {}
+        for figure_id in placed:
+            file = sources.figures.get(figure_id)
+            copy_key = file and sources.copy_key(file)
+            if copy_key is None or cache.memo.recall("copy", copy_key) is not None:
+                continue
+            spec = renderer.figures.get(figure_id)
+            if spec is not None:
+                copies[copy_key] = figure_copy(renderer, spec)
         specs, renderer.figures.clean = renderer.figures.clean, {}
-        return len(jobs), entries, list(found), specs
+        return len(jobs), entries, list(found), specs, copies
 
     groups: dict[str, list[PageJob]] = {}
     for job in plan.stale:
         groups.setdefault(job.slug or job.path, []).append(job)
     rendered, done, total = Rendered({}, {}), 0, len(plan.stale)
-    for count, entries, found, specs in parallel.map_unordered(
+    for count, entries, found, specs, copies in parallel.map_unordered(
             render_group, list(groups.values()), total):
         rendered.pages.update(entries)
         rendered.specs.update(specs)
+        rendered.copies.update(copies)
         problems.extend(found)
         done += count
         if progress is not None:
@@ -224,7 +255,7 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
     job = PageJob(VIEW, sources.site.default_language)
-    key = key_of(site_key(sources.site, sources.templates, sources.strings), job.path,
+    key = key_of(sources.key, job.path,
                  sources.dictionary.texts, sources.confirmed,
                  [(file.id, file.digest) for file in sources.figures.values()], links)
     entry = cache.reusable(job.path, key, {}, sources.dictionary)
@@ -234,13 +265,24 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
 
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
-                store: Store, problems: Problems) -> Rendered:
-    """Render the translator's view into the store if it is stale, streamed."""
+                cache: Cache, problems: Problems) -> Rendered:
+    """Render the translator's view into the store if it is stale, streamed. The copies of
+    the figures the memo holds are kept for the next build in any case."""
+    made = {}
+    for figure_id, file in sources.figures.items():
+        copy = cache.memo.recall("copy", sources.copy_key(file))
+        if copy is not None:
+            made[figure_id] = copy
     rendered = Rendered({}, {})
     for job in plan.stale:
         renderer = make_renderer()
         found = renderer.collect_problems()
-        stored = store.put_chunks(render_translator_view(renderer, sources, plan.links))
+        copies = view_copies(renderer, list(sources.figures), made)
+        for figure_id in copies.keys() - made.keys():
+            cache.memo.keep("copy", sources.copy_key(sources.figures[figure_id]),
+                            copies[figure_id])
+        stored = cache.store.put_chunks(
+            render_translator_view(renderer, sources, plan.links, copies))
         if not found:
             rendered.pages[job.path] = Entry(plan.keys[job], (), (),
                                              texts_digest((), sources.dictionary), *stored)

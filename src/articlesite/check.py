@@ -22,7 +22,7 @@ from .parity import check_parity
 from .problems import BuildError, Finding, Findings
 from .sourcefiles import CHANGED, SourceChanged
 from .translations import check_translations
-from .translator_view import figure_links, render_translator_view
+from .translator_view import figure_links, render_translator_view, view_copies
 
 SHOWN = 20  # findings of one check listed in the human report
 CHECKS = ("build", "translations", "parity", "bibliography", "geometry", "fit")
@@ -56,7 +56,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
     pages = [renderer.render(job) for job in site_pages(sources.site, sources.articles)]
     links = figure_links(sources.articles, {page.path: page.figures for page in pages})
-    view = "".join(render_translator_view(renderer, sources, links))
+    copies = view_copies(renderer, list(sources.figures), {})
+    view = "".join(render_translator_view(renderer, sources, links, copies))
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
     for article in sources.articles:

@@ -30,10 +30,14 @@ from .translations import OK, Status, status
 
 if TYPE_CHECKING:
     from .build import Sources
+    from .figures import Figure
     from .render import Renderer
 
 PATH = "translations.html"
 CHUNK = 25  # figures per unit of work when copies are made over the cores
+
+# A figure's copy for the view: the (key, element) of each text it shows, and its HTML.
+Copy = tuple[list[tuple[str, str]], str]
 
 Links = dict[str, dict[str, str]]  # figure id -> language -> page#figure
 
@@ -75,22 +79,14 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
     return links
 
 
-def render_translator_view(renderer: Renderer, sources: Sources,
-                           links: Links) -> Iterator[str]:
+def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
+                           copies: dict[str, Copy]) -> Iterator[str]:
     """The page, in pieces (it grows with the site: it is written out as it is rendered,
-    never held whole). Its figure copies are made first, over the cores when there are
-    many."""
+    never held whole); `copies` are view_copies' for every figure."""
     site = sources.site
     table = {key: Row(key) for key in sources.dictionary.texts}
-    ids = list(sources.figures)
-    chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
-    made: dict[str, tuple[list[tuple[str, str]], str]] = {}
-    for copies, clean in parallel.map_unordered(
-            functools.partial(figure_copies, renderer), chunks, len(ids)):
-        made.update(copies)
-        renderer.figures.clean.update(clean)
-    for figure_id in ids:
-        for key, element in made.get(figure_id, ((), ""))[0]:
+    for figure_id in sources.figures:
+        for key, element in copies.get(figure_id, ((), ""))[0]:
             if key in table:
                 table[key].uses.append(Use(figure_id, element, links.get(figure_id, {})))
     for key, row in table.items():
@@ -100,20 +96,37 @@ def render_translator_view(renderer: Renderer, sources: Sources,
     script = files("articlesite").joinpath("measure.js").read_text(encoding="utf-8")
     return renderer.page_chunks(
         PATH, "translations.html", site.default_language, rows=list(table.values()),
-        copies=[made[figure_id][1] for figure_id in ids if figure_id in made],
+        copies=[copies[figure_id][1] for figure_id in sources.figures if figure_id in copies],
         measure_script=Markup(script), dictionary=sources.dictionary.path.name)
 
 
-def figure_copies(renderer: Renderer, figure_ids: list[str]) -> tuple[dict, dict]:
-    """For each of these figures whose spec loads: the (key, element) of every text it
-    shows, and its copy for the view; and the digests of the specs that loaded clean, with
+def figure_copy(renderer: Renderer, spec: Figure) -> Copy:
+    return ([(key, element) for key, element, _ in spec.used_keys()],
+            renderer.render_copy(spec))
+
+
+def view_copies(renderer: Renderer, figure_ids: list[str], made: dict[str, Copy]) -> dict:
+    """The copy of each figure whose spec loads: those already `made` (by the workers
+    that rendered the pages placing them, or an earlier build), the others made now, over
+    the cores when there are many."""
+    missing = [figure_id for figure_id in figure_ids if figure_id not in made]
+    chunks = [missing[i:i + CHUNK] for i in range(0, len(missing), CHUNK)]
+    copies = dict(made)
+    for found, clean in parallel.map_unordered(
+            functools.partial(_copies_of, renderer), chunks, len(missing)):
+        copies.update(found)
+        renderer.figures.clean.update(clean)
+    return copies
+
+
+def _copies_of(renderer: Renderer, figure_ids: list[str]) -> tuple[dict, dict]:
+    """The copies of these figures, and the digests of the specs that loaded clean, with
     their keys. A spec's problems are not returned: the build reports them when it checks
     every spec (build.check_figures), as `check` does."""
-    copies = {}
+    found = {}
     for figure_id in figure_ids:
         spec = renderer.figures.get(figure_id)
         if spec is not None:
-            copies[figure_id] = ([(key, element) for key, element, _ in spec.used_keys()],
-                                 renderer.render_copy(spec))
+            found[figure_id] = figure_copy(renderer, spec)
     clean, renderer.figures.clean = renderer.figures.clean, {}
-    return copies, clean
+    return found, clean
