@@ -86,6 +86,7 @@ class Renderer:
         self.env = environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+        self._connections: dict[str, tuple[Figure, list]] = {}
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -127,24 +128,34 @@ class Renderer:
                                              articles=self.listings))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
-        return "".join(self.page_chunks(path, template, language, **values))
+        try:
+            return self.env.get_template(template).render(
+                **self._page_values(path, language, values))
+        except TemplateError as exc:
+            self._template_error(template, exc)
+            return ""
 
     def page_chunks(self, path: str, template: str, language: str,
                     **values) -> Iterator[str]:
         """A page as the template renders it, a piece at a time, so that a large page can
         be written out without being held whole. A template error is added to the
         problems and ends the page."""
-        depth = path.count("/")
-        values.update(
-            site=self.site, language=self.site.language(language), ui=self.ui(language),
-            to_root="../" * depth, article_path=lambda a, code: f"{code}/{a.slug}.html",
-        )
         try:
-            yield from self.env.get_template(template).generate(**values)
+            yield from self.env.get_template(template).generate(
+                **self._page_values(path, language, values))
         except TemplateError as exc:
-            line = getattr(exc, "lineno", None)
-            name = getattr(exc, "filename", None) or self.site.root / "templates" / template
-            self.problems.add(name, line, f"template error: {exc}")
+            self._template_error(template, exc)
+
+    def _page_values(self, path: str, language: str, values: dict) -> dict:
+        return values | {
+            "site": self.site, "language": self.site.language(language),
+            "ui": self.ui(language), "to_root": "../" * path.count("/"),
+            "article_path": lambda a, code: f"{code}/{a.slug}.html"}
+
+    def _template_error(self, template: str, exc: TemplateError) -> None:
+        line = getattr(exc, "lineno", None)
+        name = getattr(exc, "filename", None) or self.site.root / "templates" / template
+        self.problems.add(name, line, f"template error: {exc}")
 
     def render_article(self, article: Article, language: str) -> Page:
         source = article.sources[language]
@@ -234,7 +245,7 @@ class Renderer:
         if key not in self._figure_cache:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
-            sentences = describe(find_connections(spec), lambda box: text(box.text),
+            sentences = describe(self._connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
             html = str(macro(spec, text, sentences, ui))
@@ -242,3 +253,12 @@ class Renderer:
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
         return self._figure_cache[key]
+
+    def _connections_of(self, spec: Figure) -> list:
+        """What the figure's edges join: the same in every language, found once."""
+        cached = self._connections.get(spec.id)
+        if cached is None or cached[0] is not spec:
+            cached = self._connections[spec.id] = (spec, find_connections(spec))
+            if len(self._connections) > 16:
+                del self._connections[next(iter(self._connections))]
+        return cached[1]
