@@ -162,6 +162,24 @@ def test_removed_and_added_pages(project: Path, tmp_path: Path):
     assert_same_as_clean_build(project, tmp_path)
 
 
+def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_path: Path):
+    """The view's figure copies live in the cache's store, read back when the view is
+    rendered again: one that is not exactly what was stored is never used."""
+    site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*.html")}
+    store = project / ".articlesite-cache" / "pages"
+    copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files]
+    assert len(copies) == 5  # one per figure
+    for path in copies:
+        path.write_text(path.read_text(encoding="utf-8").replace("node", "nod"),
+                        encoding="utf-8")
+    path = project / "figures" / "figure-texts.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    assert build(project).rendered == [VIEW]
+    assert_same_as_clean_build(project, tmp_path)
+
+
 def test_a_page_edited_inside_site_is_not_reused(project: Path, tmp_path: Path):
     page = project / "site" / "en" / f"{ARTICLE}.html"
     with page.open("a", encoding="utf-8") as handle:   # in place: the cache's copy too

@@ -31,7 +31,6 @@ from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
 from .translator_view import PATH as VIEW
 from .translator_view import (
-    Copy,
     Links,
     figure_copy,
     figure_links,
@@ -79,7 +78,9 @@ class Plan:
 class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
-    copies: dict[str, Copy] = field(default_factory=dict)  # the view's, by copy_key
+    # The view's copies of figures: by copy_key, each text's (key, element) and the blob
+    # in the store that holds the copy's HTML.
+    copies: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -221,7 +222,8 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
                 continue
             spec = renderer.figures.get(figure_id)
             if spec is not None:
-                copies[copy_key] = figure_copy(renderer, spec)
+                uses, html = figure_copy(renderer, spec)
+                copies[copy_key] = (uses, cache.store.put(html)[0])
         specs, renderer.figures.clean = renderer.figures.clean, {}
         return len(jobs), entries, list(found), specs, copies
 
@@ -267,20 +269,27 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
                 cache: Cache, problems: Problems) -> Rendered:
     """Render the translator's view into the store if it is stale, streamed. The copies of
-    the figures the memo holds are kept for the next build in any case."""
-    made = {}
+    the figures the memo holds are kept for the next build in any case; their HTML is
+    read from the store only when the view is rendered."""
+    remembered = {}
     for figure_id, file in sources.figures.items():
-        copy = cache.memo.recall("copy", sources.copy_key(file))
-        if copy is not None:
-            made[figure_id] = copy
+        stored = cache.memo.recall("copy", sources.copy_key(file))
+        if stored is not None:
+            remembered[figure_id] = stored
     rendered = Rendered({}, {})
     for job in plan.stale:
         renderer = make_renderer()
         found = renderer.collect_problems()
+        made = {}
+        for figure_id, (uses, blob) in remembered.items():
+            html = cache.store.read(blob)
+            if html is not None:
+                made[figure_id] = (uses, html)
         copies = view_copies(renderer, list(sources.figures), made)
         for figure_id in copies.keys() - made.keys():
+            uses, html = copies[figure_id]
             cache.memo.keep("copy", sources.copy_key(sources.figures[figure_id]),
-                            copies[figure_id])
+                            (uses, cache.store.put(html)[0]))
         stored = cache.store.put_chunks(
             render_translator_view(renderer, sources, plan.links, copies))
         if not found:

@@ -124,6 +124,14 @@ class Store:
     def path(self, blob: str) -> Path:
         return self.folder / f"{blob}.html"
 
+    def read(self, blob: str) -> str | None:
+        """A stored text, if it is still exactly what was stored."""
+        try:
+            data = self.path(blob).read_bytes()
+        except OSError:
+            return None
+        return data.decode("utf-8") if digest(data) == blob else None
+
     def holds(self, entry: Entry) -> bool:
         try:
             stat = self.path(entry.blob).stat()
@@ -193,4 +201,6 @@ class Cache:
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
         os.replace(temporary, self.folder / "index")
-        self.store.keep_only({entry.blob for entry in pages.values()})
+        # The memo's "copy" values (build.render_view) name blobs too.
+        copies = {value[1] for key, value in self.memo.kept.items() if key.startswith("copy:")}
+        self.store.keep_only({entry.blob for entry in pages.values()} | copies)
