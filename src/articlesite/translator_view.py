@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from . import parallel
+from .config import Site
 from .content import Article
 from .texts import rich_text
 from .translations import OK, Status, status
@@ -46,7 +47,7 @@ Links = dict[str, dict[str, str]]  # figure id -> language -> page#figure
 class Use:
     figure: str
     element: str
-    links: dict[str, str]  # language -> page#figure, where an article shows the figure
+    links: Markup  # to the figure where an article shows it, in each language (links_html)
 
 
 @dataclass
@@ -86,9 +87,10 @@ def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
     site = sources.site
     table = {key: Row(key) for key in sources.dictionary.texts}
     for figure_id in sources.figures:
+        html = links_html(site, links.get(figure_id, {}))
         for key, element in copies.get(figure_id, ((), ""))[0]:
             if key in table:
-                table[key].uses.append(Use(figure_id, element, links.get(figure_id, {})))
+                table[key].uses.append(Use(figure_id, element, html))
     for key, row in table.items():
         texts = sources.dictionary.texts[key]
         row.cells = [Cell(code, rich_text(texts.get(code, "")), status(sources, key, code))
@@ -98,6 +100,14 @@ def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
         PATH, "translations.html", site.default_language, rows=list(table.values()),
         copies=[copies[figure_id][1] for figure_id in sources.figures if figure_id in copies],
         measure_script=Markup(script), dictionary=sources.dictionary.path.name)
+
+
+def links_html(site: Site, links: dict[str, str]) -> Markup:
+    """' en ja zh' linking to a figure on each language's page: made once per figure,
+    as a shared key's row lists every figure showing it (thousands, in a large site)."""
+    link = Markup(' <a href="{}" hreflang="{}">{}</a>')
+    return Markup("").join(link.format(links[language.code], language.lang, language.code)
+                           for language in site.languages if language.code in links)
 
 
 def figure_copy(renderer: Renderer, spec: Figure) -> Copy:
