@@ -100,15 +100,17 @@ class Built:
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
-          progress: Callable[[int, int], None] | None = None) -> Built:
+          progress: Callable[[int, int], None] | None = None,
+          cache: Cache | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
-    `clean` ignores the cache (a full build); `progress(done, total)` follows rendering.
+    `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
+    `cache` is the cache to use, if not the one on disk under `root`.
     """
     started = time.perf_counter()
     root = root.resolve()
     problems = Problems(root)
-    cache = Cache(root, clean=clean)
+    cache = cache or Cache(root, clean=clean)
     sources = load_sources(root, problems, cache.memo)
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
     plan = plan_pages(sources, cache)
@@ -123,7 +125,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems.raise_if_any()
     pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
     write_site(pages, cache.store, out or root / "site")
-    cache.save(pages)
+    cache.save(pages, sources.dictionary)
     return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started)
 

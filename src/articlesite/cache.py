@@ -68,7 +68,7 @@ def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
 
 
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
-    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
+    return key_of(list(map(dictionary.by_pair.get, texts)))
 
 
 class Entry(NamedTuple):
@@ -157,13 +157,22 @@ class Store:
 class Cache:
     """The pages and parsed files of the last successful build."""
 
-    def __init__(self, root: Path, *, clean: bool = False):
+    def __init__(self, root: Path, *, clean: bool = False, after: Cache | None = None):
+        """The cache under `root`; `after` a cache this process saved (serve builds again
+        and again): its state is taken as it is, without reading the index again."""
         self.folder = root / FOLDER
         self.store = Store(self.folder / "pages")
         self.pages: dict[str, Entry] = {}
         self.memo = Memo()
+        # The digest of the dictionary texts every page in `pages` was checked against.
+        self.texts: str | None = None
+        self._same_texts: tuple[Dictionary | None, bool] = (None, False)
+        self.saved: tuple | None = None  # what save() recorded: pages, memo, texts
         self.store.folder.mkdir(parents=True, exist_ok=True)
-        if not clean:
+        if after is not None and after.saved is not None and after.folder == self.folder:
+            pages, parsed, self.texts = after.saved
+            self.pages, self.memo = dict(pages), Memo(dict(parsed))
+        elif not clean:
             self._load()
 
     def _load(self) -> None:
@@ -175,6 +184,7 @@ class Cache:
                 return
             self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
             self.memo = Memo(data["parsed"])
+            self.texts = data.get("texts")
         except (OSError, ValueError, EOFError, KeyError, TypeError):
             self.pages = {}  # unreadable: start afresh
 
@@ -188,15 +198,26 @@ class Cache:
             file = figures.get(figure_id)
             if (file.digest if file else None) != spec:
                 return None
-        if texts_digest(entry.texts, dictionary) != entry.texts_digest:
+        if not self.same_texts(dictionary) and \
+                texts_digest(entry.texts, dictionary) != entry.texts_digest:
             return None
         return entry if self.store.holds(entry) else None
 
-    def save(self, pages: dict[str, Entry]) -> None:
-        """Record a successful build and delete stored pages it no longer uses."""
-        if pages == self.pages and self.memo.kept == self.memo.known:
+    def same_texts(self, dictionary: Dictionary) -> bool:
+        """Whether the dictionary's texts are those the cached pages were checked against
+        (then no page's texts need checking: at N=1000 that is 3000 pages' worth)."""
+        if self._same_texts[0] is not dictionary:
+            self._same_texts = (dictionary, key_of(dictionary.texts) == self.texts)
+        return self._same_texts[1]
+
+    def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
+        """Record a successful build, whose pages were all checked against or rendered
+        from `dictionary`, and delete stored pages it no longer uses."""
+        texts = key_of(dictionary.texts)
+        self.saved = (pages, self.memo.kept, texts)
+        if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        data = {"format": FORMAT, "code": CODE, "parsed": self.memo.kept,
+        data = {"format": FORMAT, "code": CODE, "parsed": self.memo.kept, "texts": texts,
                 "pages": {path: tuple(entry) for path, entry in pages.items()}}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))

@@ -185,7 +185,7 @@ class FigureFile:
 
 def scan_figures(root: Path, problems: Problems) -> dict[str, FigureFile]:
     files = {}
-    for path in sorted((root / "figures").glob("*.yaml")):
+    for path in sorted((root / "figures").glob("*.yaml"), key=lambda p: p.name):
         if not FIGURE_ID.match(path.stem):
             problems.add(path, None, f"figure id '{path.stem}' must be lower-case letters, "
                          "digits and hyphens")

@@ -117,21 +117,26 @@ class Builder:
 
     def __init__(self, root: Path, state: BuildState, clean: bool = False):
         self.root, self.state, self.clean = root, state, clean
+        self.cache = None  # the last good build's, kept in memory for the next one
 
     def run(self, reason: str, reload_package: bool = False) -> None:
         clean, self.clean = self.clean, False
         try:
             if reload_package:
+                self.cache = None
                 for name in [n for n in sys.modules if n.startswith("articlesite.")]:
                     if name not in KEEP_MODULES:
                         del sys.modules[name]
             build = importlib.import_module("articlesite.build").build
             build_error = importlib.import_module("articlesite.problems").BuildError
+            cache = importlib.import_module("articlesite.cache").Cache(
+                self.root.resolve(), clean=clean, after=self.cache)
             try:
-                built = build(self.root, clean=clean)
+                built = build(self.root, clean=clean, cache=cache)
             except build_error as error:
                 self.fail(error.problems)
                 return
+            self.cache = cache
         except Exception as exc:  # noqa: BLE001 - a bug or syntax error in the package: keep serving
             traceback.print_exc()
             frame = traceback.extract_tb(exc.__traceback__)[-1]
