@@ -101,11 +101,13 @@ class Built:
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
-          cache: Cache | None = None) -> Built:
+          cache: Cache | None = None, written: Callable[[], None] | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
-    `cache` is the cache to use, if not the one on disk under `root`.
+    `cache` is the cache to use, if not the one on disk under `root`; `written()` is
+    called as soon as the new site is in place, before the cache is saved (serve reloads
+    the open pages then).
     """
     started = time.perf_counter()
     root = root.resolve()
@@ -125,6 +127,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems.raise_if_any()
     pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
     write_site(pages, cache.store, out or root / "site")
+    if written is not None:
+        written()
     cache.save(pages, sources.dictionary)
     return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started)

@@ -68,7 +68,7 @@ def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
 
 
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
-    return key_of(list(map(dictionary.by_pair.get, texts)))
+    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
 
 
 class Entry(NamedTuple):

@@ -132,7 +132,8 @@ class Builder:
             cache = importlib.import_module("articlesite.cache").Cache(
                 self.root.resolve(), clean=clean, after=self.cache)
             try:
-                built = build(self.root, clean=clean, cache=cache)
+                built = build(self.root, clean=clean, cache=cache,
+                              written=lambda: self.state.publish(True, []))
             except build_error as error:
                 self.fail(error.problems)
                 return
@@ -145,7 +146,6 @@ class Builder:
                                f"{type(exc).__name__}: {exc}")])
             return
         print(f"{built.summary()}{reason}.", flush=True)
-        self.state.publish(True, [])
 
     def fail(self, problems) -> None:
         count = len(problems)

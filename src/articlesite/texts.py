@@ -62,12 +62,6 @@ class Dictionary:
         data = parse_yaml(self.source, self.path, Problems(self.path.parent))
         return data.key_lines if isinstance(data, dict) else {}
 
-    @cached_property
-    def by_pair(self) -> dict[tuple[str, str], str]:
-        """Every text by (key, language): what the cache checks pages against."""
-        return {(key, language): text for key, texts in self.texts.items()
-                for language, text in texts.items()}
-
     def get(self, key: str, language: str) -> str:
         return self.texts[key][language]
 
