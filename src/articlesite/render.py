@@ -233,6 +233,10 @@ class Renderer:
                                   "a figure): choose another", key=heading.id,
                                   language=language)
 
+    def render_figure(self, spec: Figure, language: str) -> str:
+        """A figure in a language, as an article page shows it."""
+        return self._figure(spec, language)[0]
+
     def render_copy(self, spec: Figure) -> str:
         """The translator's view's copy of a figure: in no language (see figure.html)."""
         macro = self.env.get_template("figure.html").module.figure
