@@ -122,6 +122,13 @@ def test_dictionary_edit_shows_up_in_the_served_page(server: Server):
     assert poll(lambda: server.status()["version"] != before)
 
 
+def test_an_article_edit_renders_only_its_page(server: Server):
+    edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    assert poll(lambda: "GRPO と DPO（改訂）" in server.get(f"/{ARTICLE}")[2]), server.output()
+    assert poll(lambda: "(1 rendered, 7 unchanged): content/ppo-long-horizon/ja.md changed"
+                in server.output()), server.output()
+
+
 def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
     set_text(server.root, "sft", "ja", None)
     assert poll(lambda: not server.status()["ok"]), server.output()

@@ -91,6 +91,8 @@ class Built:
     rendered: list[str]   # the paths of the pages rendered; the others came from the cache
     languages: int
     seconds: float
+    sources: Sources | None = None   # what it built from (serve's quick rebuilds start there)
+    figures: FigureLibrary | None = None  # a quick rebuild's figure specs, for the next one
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
@@ -131,7 +133,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         written()
     cache.save(pages, sources.dictionary)
     return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
-                 len(sources.site.codes), time.perf_counter() - started)
+                 len(sources.site.codes), time.perf_counter() - started, sources)
 
 
 def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> Sources:
@@ -177,9 +179,7 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
         if job.slug is None:
             key = key_of(common, job.template, job.language, listings)
         else:
-            article = articles[job.slug]
-            key = key_of(common, job.template, job.language, article.listing(),
-                         article.sources[job.language].digest, article.references_digest)
+            key = article_key(sources, articles[job.slug], job.language)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is None:
@@ -189,12 +189,22 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
     return plan
 
 
-def renderer_for(sources: Sources, problems: Problems, keep: int = 16) -> Renderer:
+def article_key(sources: Sources, article: Article, language: str) -> str:
+    """An article page's cache key: see cache.py."""
+    return key_of(sources.key, "article.html", language, article.listing(),
+                  article.sources[language].digest, article.references_digest)
+
+
+def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
+                 library: FigureLibrary | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
-    the `keep` most recent."""
+    the `keep` most recent (in `library`, if given: one of these same figure files and
+    dictionary)."""
     from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
 
-    library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
+    if library is None:
+        library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
+    library.problems = problems
     return Renderer(sources.site, sources.articles, library, sources.dictionary,
                     sources.strings, sources.templates, problems)
 

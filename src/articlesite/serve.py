@@ -116,28 +116,42 @@ class Builder:
     `clean`."""
 
     def __init__(self, root: Path, state: BuildState, clean: bool = False):
-        self.root, self.state, self.clean = root, state, clean
-        self.cache = None  # the last good build's, kept in memory for the next one
+        self.root, self.state, self.clean = root.resolve(), state, clean
+        self.cache = None  # the last good build's cache and summary, kept in memory for
+        self.last = None   # the next build
 
-    def run(self, reason: str, reload_package: bool = False) -> None:
+    def run(self, reason: str, reload_package: bool = False,
+            paths: list[Path] | None = None) -> None:
+        """Build again after `paths` changed (None: the first build); a quick rebuild
+        (quick.py) when they allow it."""
         clean, self.clean = self.clean, False
         try:
             if reload_package:
-                self.cache = None
+                self.cache = self.last = None
                 for name in [n for n in sys.modules if n.startswith("articlesite.")]:
                     if name not in KEEP_MODULES:
                         del sys.modules[name]
             build = importlib.import_module("articlesite.build").build
+            quick_build = importlib.import_module("articlesite.quick").quick_build
             build_error = importlib.import_module("articlesite.problems").BuildError
-            cache = importlib.import_module("articlesite.cache").Cache(
-                self.root.resolve(), clean=clean, after=self.cache)
-            try:
-                built = build(self.root, clean=clean, cache=cache,
-                              written=lambda: self.state.publish(True, []))
-            except build_error as error:
-                self.fail(error.problems)
-                return
-            self.cache = cache
+            cache_class = importlib.import_module("articlesite.cache").Cache
+
+            def written() -> None:
+                self.state.publish(True, [])
+
+            built = None
+            if self.last is not None and paths:
+                cache = cache_class(self.root, after=self.cache)
+                built = quick_build(self.root, self.last, cache, paths, written)
+            if built is None:
+                cache = cache_class(self.root, clean=clean, after=self.cache)
+                try:
+                    built = build(self.root, clean=clean, cache=cache, written=written)
+                except build_error as error:
+                    self.last = None
+                    self.fail(error.problems)
+                    return
+            self.cache, self.last = cache, built
         except Exception as exc:  # noqa: BLE001 - a bug or syntax error in the package: keep serving
             traceback.print_exc()
             frame = traceback.extract_tb(exc.__traceback__)[-1]
@@ -299,12 +313,13 @@ def serve(root: Path, host: str, port: int, clean: bool = False) -> int:
         announce(site, host, server.server_address[1], root)
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
         for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
-                                        step=50, raise_interrupt=False):
+                                        step=10, raise_interrupt=False):
             paths = sorted({Path(p) for _, p in changes})
             names = ", ".join(shorten(p, root) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             builder.run(f": {names}{more} changed",
-                        reload_package=any(p.is_relative_to(PACKAGE) for p in paths))
+                        reload_package=any(p.is_relative_to(PACKAGE) for p in paths),
+                        paths=paths)
     except KeyboardInterrupt:
         pass  # Ctrl-C while building: stop as cleanly as while watching
     finally:

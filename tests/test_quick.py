@@ -1,0 +1,79 @@
+"""serve's quick rebuild (quick.py): after an edit to an article's body it renders only
+that page and puts it in site/, byte for byte what a clean build writes; any edit it
+cannot be sure of is left to a full build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import copy_project, edit, snapshot
+
+from articlesite.build import build
+from articlesite.cache import Cache
+from articlesite.quick import quick_build
+
+ARTICLE = "content/ppo-long-horizon"
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    """A built project and what serve keeps of its last build: (root, built, cache)."""
+    root = copy_project(tmp_path / "project").resolve()
+    cache = Cache(root)
+    return root, build(root, cache=cache), cache
+
+
+def quick(root: Path, last, cache: Cache, *names: str):
+    """The quick rebuild after the files `names` (under the article folder) were saved."""
+    after = Cache(root, after=cache)
+    return quick_build(root, last, after, [root / ARTICLE / name for name in names]), after
+
+
+def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
+    build(root, tmp_path / "clean", clean=True)
+    assert snapshot(root / "site") == snapshot(tmp_path / "clean")
+
+
+def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_path):
+    root, last, cache = served
+    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    built, cache = quick(root, last, cache, "ja.md")
+    assert built is not None and built.rendered == ["ja/ppo-long-horizon.html"]
+    assert "GRPO と DPO（改訂）" in (root / "site/ja/ppo-long-horizon.html").read_text("utf-8")
+    assert_same_as_clean_build(root, tmp_path)
+
+    # Again, and two languages saved together, on top of a quick rebuild.
+    edit(root, f"{ARTICLE}/en.md", "## What GRPO and DPO change", "## What GRPO and DPO change now")
+    edit(root, f"{ARTICLE}/zh.md", "## GRPO 与 DPO 改变了什么", "## GRPO 与 DPO 又改变了什么")
+    built, cache = quick(root, built, cache, "en.md", "zh.md")
+    assert built is not None and built.rendered == [
+        "en/ppo-long-horizon.html", "zh/ppo-long-horizon.html"]
+    assert_same_as_clean_build(root, tmp_path / "again")
+
+    # The cache it saved is sound: a full build finds nothing to render.
+    assert build(root).rendered == []
+
+
+@pytest.mark.parametrize("change", ["title", "figure removed", "unknown figure",
+                                    "dictionary", "new language"])
+def test_other_edits_are_left_to_a_full_build(served, change):
+    root, last, cache = served
+    site = snapshot(root / "site")
+    name = "ja.md"
+    if change == "title":
+        edit(root, f"{ARTICLE}/ja.md", 'title: "PPO', 'title: "新・PPO')
+    elif change == "figure removed":
+        edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update\n```\n", "")
+    elif change == "unknown figure":
+        edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update", "```{figure} ppo-updat")
+    elif change == "dictionary":
+        name = "../../figures/figure-texts.json"
+        edit(root, "figures/figure-texts.json", '"ja": "教師あり', '"ja": "教師付き')
+    else:
+        name = "de.md"
+        (root / ARTICLE / name).write_text("---\ntitle: T\ndescription: D\n---\n",
+                                           encoding="utf-8")
+    built, _ = quick(root, last, cache, name)
+    assert built is None
+    assert snapshot(root / "site") == site   # untouched: the full build does it all
