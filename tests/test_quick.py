@@ -55,8 +55,21 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
     assert build(root).rendered == []
 
 
+def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tmp_path):
+    root, last, cache = served
+    edit(root, "figures/figure-texts.json", '"ja": "教師あり', '"ja": "教師付き')
+    writes = []
+    built = quick_build(root, last, Cache(root, after=cache),
+                        [root / "figures" / "figure-texts.json"], lambda: writes.append(1))
+    assert built is not None
+    assert built.rendered == ["ja/ppo-long-horizon.html", "translations.html"]
+    assert len(writes) == 2   # the page first, then the view
+    assert_same_as_clean_build(root, tmp_path)
+
+
 @pytest.mark.parametrize("change", ["title", "figure removed", "unknown figure",
-                                    "dictionary", "new language"])
+                                    "dictionary key added", "dictionary text emptied",
+                                    "new language"])
 def test_other_edits_are_left_to_a_full_build(served, change):
     root, last, cache = served
     site = snapshot(root / "site")
@@ -67,9 +80,13 @@ def test_other_edits_are_left_to_a_full_build(served, change):
         edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update\n```\n", "")
     elif change == "unknown figure":
         edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update", "```{figure} ppo-updat")
-    elif change == "dictionary":
+    elif change.startswith("dictionary"):
         name = "../../figures/figure-texts.json"
-        edit(root, "figures/figure-texts.json", '"ja": "教師あり', '"ja": "教師付き')
+        if change == "dictionary key added":
+            edit(root, name.removeprefix("../../"), "{", '{\n  "spare": {"zh": "备用", '
+                 '"en": "spare", "ja": "予備"},')
+        else:
+            edit(root, name.removeprefix("../../"), '"ja": "教師あり学習 SFT"', '"ja": ""')
     else:
         name = "de.md"
         (root / ARTICLE / name).write_text("---\ntitle: T\ndescription: D\n---\n",
