@@ -67,6 +67,13 @@ def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tm
     assert_same_as_clean_build(root, tmp_path)
 
 
+def test_a_site_folder_changed_by_hand_is_left_to_a_full_build(served):
+    root, last, cache = served
+    (root / "site" / "ja" / "ppo-long-horizon.html").unlink()
+    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    assert quick(root, last, cache, "ja.md")[0] is None
+
+
 @pytest.mark.parametrize("change", ["title", "figure removed", "unknown figure",
                                     "dictionary key added", "dictionary text emptied",
                                     "new language"])

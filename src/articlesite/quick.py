@@ -58,6 +58,8 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
     if found is None:
         return None
     sources, jobs = found
+    if not all((root / "site" / job.path).is_file() for job in jobs):
+        return None  # site/ is not what the last build left
     # With no spec and no dictionary text changed, the specs parsed last time still hold.
     renderer = renderer_for(sources, problems, library=None if dictionary else last.figures)
     entries = {}

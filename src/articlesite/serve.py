@@ -153,6 +153,7 @@ class Builder:
                     return
             self.cache, self.last = cache, built
         except Exception as exc:  # noqa: BLE001 - a bug or syntax error in the package: keep serving
+            self.last = None  # the next build is a full one
             traceback.print_exc()
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             self.fail([Problem(getattr(exc, "filename", None) or frame.filename,
