@@ -1,10 +1,10 @@
 """Text fit, measured in headless Chromium: does every node's and label's text fit its
 box, in every language and diagram style?
 
-The translator's view holds a copy of every figure in every language; Chromium (Debian's
-`chromium`, driven by Playwright for Python, never a downloaded browser) loads it with
-all network requests refused and runs `measure.js` on it, the same code the page runs
-for a translator.
+Chromium (Debian's `chromium`, driven by Playwright for Python, never a downloaded
+browser) loads the translator's view with all network requests refused; the view's
+script, `measure.js`, makes a copy of every figure in every language and measures them,
+the same code the page runs for a translator.
 """
 
 from __future__ import annotations
