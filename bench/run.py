@@ -185,9 +185,20 @@ def served(url: str) -> str:
         return response.read().decode("utf-8", "replace")
 
 
+def build_events(base: str):
+    """The build events of `python build.py serve`, as an open page's EventSource gets
+    them (the first is the state when it connects)."""
+    with urllib.request.urlopen(base + "__articlesite/events", timeout=120) as response:
+        for line in response:
+            if line.startswith(b"data: "):
+                yield json.loads(line[6:])
+
+
 def save_to_ready_serve(project: Path, runs: int) -> dict:
     """From the save of a source to the rebuilt page served over HTTP by `python build.py
-    serve` (polled every 2 ms), with the pages it rendered (from its log)."""
+    serve`, as an open page sees it: the build event that tells it to reload, then the
+    page fetched again (and checked to hold the edit), with the pages rendered (from the
+    serve log)."""
     log = project / "serve.log"
     with log.open("wb") as out:
         server = subprocess.Popen(ours(project, "serve", "--port", "0"), stdout=out,
@@ -198,7 +209,8 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
             if time.monotonic() > deadline or server.poll() is not None:
                 raise SystemExit(f"serve did not start:\n{log.read_text('utf-8')}")
             time.sleep(0.1)
-        page = f"{found.group(1)}ja/{make_synthetic.slug(middle_article(project))}.html"
+        base = found.group(1)
+        page = f"{base}ja/{make_synthetic.slug(middle_article(project))}.html"
         time.sleep(1.0)
         results = {}
         for name, change, first in (("one article edited", edit_article, 100),
@@ -206,15 +218,17 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
             times, rendered = [], []
             for number in range(first, first + runs):
                 builds = log.read_text("utf-8").count("\nBuilt ")
+                events = build_events(base)
+                next(events)  # the state before the save
                 started = time.perf_counter()
                 change(project, number)
-                while f"（編集 {number}）" not in served(page):
+                while not (next(events)["ok"] and f"（編集 {number}）" in served(page)):
                     if time.perf_counter() - started > 120:
                         raise SystemExit(f"{name}: no new page after 120 s")
-                    time.sleep(0.002)
                 times.append(time.perf_counter() - started)
+                events.close()
                 while (text := log.read_text("utf-8")).count("\nBuilt ") == builds:
-                    time.sleep(0.01)  # the summary line follows the swap of site/
+                    time.sleep(0.01)  # the summary line follows the build (and the view)
                 rendered.append(int(re.findall(r"\((\d+) rendered", text)[-1]))
                 time.sleep(0.5)
             results[name] = {"time": statistics.median(times), "rendered": rendered[-1]}
