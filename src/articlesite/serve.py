@@ -314,7 +314,7 @@ def serve(root: Path, host: str, port: int, clean: bool = False) -> int:
         announce(site, host, server.server_address[1], root)
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
         for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
-                                        step=10, raise_interrupt=False):
+                                        step=5, raise_interrupt=False):
             paths = sorted({Path(p) for _, p in changes})
             names = ", ".join(shorten(p, root) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
