@@ -94,12 +94,16 @@ def test_one_dictionary_value_renders_only_pages_showing_it(project: Path, tmp_p
     assert_same_as_clean_build(project, tmp_path)
 
 
-def test_a_dictionary_key_no_figure_uses_renders_only_the_view(project: Path,
-                                                               tmp_path: Path):
+def add_unused_key(project: Path) -> None:
     path = project / "figures" / "figure-texts.json"
     texts = json.loads(path.read_text(encoding="utf-8"))
     texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
     path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def test_a_dictionary_key_no_figure_uses_renders_only_the_view(project: Path,
+                                                               tmp_path: Path):
+    add_unused_key(project)
     assert build(project).rendered == [VIEW]
     assert_same_as_clean_build(project, tmp_path)
 
@@ -172,10 +176,7 @@ def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_pa
     for path in copies:
         path.write_text(path.read_text(encoding="utf-8").replace("node", "nod"),
                         encoding="utf-8")
-    path = project / "figures" / "figure-texts.json"
-    texts = json.loads(path.read_text(encoding="utf-8"))
-    texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    add_unused_key(project)
     assert build(project).rendered == [VIEW]
     assert_same_as_clean_build(project, tmp_path)
 
