@@ -166,7 +166,7 @@ class Cache:
         self.memo = Memo()
         # The digest of the dictionary texts every page in `pages` was checked against.
         self.texts: str | None = None
-        self._same_texts: tuple[Dictionary | None, bool] = (None, False)
+        self._texts_key: tuple[Dictionary | None, str] = (None, "")
         self.saved: tuple | None = None  # what save() recorded: pages, memo, texts
         self.store.folder.mkdir(parents=True, exist_ok=True)
         if after is not None and after.saved is not None and after.folder == self.folder:
@@ -206,14 +206,18 @@ class Cache:
     def same_texts(self, dictionary: Dictionary) -> bool:
         """Whether the dictionary's texts are those the cached pages were checked against
         (then no page's texts need checking: at N=1000 that is 3000 pages' worth)."""
-        if self._same_texts[0] is not dictionary:
-            self._same_texts = (dictionary, key_of(dictionary.texts) == self.texts)
-        return self._same_texts[1]
+        return self.texts_key(dictionary) == self.texts
+
+    def texts_key(self, dictionary: Dictionary) -> str:
+        """The digest of the dictionary's texts (worked out once per dictionary)."""
+        if self._texts_key[0] is not dictionary:
+            self._texts_key = (dictionary, key_of(dictionary.texts))
+        return self._texts_key[1]
 
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
         from `dictionary`, and delete stored pages it no longer uses."""
-        texts = key_of(dictionary.texts)
+        texts = self.texts_key(dictionary)
         self.saved = (pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
