@@ -60,10 +60,10 @@ def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tm
     edit(root, "figures/figure-texts.json", '"ja": "教師あり', '"ja": "教師付き')
     writes = []
     built = quick_build(root, last, Cache(root, after=cache),
-                        [root / "figures" / "figure-texts.json"], lambda: writes.append(1))
+                        [root / "figures" / "figure-texts.json"], writes.append)
     assert built is not None
     assert built.rendered == ["ja/ppo-long-horizon.html", "translations.html"]
-    assert len(writes) == 2   # the page first, then the view
+    assert writes == [["ja/ppo-long-horizon.html"], ["translations.html"]]  # page, then view
     assert_same_as_clean_build(root, tmp_path)
 
 

@@ -190,3 +190,40 @@ def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, 
     overlay.wait_for(state="detached", timeout=DEADLINE * 1000)
     page.wait_for_function("document.body.textContent.includes('教師あり学習 SFT')",
                            timeout=DEADLINE * 1000)
+
+
+def test_a_page_reloads_only_when_it_changed(server, chromium):
+    """After a quick rebuild an open page reloads only if the build changed it: an edit to
+    the ja body leaves the en page be, and a dictionary edit reloads the ja page once (not
+    again when the translator's view is written after it)."""
+    origin = f"http://{server.host}:{server.port}/"
+    pages = {}
+    for code in ("en", "ja"):
+        page = pages[code] = chromium.new_page()
+        page.route("**/*", lambda route: route.continue_()
+                   if route.request.url.startswith(origin) else route.abort())
+        page.goto(f"{origin}{code}/ppo-long-horizon.html")
+        page.evaluate("window.sentinel = 1")  # gone when the page reloads
+
+    def built(count: int) -> bool:
+        return server.output().count("\nBuilt ") >= count
+
+    before = server.output().count("\nBuilt ")
+    edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    pages["ja"].wait_for_function("document.body.textContent.includes('GRPO と DPO（改訂）')",
+                                  timeout=DEADLINE * 1000)
+    assert poll(lambda: built(before + 1)), server.output()
+    time.sleep(0.5)
+    assert pages["en"].evaluate("window.sentinel") == 1
+
+    pages["ja"].wait_for_load_state("load")
+    pages["ja"].evaluate("window.sentinel = 2")
+    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
+    pages["ja"].wait_for_function("document.body.textContent.includes('教師あり微調整（改訂版）')",
+                                  timeout=DEADLINE * 1000)
+    pages["ja"].evaluate("window.sentinel = 3")
+    assert poll(lambda: built(before + 2)), server.output()
+    time.sleep(0.5)
+    assert pages["ja"].evaluate("window.sentinel") == 3
+    assert pages["en"].evaluate("window.sentinel") == 1
+

@@ -1,7 +1,8 @@
 /* Live reload for `python build.py serve`: the server adds this script to the HTML it
    serves (never to the files in site/). It listens to the server's build events: after a
-   good build the page reloads at the same scroll position; after a failed one it shows
-   the problems in an overlay, until a good build reloads it. */
+   good build that changed this page (or may have) the page reloads at the same scroll
+   position; after a failed one it shows the problems in an overlay, until a good build
+   reloads it. */
 (function () {
   "use strict";
   var live = window.articlesiteLive, key = "articlesite-scroll:" + location.pathname;
@@ -17,10 +18,18 @@
     if (html) document.body.insertAdjacentHTML("beforeend", html);
   }
 
+  /* This page's path in site/, as the build events name pages. */
+  var here = decodeURIComponent(location.pathname).replace(/^\//, "");
+  if (here === "" || here.charAt(here.length - 1) === "/") here += "index.html";
+
   var events = new EventSource(live.events);
   events.onmessage = function (message) {
     var state = JSON.parse(message.data);
-    if (state.ok && state.version !== live.version) {
+    if (state.ok && state.version !== live.version && state.changed &&
+        state.previous === live.version && state.changed.indexOf(here) < 0) {
+      live.version = state.version;  /* only other pages changed since this one was sent */
+      showOverlay("");
+    } else if (state.ok && state.version !== live.version) {
       try { sessionStorage.setItem(key, JSON.stringify([window.scrollX, window.scrollY])); } catch (e) {}
       events.close();
       location.reload();

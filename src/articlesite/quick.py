@@ -39,14 +39,14 @@ from .pages import PageJob
 from .problems import Problems
 from .texts import load_dictionary
 
-Written = Callable[[], None]
+Written = Callable[[list[str]], None]
 
 
 def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
                 written: Written | None = None) -> Built | None:
     """Rebuild after `paths` were saved, on top of the `last` good build whose cache is
-    `cache`; None when this takes a full build. `written()` follows each change to
-    site/."""
+    `cache`; None when this takes a full build. `written(paths)` follows each change to
+    site/, with the paths of the pages it replaced."""
     started = time.perf_counter()
     if last.sources is None or not paths:
         return None
@@ -146,4 +146,4 @@ def _place(root: Path, entries: dict[str, Entry], cache: Cache,
         cache.store.place(entry.blob, temporary)
         os.replace(temporary, site / path)
     if written is not None:
-        written()
+        written(sorted(entries))

@@ -46,15 +46,20 @@ TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript"
 
 @dataclass(frozen=True)
 class Outcome:
-    """One build's result, as the pages see it."""
+    """One build's result, as the pages see it: with `changed`, the only pages of site/
+    that differ from the `previous` version (None: any may)."""
 
     version: str
     ok: bool
     problems: tuple[dict, ...] = ()
+    changed: tuple[str, ...] | None = None
+    previous: str = ""
 
     def as_json(self) -> dict:
         return {"version": self.version, "ok": self.ok, "problems": list(self.problems),
-                "overlay": "" if self.ok else overlay(self.problems)}
+                "overlay": "" if self.ok else overlay(self.problems),
+                "changed": None if self.changed is None else list(self.changed),
+                "previous": self.previous}
 
 
 class BuildState:
@@ -67,10 +72,13 @@ class BuildState:
         self.outcome = Outcome(f"{self._token}-0", False)
         self.stopping = False
 
-    def publish(self, ok: bool, problems: list[dict]) -> None:
+    def publish(self, ok: bool, problems: list[dict],
+                changed: list[str] | None = None) -> None:
         with self._changed:
             self._count += 1
-            self.outcome = Outcome(f"{self._token}-{self._count}", ok, tuple(problems))
+            self.outcome = Outcome(f"{self._token}-{self._count}", ok, tuple(problems),
+                                   None if changed is None else tuple(changed),
+                                   self.outcome.version)
             self._changed.notify_all()
 
     def wait(self, seen: str | None, timeout: float) -> Outcome | None:
@@ -137,8 +145,8 @@ class Builder:
             build_error = importlib.import_module("articlesite.problems").BuildError
             cache_class = importlib.import_module("articlesite.cache").Cache
 
-            def written() -> None:
-                self.state.publish(True, [])
+            def written(changed: list[str] | None = None) -> None:
+                self.state.publish(True, [], changed)
 
             built = None
             if self.last is not None and paths:
