@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -43,11 +44,19 @@ def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.Com
                           capture_output=True, text=True, timeout=300, check=False, env=env)
 
 
+def save(root: Path, path: Path, text: str) -> None:
+    """Save a source as careful editors do: written beside the project's watched folders,
+    then renamed over the file, so that `serve` never sees it half written."""
+    temporary = root / ".saving.tmp"
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
 def edit(root: Path, relative: str, old: str, new: str, count: int = 1) -> None:
     path = root / relative
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    save(root, path, text.replace(old, new, count))
 
 
 def line_of(root: Path, relative: str, needle: str) -> int:
@@ -66,7 +75,7 @@ def set_text(root: Path, key: str, language: str, value: str | None) -> None:
         del texts[key][language]
     else:
         texts.setdefault(key, {})[language] = value
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    save(root, path, json.dumps(texts, ensure_ascii=False, indent=2) + "\n")
 
 
 def check(root: Path, capsys, *args: str) -> tuple[int, dict]:
