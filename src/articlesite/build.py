@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from . import parallel
-from .cache import Cache, Entry, Store, key_of, site_key, texts_digest
+from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
@@ -78,9 +78,7 @@ class Plan:
 class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
-    # The view's copies of figures: by copy_key, each text's (key, element) and the blob
-    # in the store that holds the copy's HTML.
-    copies: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
+    copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
 
 
 @dataclass
@@ -119,8 +117,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
     plan = plan_pages(sources, cache)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
-    for copy_key, copy in rendered.copies.items():
-        cache.memo.keep("copy", copy_key, copy)
+    for copy_key, stored in rendered.copies.items():
+        cache.keep_copy(copy_key, stored)
     view = plan_view(sources, plan.cached | rendered.pages, cache)
     rendered_view = render_view(sources, view, make_renderer, cache, problems)
     for spec, keys in (rendered.specs | rendered_view.specs).items():
@@ -234,12 +232,11 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
         for figure_id in placed:
             file = sources.figures.get(figure_id)
             copy_key = file and sources.copy_key(file)
-            if copy_key is None or cache.memo.recall("copy", copy_key) is not None:
+            if copy_key is None or cache.stored_copy(copy_key) is not None:
                 continue
             spec = renderer.figures.get(figure_id)
             if spec is not None:
-                uses, html = figure_copy(renderer, spec)
-                copies[copy_key] = (uses, cache.store.put(html)[0])
+                copies[copy_key] = cache.store_copy(figure_copy(renderer, spec))
         specs, renderer.figures.clean = renderer.figures.clean, {}
         return len(jobs), entries, list(found), specs, copies
 
@@ -289,7 +286,7 @@ def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Render
     read from the store only when the view is rendered."""
     remembered = {}
     for figure_id, file in sources.figures.items():
-        stored = cache.memo.recall("copy", sources.copy_key(file))
+        stored = cache.stored_copy(sources.copy_key(file))
         if stored is not None:
             remembered[figure_id] = stored
     rendered = Rendered({}, {})
@@ -297,15 +294,14 @@ def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Render
         renderer = make_renderer()
         found = renderer.collect_problems()
         made = {}
-        for figure_id, (uses, blob) in remembered.items():
-            html = cache.store.read(blob)
-            if html is not None:
-                made[figure_id] = (uses, html)
+        for figure_id, stored in remembered.items():
+            copy = cache.load_copy(stored)
+            if copy is not None:
+                made[figure_id] = copy
         copies = view_copies(renderer, list(sources.figures), made)
         for figure_id in copies.keys() - made.keys():
-            uses, html = copies[figure_id]
-            cache.memo.keep("copy", sources.copy_key(sources.figures[figure_id]),
-                            (uses, cache.store.put(html)[0]))
+            cache.keep_copy(sources.copy_key(sources.figures[figure_id]),
+                            cache.store_copy(copies[figure_id]))
         stored = cache.store.put_chunks(
             render_translator_view(renderer, sources, plan.links, copies))
         if not found:

@@ -35,6 +35,8 @@ from .texts import Dictionary
 
 FOLDER = ".articlesite-cache"
 FORMAT = 2
+COPY = "copy"  # the memo's kind for the translator's view's figure copies
+StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
              "pyyaml")
 
@@ -214,6 +216,26 @@ class Cache:
             self._texts_key = (dictionary, key_of(dictionary.texts))
         return self._texts_key[1]
 
+    # The translator's view's figure copies (build.render_view): the memo keeps, by key,
+    # each copy's (key, element) pairs and the blob in the store holding its HTML.
+    def stored_copy(self, key: str) -> StoredCopy | None:
+        return self.memo.recall(COPY, key)
+
+    def keep_copy(self, key: str, stored: StoredCopy) -> None:
+        self.memo.keep(COPY, key, stored)
+
+    def store_copy(self, copy: tuple[list[tuple[str, str]], str]) -> StoredCopy:
+        """Write a copy's HTML to the store (a build worker may do this); what the memo
+        keeps of it."""
+        uses, html = copy
+        return uses, self.store.put(html)[0]
+
+    def load_copy(self, stored: StoredCopy) -> tuple[list[tuple[str, str]], str] | None:
+        """The copy, if its HTML in the store is still exactly what was stored."""
+        uses, blob = stored
+        html = self.store.read(blob)
+        return None if html is None else (uses, html)
+
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
         from `dictionary`, and delete stored pages it no longer uses."""
@@ -226,6 +248,6 @@ class Cache:
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
         os.replace(temporary, self.folder / "index")
-        # The memo's "copy" values (build.render_view) name blobs too.
-        copies = {value[1] for key, value in self.memo.kept.items() if key.startswith("copy:")}
+        copies = {value[1] for key, value in self.memo.kept.items()
+                  if key.startswith(f"{COPY}:")}
         self.store.keep_only({entry.blob for entry in pages.values()} | copies)

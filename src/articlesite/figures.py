@@ -120,6 +120,13 @@ class Figure:
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
 
+    @cached_property
+    def connections(self) -> list:
+        """What its edges join (connections.py): the same in every language, found once."""
+        from .connections import find_connections  # connections.py imports this module
+
+        return find_connections(self)
+
     @property
     def print_scale(self) -> float:
         """How much the canvas shrinks in print so that it fits the paper whole."""

@@ -35,7 +35,7 @@ from .build import (
 )
 from .cache import Cache, Entry
 from .content import load_source
-from .pages import PageJob
+from .pages import PageJob, site_pages
 from .problems import Problems
 from .texts import load_dictionary
 
@@ -125,11 +125,8 @@ def _dictionary_edit(sources: Sources, cache: Cache,
                if old.texts[key].get(code) != text}
     if not changed:
         return None
-    jobs = []
-    for path, entry in cache.pages.items():
-        if not changed.isdisjoint(entry.texts):  # only article pages show figure texts
-            code, name = path.split("/")
-            jobs.append(PageJob("article.html", code, name.removesuffix(".html")))
+    jobs = [job for job in site_pages(sources.site, sources.articles)
+            if job.slug is not None and not changed.isdisjoint(cache.pages[job.path].texts)]
     return dataclasses.replace(sources, dictionary=new), jobs
 
 

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from . import markdown
 from .config import Site
-from .connections import describe, find_connections
+from .connections import describe
 from .content import Article
 from .figures import Figure, FigureLibrary
 from .pages import Page, PageJob
@@ -86,7 +86,6 @@ class Renderer:
         self.env = environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
-        self._connections: dict[str, tuple[Figure, list]] = {}
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -249,7 +248,7 @@ class Renderer:
         if key not in self._figure_cache:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
-            sentences = describe(self._connections_of(spec), lambda box: text(box.text),
+            sentences = describe(spec.connections, lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
             html = str(macro(spec, text, sentences, ui))
@@ -257,12 +256,3 @@ class Renderer:
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
         return self._figure_cache[key]
-
-    def _connections_of(self, spec: Figure) -> list:
-        """What the figure's edges join: the same in every language, found once."""
-        cached = self._connections.get(spec.id)
-        if cached is None or cached[0] is not spec:
-            cached = self._connections[spec.id] = (spec, find_connections(spec))
-            if len(self._connections) > 16:
-                del self._connections[next(iter(self._connections))]
-        return cached[1]
