@@ -29,8 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "src"))
 
-import mathcorpus  # noqa: E402
-from mathcorpus import Result  # noqa: E402
+import mathcorpus
+from mathcorpus import Result
 
 
 def _articlesite():
@@ -92,7 +92,7 @@ def _katex():
                                           throwOnError=True)
         except Exception as exc:  # noqa: BLE001 - KaTeX's ParseError comes through as is
             return Result(None, str(exc))
-        match = re.search(r"<math.*</math>", html, re.S)
+        match = re.search(r"<math.*</math>", html, re.DOTALL)
         return Result(match.group(0) if match else None,
                       None if match else "no <math> in KaTeX's output")
     return run
@@ -123,7 +123,7 @@ def _pandoc_batch(entries):
     chunks = html.split("<p>XSEPX</p>")
     results = []
     for chunk in chunks:
-        match = re.search(r"<math.*</math>", chunk, re.S)
+        match = re.search(r"<math.*</math>", chunk, re.DOTALL)
         results.append(Result(match.group(0)) if match else Result(None, "not converted"))
     return results
 

@@ -84,10 +84,10 @@ def _styled(char: str, variant: str) -> str:
     if style is None:
         return char
     name = unicodedata.name(char, "")
-    if name.startswith("LATIN CAPITAL LETTER ") or name.startswith("LATIN SMALL LETTER "):
+    if name.startswith(("LATIN CAPITAL LETTER ", "LATIN SMALL LETTER ")):
         case = "CAPITAL" if "CAPITAL" in name else "SMALL"
         base = f"{case} {name.rsplit(' ', 1)[1]}"
-    elif name.startswith("GREEK CAPITAL LETTER ") or name.startswith("GREEK SMALL LETTER "):
+    elif name.startswith(("GREEK CAPITAL LETTER ", "GREEK SMALL LETTER ")):
         case = "CAPITAL" if "CAPITAL" in name else "SMALL"
         base = f"{case} {name.split('LETTER ', 1)[1]}"
     elif name.startswith("DIGIT "):
