@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 CORPUS = Path(__file__).parent / "data" / "math-corpus.yaml"
+SUMMARY: list[str] = []   # lines for pytest's terminal summary (see conftest.py)
 
 TOKENS = {"mi", "mn", "mo", "mtext", "ms"}
 SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mmultiscripts"}

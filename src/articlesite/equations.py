@@ -55,7 +55,7 @@ def render(token: Token, line: int | None, numbering: Numbering | None,
 
     def refuse(message: str) -> str:
         if problem is not None:
-            problem(line, f"formula ${tex}$: {message}")
+            problem(line, f"formula ${' '.join(tex.split())}$: {message}")
         return f'<code class="math-error">{escape(token.content)}</code>'
 
     eqref = EQREF.match(tex)

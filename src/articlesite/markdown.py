@@ -134,6 +134,7 @@ def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     for i, token in enumerate(tokens):
         if token.type == "inline":
             env["inline_line"] = first_line + token.map[0] if token.map else None
+            env["inline_source"] = token.content
             out.append(renderer.renderInline(token.children or [], options, env))
         elif token.type in renderer.rules:
             out.append(renderer.rules[token.type](tokens, i, options, env))
@@ -198,7 +199,11 @@ def _render_citation(self, tokens, idx, options, env) -> str:
 
 def _render_math(self, tokens, idx, options, env) -> str:
     context = env.get("context")
-    return equations.render(tokens[idx], _line(tokens, idx, env), env.get("equations"),
+    line = _line(tokens, idx, env)
+    source = env.get("inline_source", "")
+    if tokens[idx].type == "math_inline" and line is not None and tokens[idx].content in source:
+        line += source[:source.index(tokens[idx].content)].count("\n")  # the formula's own line
+    return equations.render(tokens[idx], line, env.get("equations"),
                             context.problem if context else None,
                             context.equation_reference if context else None)
 

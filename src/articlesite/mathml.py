@@ -62,7 +62,7 @@ def convert(latex: str, display: bool = False) -> Formula:
     try:
         mathml = _CONVERTER.convert_with_local_state(source.tex, displaystyle=display)
     except LatexError as exc:
-        raise MathError(_message(str(exc))) from None
+        raise MathError(_message(str(exc), source.tex)) from None
     mathml = _polish(_NAMED.sub(_numeric, mathml))
     _check_markup(mathml)
     return Formula(mathml, source.tag, source.label)
@@ -103,13 +103,18 @@ def _polish(mathml: str) -> str:
     return _BIG_FENCE.sub(r'<mo \1 lspace="0" rspace="0">\2</mo>', mathml)
 
 
-def _message(text: str) -> str:
-    """math-core's message without its leading character offset."""
+def _message(text: str, tex: str) -> str:
+    """math-core's message; where it gives a position, the text around it, since the
+    position counts characters of what the converter saw, not of what the author wrote."""
     first = text.strip().splitlines()[0] if text.strip() else "cannot convert"
     match = re.match(r"^(\d+):\s*(.*)$", first)
-    if match:
-        return f"{match.group(2).rstrip('.')} (at character {int(match.group(1)) + 1})"
-    return first
+    if not match:
+        return first
+    message, at = match.group(2).rstrip("."), int(match.group(1))
+    if "\\" in message:
+        return message
+    near = " ".join(tex[max(0, at - 12):at + 12].split())
+    return f"{message}, near “{near}”" if near else message
 
 
 def _check_markup(mathml: str) -> None:
