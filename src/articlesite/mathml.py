@@ -97,7 +97,31 @@ _BIG_FENCE = re.compile(r'<mo (minsize="[^"]*" maxsize="[^"]*")>([(\[{\u27e8\u23
                         r'\u27e9\u2309\u230b|\u2016/])</mo>')
 
 
+_SCRIPTS = "msub|msup|msubsup|munder|mover|munderover|mmultiscripts|mfrac|mroot"
+_TAGS = re.compile(rf"<(/?)({_SCRIPTS}|mtable)\b([^>]*)>")
+
+
+def _table_levels(mathml: str) -> str:
+    """math-core sets scriptlevel="0" on every <mtable>; HTML's validator allows no
+    scriptlevel there. Outside scripts and fractions the level is 0 anyway: left out."""
+    depth = 0
+    out, last = [], 0
+    for match in _TAGS.finditer(mathml):
+        closing, name, attributes = match.groups()
+        if name != "mtable":
+            if not attributes.rstrip().endswith("/"):
+                depth += -1 if closing else 1
+            continue
+        if not closing and depth == 0 and ' scriptlevel="0"' in attributes:
+            out.append(mathml[last:match.start()])
+            out.append(match.group(0).replace(' scriptlevel="0"', "", 1))
+            last = match.end()
+    out.append(mathml[last:])
+    return "".join(out)
+
+
 def _polish(mathml: str) -> str:
+    mathml = _table_levels(mathml)
     mathml = _VEC.sub('<mo stretchy="false" mathsize="70%" lspace="0" rspace="0">\u2192</mo>',
                       mathml)
     return _BIG_FENCE.sub(r'<mo \1 lspace="0" rspace="0">\2</mo>', mathml)
