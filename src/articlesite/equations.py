@@ -22,6 +22,25 @@ class Numbering:
     numbers: dict[str, str] = field(default_factory=dict)   # label -> "(3)" or the tag
 
 
+_BARE_EQREF = re.compile(r"\\(?:eq)?ref\{([^{}\s]+)\}")
+
+
+def eqref_rule(state, silent: bool) -> bool:
+    """Inline rule: `\\eqref{label}` written in the text, outside `$…$`, as MathJax
+    readers write it: the same link as `$\\eqref{label}$`."""
+    if not state.src.startswith("\\", state.pos):
+        return False
+    match = _BARE_EQREF.match(state.src, state.pos)
+    if not match or not match.group(0).startswith("\\eqref"):
+        return False
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content = match.group(0)
+        token.markup = ""
+    state.pos = match.end()
+    return True
+
+
 def anchor(label: str) -> str:
     return "eq-" + re.sub(r"[^A-Za-z0-9_-]", "-", label)
 

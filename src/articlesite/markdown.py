@@ -214,6 +214,7 @@ def create_parser() -> MarkdownIt:
            double_inline=False)
     md.core.ruler.after("inline", "heading_ids", _heading_ids)
     md.inline.ruler.before("link", "citation", _citation)
+    md.inline.ruler.before("escape", "eqref", equations.eqref_rule)
     md.add_render_rule("heading_open", _render_heading_open)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("citation", _render_citation)
