@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from articlesite.fit import CHROMIUM, browser_required, launch
+from articlesite.check.fit import CHROMIUM, browser_required, launch
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")

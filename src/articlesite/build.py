@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
-from .config import Site, load_site
-from .content import Article, load_articles
-from .figures import FigureFile, FigureLibrary, scan_figures
+from .load.config import Site, load_site
+from .load.content import Article, load_articles
+from .load.figures import FigureFile, FigureLibrary, scan_figures
+from .load.sourcefiles import Memo, read_bytes
+from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import Memo, read_bytes
-from .texts import Dictionary, load_dictionary
-from .translations import Record, load_record, record_path
-from .translator_view import PATH as VIEW
-from .translator_view import (
+from .translate.record import Record, load_record, record_path
+from .translate.view import PATH as VIEW
+from .translate.view import (
     Links,
     figure_copy,
     figure_links,
@@ -39,7 +39,7 @@ from .translator_view import (
 )
 
 if TYPE_CHECKING:
-    from .render import Renderer
+    from .render.templates import Renderer
 
 
 @dataclass
@@ -198,7 +198,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
     dictionary)."""
-    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
+    from .render.templates import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)

@@ -28,10 +28,10 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
-from .config import Site
-from .figures import FigureFile
-from .sourcefiles import Memo, digest, hasher
-from .texts import Dictionary
+from .load.config import Site
+from .load.figures import FigureFile
+from .load.sourcefiles import Memo, digest, hasher
+from .load.texts import Dictionary
 
 FOLDER = ".articlesite-cache"
 FORMAT = 2
@@ -44,8 +44,10 @@ LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex
 def code_fingerprint() -> str:
     """The generator's own code (its modules and the scripts it puts in pages) and the
     libraries that shape its output."""
-    files = sorted(p for p in Path(__file__).parent.iterdir() if p.suffix in (".py", ".js"))
-    parts = [sys.version, *(f"{path.name}:{digest(path.read_bytes())}" for path in files)]
+    package = Path(__file__).parent
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
+    parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:{digest(path.read_bytes())}"
+                            for path in files)]
     for library in LIBRARIES:
         with contextlib.suppress(PackageNotFoundError):
             parts.append(f"{library}={version(library)}")

@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     args.clean = getattr(args, "clean", False)
     try:
         if args.command == "serve":
-            from .serve import serve
+            from .serve.server import serve
             return serve(root, args.host, args.port, clean=args.clean)
         if args.command == "check":
             return run_check(root, args)
@@ -119,8 +119,8 @@ class ProgressLine:
 
 def run_check(root: Path, args: argparse.Namespace) -> int:
     from .build import load_sources
-    from .check import format_json, format_text, run_checks
-    from .translations import confirm
+    from .check.report import format_json, format_text, run_checks
+    from .translate.record import confirm
 
     if args.confirm or args.confirm_all:
         try:

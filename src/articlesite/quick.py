@@ -34,10 +34,10 @@ from .build import (
     renderer_for,
 )
 from .cache import Cache, Entry
-from .content import load_source
+from .load.content import load_source
+from .load.texts import load_dictionary
 from .pages import PageJob, site_pages
 from .problems import Problems
-from .texts import load_dictionary
 
 Written = Callable[[list[str]], None]
 

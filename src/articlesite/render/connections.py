@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from .figures import Edge, Figure, Label, Node
-from .geometry import TOUCH as ON_EDGE
-from .geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..check.geometry import TOUCH as ON_EDGE
+from ..check.geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..load.figures import Edge, Figure, Label, Node
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
 _PLACEHOLDER = re.compile(r"\{(source|target)\}")

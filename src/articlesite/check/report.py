@@ -12,17 +12,17 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import markdown
+from ..build import load_sources, renderer_for
+from ..load.sourcefiles import CHANGED, SourceChanged
+from ..pages import site_pages
+from ..problems import BuildError, Finding, Findings
+from ..render import markdown
+from ..translate.record import check_translations
+from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
-from .build import load_sources, renderer_for
 from .fit import CHROMIUM, BrowserUnavailable, browser_required, check_fit
 from .geometry import check_geometry
-from .pages import site_pages
 from .parity import check_parity
-from .problems import BuildError, Finding, Findings
-from .sourcefiles import CHANGED, SourceChanged
-from .translations import check_translations
-from .translator_view import figure_links, render_translator_view, view_copies
 
 SHOWN = 20  # findings of one check listed in the human report
 CHECKS = ("build", "translations", "parity", "bibliography", "geometry", "fit")

@@ -13,8 +13,8 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from .figures import Figure
-from .problems import Findings
+from ..load.figures import Figure
+from ..problems import Findings
 
 CHROMIUM = Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

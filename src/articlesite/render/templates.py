@@ -12,15 +12,15 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
+from ..load.config import Site
+from ..load.content import Article
+from ..load.figures import Figure, FigureLibrary
+from ..load.sourcefiles import CHANGED, SourceChanged, digest
+from ..load.texts import Dictionary, rich_text
+from ..pages import Page, PageJob
+from ..problems import Problems
 from . import markdown
-from .config import Site
 from .connections import describe
-from .content import Article
-from .figures import Figure, FigureLibrary
-from .pages import Page, PageJob
-from .problems import Problems
-from .sourcefiles import CHANGED, SourceChanged, digest
-from .texts import Dictionary, rich_text
 
 _ID = re.compile(r'\sid="([^"]*)"')
 

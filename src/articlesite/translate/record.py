@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .problems import Findings, Problems, UsageError
-from .sourcefiles import parse_json, read_text
-from .texts import Dictionary
+from ..load.sourcefiles import parse_json, read_text
+from ..load.texts import Dictionary
+from ..problems import Findings, Problems, UsageError
 
 if TYPE_CHECKING:
-    from .build import Sources
-    from .figures import Figure
+    from ..build import Sources
+    from ..load.figures import Figure
 
 
 class Confirmation(NamedTuple):

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..problems import Problems
 from .config import Site
-from .problems import Problems
 from .sourcefiles import (
     Memo,
     check_fields,

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import (
     CHANGED,
     SourceChanged,
@@ -123,7 +123,7 @@ class Figure:
     @cached_property
     def connections(self) -> list:
         """What its edges join (connections.py): the same in every language, found once."""
-        from .connections import find_connections  # connections.py imports this module
+        from ..render.connections import find_connections  # connections.py imports this module
 
         return find_connections(self)
 
