@@ -13,7 +13,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, Temp
 from markupsafe import Markup
 
 from ..load.config import Site
-from ..load.content import Article
+from ..load.content import Article, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary, rich_text
@@ -21,6 +21,7 @@ from ..pages import Page, PageJob
 from ..problems import Problems
 from . import markdown
 from .connections import describe
+from .dates import long_date, name_list
 
 _ID = re.compile(r'\sid="([^"]*)"')
 
@@ -56,6 +57,8 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
                       keep_trailing_newline=True)
     env.filters["px"] = px
     env.filters["deg"] = deg
+    env.filters["long_date"] = long_date
+    env.filters["name_list"] = name_list
     return env
 
 
@@ -124,7 +127,8 @@ class Renderer:
             return self.render_article(self.articles[job.slug], job.language)
         # Index pages get listings, not articles: see content.Listing.
         return Page(job.path, self.page_html(job.path, job.template, job.language,
-                                             articles=self.listings))
+                                             articles=newest_first(self.listings,
+                                                                   job.language)))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
         try:
@@ -200,6 +204,7 @@ class Renderer:
             page.path, "article.html", language, article=article.listing(),
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
+            extra=source.meta.extra,
         )
         self._check_page_ids(page, source.path, language, outline)
         return page
