@@ -79,3 +79,10 @@ def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | N
 
 def _on_edge(point: tuple[float, float], edge: Edge) -> bool:
     return any(distance_to_segment(*point, segment) <= ON_EDGE for segment in edge.segments)
+
+
+def connections_of(figure: Figure) -> list[Connection]:
+    """What the figure's edges join: the same in every language, found once a figure."""
+    if figure.connections is None:
+        figure.connections = find_connections(figure)
+    return figure.connections

@@ -20,7 +20,7 @@ from ..load.texts import Dictionary, rich_text
 from ..pages import Page, PageJob
 from ..problems import Problems
 from . import markdown
-from .connections import describe
+from .connections import connections_of, describe
 from .dates import long_date, name_list
 
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -253,7 +253,7 @@ class Renderer:
         if key not in self._figure_cache:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
-            sentences = describe(spec.connections, lambda box: text(box.text),
+            sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
             html = str(macro(spec, text, sentences, ui))
