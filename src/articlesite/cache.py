@@ -18,6 +18,7 @@ always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import marshal
 import os
@@ -41,9 +42,11 @@ LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex
              "pyyaml", "babel")
 
 
+@functools.cache
 def code_fingerprint() -> str:
     """The generator's own code (its modules and the scripts it puts in pages) and the
-    libraries that shape its output."""
+    libraries that shape its output. Taken once a process, at its first build: the code
+    that runs, whatever the disk says later."""
     package = Path(__file__).parent
     files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
     parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:{digest(path.read_bytes())}"
@@ -54,10 +57,6 @@ def code_fingerprint() -> str:
     return digest("\n".join(parts).encode())
 
 
-# Taken when the package is imported: the code that runs, whatever the disk says later.
-CODE = code_fingerprint()
-
-
 def key_of(*parts: object) -> str:
     """A digest of values: strings, numbers, None, containers and dataclasses of them,
     whose repr() is exact and deterministic."""
@@ -66,7 +65,7 @@ def key_of(*parts: object) -> str:
 
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
     """What every page depends on: configuration, templates and interface strings."""
-    return key_of(CODE, str(site.root), site.languages, site.default_language,
+    return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
                   site.source_language, site.base_url, sorted(templates.items()),
                   strings.texts)
 
@@ -184,7 +183,7 @@ class Cache:
         # twice as fast as json, without pickle's running of code.
         try:
             data = marshal.loads((self.folder / "index").read_bytes())
-            if data["format"] != FORMAT or data["code"] != CODE:
+            if data["format"] != FORMAT or data["code"] != code_fingerprint():
                 return
             self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
             self.memo = Memo(data["parsed"])
@@ -245,7 +244,7 @@ class Cache:
         self.saved = (pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        data = {"format": FORMAT, "code": CODE, "parsed": self.memo.kept, "texts": texts,
+        data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept, "texts": texts,
                 "pages": {path: tuple(entry) for path, entry in pages.items()}}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
