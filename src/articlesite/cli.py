@@ -128,8 +128,8 @@ class ProgressLine:
 
 
 def run_check(root: Path, args: argparse.Namespace) -> int:
-    from .build import load_sources
     from .check.report import format_json, format_text, run_checks
+    from .load.sources import load_sources
     from .translate.record import confirm
 
     if args.confirm or args.confirm_all:

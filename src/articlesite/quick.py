@@ -26,7 +26,6 @@ from pathlib import Path
 
 from .build import (
     Built,
-    Sources,
     article_key,
     entry_of,
     plan_view,
@@ -35,6 +34,7 @@ from .build import (
 )
 from .cache import Cache, Entry
 from .load.content import load_source
+from .load.sources import Sources
 from .load.texts import load_dictionary
 from .pages import PageJob, site_pages
 from .problems import Problems

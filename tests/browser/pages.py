@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import REPO
 
-from articlesite.build import load_sources
 from articlesite.load.figures import FigureLibrary
+from articlesite.load.sources import load_sources
 from articlesite.pages import site_pages
 from articlesite.problems import Problems
 from articlesite.translate.view import PATH as TRANSLATOR_VIEW

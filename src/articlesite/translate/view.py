@@ -30,8 +30,8 @@ from ..load.texts import rich_text
 from .record import OK, Status, status
 
 if TYPE_CHECKING:
-    from ..build import Sources
     from ..load.figures import Figure
+    from ..load.sources import Sources
     from ..render.templates import Renderer
 
 PATH = "translations.html"
