@@ -6,7 +6,6 @@ assemble the new site in a fresh folder and swap it in place of site/."""
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
 import functools
@@ -20,17 +19,16 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from . import parallel
-from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
-from .config import Site, load_site
-from .content import Article, drop_drafts, load_articles
-from .figures import FigureFile, FigureLibrary, scan_figures
+from .cache import Cache, Entry, Store, StoredCopy, key_of, texts_digest
+from .load.content import Article
+from .load.figures import FigureFile, FigureLibrary
+from .load.sourcefiles import Memo
+from .load.sources import Sources, load_sources
+from .load.texts import Dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import Memo, read_bytes
-from .texts import Dictionary, load_dictionary
-from .translations import Record, load_record, record_path
-from .translator_view import PATH as VIEW
-from .translator_view import (
+from .translate.view import PATH as VIEW
+from .translate.view import (
     Links,
     figure_copy,
     figure_links,
@@ -39,29 +37,7 @@ from .translator_view import (
 )
 
 if TYPE_CHECKING:
-    from .render import Renderer
-
-
-@dataclass
-class Sources:
-    """Everything a build reads, loaded and checked (figure specs are parsed on demand)."""
-
-    site: Site
-    articles: list[Article]
-    figures: dict[str, FigureFile]
-    dictionary: Dictionary
-    strings: Dictionary
-    templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
-    confirmed: Record           # the translations' confirmation record (translations.py)
-
-    @functools.cached_property
-    def key(self) -> str:
-        """What every page depends on (cache.site_key)."""
-        return site_key(self.site, self.templates, self.strings)
-
-    def copy_key(self, figure: FigureFile) -> str:
-        """The memo's key of a figure's copy for the translator's view."""
-        return key_of(self.key, figure.digest)
+    from .render.templates import Renderer
 
 
 @dataclass
@@ -135,43 +111,6 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                  len(sources.site.codes), time.perf_counter() - started, sources)
 
 
-def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
-                 drafts: bool = False) -> Sources:
-    """Load every source. Problems are collected; BuildError is raised here only when
-    something the later stages cannot do without is unusable, so that rendering can
-    still find and report the rest. `memo` spares parsing files already parsed by an
-    earlier build. Draft sources are left out unless `drafts`."""
-    memo = memo or Memo()
-    site = load_site(root, problems)
-    problems.raise_if_any()
-    assert site is not None
-    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
-    strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
-                              what="interface strings")
-    templates = load_templates(root / "templates", problems)
-    figures = scan_figures(root, problems)
-    articles = load_articles(site, problems, memo)
-    if not drafts:
-        articles = drop_drafts(articles)
-    if dictionary is None or strings is None:
-        problems.raise_if_any()
-    assert dictionary is not None and strings is not None
-    confirmed = load_record(record_path(dictionary), site.codes, problems)
-    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
-
-
-def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
-    """Every text file under templates/ by name: what Jinja renders from, and what the
-    cache keys on (a file that is not UTF-8 cannot be a template, and is left out)."""
-    texts = {}
-    for path in sorted(folder.rglob("*")):
-        data = read_bytes(path, problems) if path.is_file() else None
-        with contextlib.suppress(UnicodeDecodeError):
-            if data is not None:
-                texts[path.relative_to(folder).as_posix()] = data.decode("utf-8")
-    return texts
-
-
 def plan_pages(sources: Sources, cache: Cache) -> Plan:
     common = sources.key
     listings = key_of([article.listing() for article in sources.articles])
@@ -202,7 +141,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
     dictionary)."""
-    from .render import Renderer  # Jinja, markdown-it and math-core: only when needed
+    from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)

@@ -26,7 +26,6 @@ from pathlib import Path
 
 from .build import (
     Built,
-    Sources,
     article_key,
     entry_of,
     plan_view,
@@ -34,10 +33,11 @@ from .build import (
     renderer_for,
 )
 from .cache import Cache, Entry
-from .content import load_source
+from .load.content import load_source
+from .load.sources import Sources
+from .load.texts import load_dictionary
 from .pages import PageJob, site_pages
 from .problems import Problems
-from .texts import load_dictionary
 
 Written = Callable[[list[str]], None]
 

@@ -32,13 +32,13 @@ from importlib.resources import files
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .problems import Problem, UsageError
+from ..problems import Problem, UsageError
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
-PACKAGE = Path(__file__).resolve().parent
-LIVE_JS = files("articlesite") / "live.js"
-KEEP_MODULES = {__name__, "articlesite", "articlesite.cli"}
+PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
+LIVE_JS = files("articlesite.serve") / "live.js"
+KEEP_MODULES = {__name__, "articlesite", "articlesite.cli", "articlesite.serve"}
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")

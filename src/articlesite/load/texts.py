@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
