@@ -16,7 +16,7 @@ from ..build import renderer_for
 from ..load.sourcefiles import CHANGED, SourceChanged
 from ..load.sources import load_sources
 from ..pages import site_pages
-from ..problems import BuildError, Finding, Findings
+from ..problems import BuildError, Finding, Findings, merge_repeated
 from ..render import markdown
 from ..translate.record import check_translations
 from ..translate.view import figure_links, render_translator_view, view_copies
@@ -94,7 +94,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
 
 def ordered(findings: Findings) -> list[Finding]:
     """Each finding once, by check, then file and line."""
-    return sorted(set(findings), key=lambda f: (CHECKS.index(f.check), f.sort_key()))
+    return sorted(set(merge_repeated(list(findings))),
+                  key=lambda f: (CHECKS.index(f.check), f.sort_key()))
 
 
 def plural(count: int, noun: str) -> str:
