@@ -70,6 +70,34 @@ def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
                   strings.texts)
 
 
+def index_key(site: str, template: str, language: str, listings: str) -> str:
+    """An index page's (or the root page's): the listings of every article it shows
+    (`listings` is their listings_digest)."""
+    return key_of(site, template, language, listings)
+
+
+def listings_digest(listings: list) -> str:
+    return key_of(listings)
+
+
+def article_key(site: str, language: str, listing: object, source: str,
+                references: str | None) -> str:
+    """An article page's: its own source, the article's bibliography and its listing (the
+    titles and descriptions the switcher shows in the other languages)."""
+    return key_of(site, "article.html", language, listing, source, references)
+
+
+def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
+             links: dict) -> str:
+    """The translator's view's: everything it shows (see build.plan_view)."""
+    return key_of(site, path, texts, confirmed, figures, links)
+
+
+def copy_key(site: str, figure: str) -> str:
+    """A figure's copy for the translator's view: its spec's digest."""
+    return key_of(site, figure)
+
+
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
     return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
 

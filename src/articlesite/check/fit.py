@@ -47,7 +47,10 @@ def launch(playwright):
 
 
 def measure(html: str) -> dict:
-    """Load the translator's view in Chromium and return measure.js's result."""
+    """Load the translator's view in Chromium and return measure.js's result. A missing
+    Chromium is said first: Playwright is of no use without it."""
+    if not chromium_path().exists():
+        launch(None)  # says where Chromium was looked for
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..problems import Problems
@@ -27,7 +27,6 @@ class Site:
     default_language: str
     source_language: str
     base_url: str = ""
-    articles: list = field(default_factory=list)
 
     @property
     def codes(self) -> list[str]:

@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cache import key_of, site_key
+from ..cache import copy_key, site_key
 from ..problems import Problems
 from .config import Site, load_site
 from .confirmed import Record, load_record, record_path
@@ -38,7 +38,7 @@ class Sources:
 
     def copy_key(self, figure: FigureFile) -> str:
         """The memo's key of a figure's copy for the translator's view."""
-        return key_of(self.key, figure.digest)
+        return copy_key(self.key, figure.digest)
 
 
 

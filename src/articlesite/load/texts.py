@@ -62,9 +62,6 @@ class Dictionary:
         data = parse_yaml(self.source, self.path, Problems(self.path.parent))
         return data.key_lines if isinstance(data, dict) else {}
 
-    def get(self, key: str, language: str) -> str:
-        return self.texts[key][language]
-
     def __contains__(self, key: str) -> bool:
         return key in self.texts
 
