@@ -27,6 +27,7 @@ from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .sourcefiles import Memo, read_bytes
+from .symlinks import check_symlinks
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
 from .translator_view import PATH as VIEW
@@ -140,6 +141,7 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
     still find and report the rest. `memo` spares parsing files already parsed by an
     earlier build."""
     memo = memo or Memo()
+    check_symlinks(root, problems)
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None
