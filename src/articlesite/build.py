@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from . import parallel
+from . import assets, parallel
 from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
 from .config import Site, load_site
 from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import Memo, read_bytes
+from .sourcefiles import CHANGED, Memo, read_bytes
 from .symlinks import check_symlinks
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
@@ -92,10 +92,13 @@ class Built:
     seconds: float
     sources: Sources | None = None   # what it built from (serve's quick rebuilds start there)
     figures: FigureLibrary | None = None  # a quick rebuild's figure specs, for the next one
+    files: int = 0   # files articles reference, published beside the pages (assets.py)
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
-        return (f"Built {self.pages} pages in {self.languages} languages{where} in "
+        files = f" and {self.files} file{'s' if self.files != 1 else ''}" if self.files \
+            else ""
+        return (f"Built {self.pages} pages{files} in {self.languages} languages{where} in "
                 f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
                 "unchanged)")
 
@@ -115,7 +118,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems = Problems(root)
     cache = cache or Cache(root, clean=clean)
     sources = load_sources(root, problems, cache.memo)
-    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
+    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
+                                                      store=cache.store))
     plan = plan_pages(sources, cache)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
     for copy_key, stored in rendered.copies.items():
@@ -127,12 +131,16 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
     pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
+    files = published_files(pages, cache, problems)
+    problems.raise_if_any()
+    pages |= files
     write_site(pages, cache.store, out or root / "site")
     if written is not None:
         written()
     cache.save(pages, sources.dictionary)
-    return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
-                 len(sources.site.codes), time.perf_counter() - started, sources)
+    return Built(len(pages) - len(files), sorted(rendered.pages | rendered_view.pages),
+                 len(sources.site.codes), time.perf_counter() - started, sources,
+                 files=len(files))
 
 
 def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> Sources:
@@ -175,6 +183,8 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
     listings = key_of([article.listing() for article in sources.articles])
     articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [])
+    files = assets.Files(sources.site.root)
+    languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in site_pages(sources.site, sources.articles):
         if job.slug is None:
             key = key_of(common, job.template, job.language, listings)
@@ -182,6 +192,9 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
             key = article_key(sources, articles[job.slug], job.language)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
+        if entry is not None and not assets.current(entry.files, files, languages,
+                                                    cache.store):
+            entry = None
         if entry is None:
             plan.stale.append(job)
         else:
@@ -196,17 +209,19 @@ def article_key(sources: Sources, article: Article, language: str) -> str:
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None) -> Renderer:
+                 library: FigureLibrary | None = None, store: Store | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary)."""
+    dictionary); the files articles reference go to `store` (none: only read)."""
     from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
     library.problems = problems
-    return Renderer(sources.site, sources.articles, library, sources.dictionary,
-                    sources.strings, sources.templates, problems)
+    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
+                        sources.strings, sources.templates, problems)
+    renderer.files.store = store
+    return renderer
 
 
 def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
@@ -262,7 +277,26 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
     """Store a rendered page; its cache entry."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
-                 texts_digest(texts, dictionary), *store.put(page.html))
+                 texts_digest(texts, dictionary), *store.put(page.html),
+                 tuple(sorted(page.files.items())))
+
+
+def published_files(pages: dict[str, Entry], cache: Cache,
+                    problems: Problems) -> dict[str, Entry]:
+    """The files the pages show or link to, as entries of the store (assets.py)."""
+    found = {}
+    for path, blob in assets.published(pages).items():
+        entry = cache.pages.get(path)
+        if entry is not None and entry.blob == blob and cache.store.holds(entry):
+            found[path] = entry
+            continue
+        try:
+            stat = cache.store.path(blob).stat()
+        except OSError:
+            problems.add(path, None, CHANGED)
+            continue
+        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
+    return found
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .assets import FOLDER
 from .build import (
     Built,
     Sources,
@@ -61,12 +62,15 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
     if not all((root / "site" / job.path).is_file() for job in jobs):
         return None  # site/ is not what the last build left
     # With no spec and no dictionary text changed, the specs parsed last time still hold.
-    renderer = renderer_for(sources, problems, library=None if dictionary else last.figures)
+    renderer = renderer_for(sources, problems, library=None if dictionary else last.figures,
+                            store=cache.store)
     entries = {}
     for job in jobs:
         page = renderer.render(job)
-        if problems or dict(cache.pages[job.path].figures).keys() != page.figures.keys():
-            return None  # a problem, or the view's links to figures would change
+        old = cache.pages[job.path]
+        if problems or dict(old.figures).keys() != page.figures.keys() or \
+                dict(old.files) != page.files:
+            return None  # a problem, the view's links to figures or the files shown change
         entries[job.path] = entry_of(page, article_key(sources, renderer.articles[job.slug],
                                                        job.language),
                                      sources.dictionary, cache.store)
@@ -82,8 +86,9 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
         pages |= rendered.pages
         _place(root, rendered.pages, cache, written)
     cache.save(pages, sources.dictionary)
-    return Built(len(pages), sorted(entries), len(sources.site.codes),
-                 time.perf_counter() - started, sources, renderer.figures)
+    files = sum(path.startswith(f"{FOLDER}/") for path in pages)  # assets.py's
+    return Built(len(pages) - files, sorted(entries), len(sources.site.codes),
+                 time.perf_counter() - started, sources, renderer.figures, files)
 
 
 def _article_edits(last: Built, cache: Cache, paths: list[Path],

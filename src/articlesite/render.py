@@ -12,7 +12,8 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
-from . import markdown
+from . import links, markdown
+from .assets import Files
 from .config import Site
 from .connections import describe
 from .content import Article
@@ -84,6 +85,7 @@ class Renderer:
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
         self.env = environment(site.root / "templates", templates)
+        self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
 
@@ -194,7 +196,9 @@ class Renderer:
             page.texts |= read
             return html
 
-        context = markdown.RenderContext(figure, numbers.get, problem)
+        refs = links.page_references(self.site, self.articles, self.files, article.slug,
+                                     language, problem)
+        context = markdown.RenderContext(figure, numbers.get, problem, refs)
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing(),
@@ -202,6 +206,9 @@ class Renderer:
             references=article.references, cite_count=context.cite_count,
         )
         self._check_page_ids(page, source.path, language, outline)
+        if refs.fragments:
+            refs.check_fragments(set(_ID.findall(page.html)))
+        page.files, page.notes = refs.files, refs.notes
         return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
