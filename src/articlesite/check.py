@@ -1,5 +1,6 @@
 """`python build.py check`: everything a build would stop on, and what it would not:
-translations, article parity, bibliography, figure geometry and text fit.
+images and links, translations, article parity, bibliography, figure geometry and text
+fit.
 
 Findings are problems (exit 1) or warnings (reported, exit 0). The only warnings are
 bibliography entries marked unconfirmed: they are published, marked as awaiting the
@@ -25,7 +26,7 @@ from .translations import check_translations
 from .translator_view import figure_links, render_translator_view, view_copies
 
 SHOWN = 20  # findings of one check listed in the human report
-CHECKS = ("build", "translations", "parity", "bibliography", "geometry", "fit")
+CHECKS = ("build", "links", "translations", "parity", "bibliography", "geometry", "fit")
 
 
 @dataclass
@@ -54,7 +55,12 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         return Report(ordered(findings), notes=[note])
     # Every page a build renders, for the problems that stop a build (not written).
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
-    pages = [renderer.render(job) for job in site_pages(sources.site, sources.articles)]
+    jobs = site_pages(sources.site, sources.articles)
+    pages = [renderer.render(job) for job in jobs]
+    for job, page in zip(jobs, pages, strict=True):
+        for line, message in page.notes:  # images and links: see links.py
+            source = renderer.articles[job.slug].sources[job.language]
+            findings.add(source.path, line, message, language=job.language, check="links")
     links = figure_links(sources.articles, {page.path: page.figures for page in pages})
     copies = view_copies(renderer, list(sources.figures), {})
     view = "".join(render_translator_view(renderer, sources, links, copies))
