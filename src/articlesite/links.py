@@ -125,8 +125,10 @@ class PageReferences:
         if chosen == self.language:
             return Target(href)
         name, lang = self.names[chosen]
-        return Target(href, chosen, Markup(' <span class="link-lang" lang="{}">{}</span>')
-                      .format(lang, name))
+        # "(English)" to a screen reader; on screen a small tag, without the parentheses.
+        return Target(href, chosen, Markup(
+            '<span class="link-lang" lang="{}"><span class="visually-hidden"> (</span>{}'
+            '<span class="visually-hidden">)</span></span>').format(lang, name))
 
     # Paths ----------------------------------------------------------------------------
     def _normal(self, url: str, line: int | None) -> list[str] | None:
