@@ -168,7 +168,8 @@ def test_links_to_an_article_choose_the_best_language(tmp_path: Path, languages,
                 assert not link.has_attr("hreflang") and tag is None
             else:
                 assert link["hreflang"] == chosen
-                assert (tag.get_text(), tag["lang"]) == names[chosen]
+                name, lang = names[chosen]  # "(English)" read aloud; a tag on screen
+                assert (tag.get_text(), tag["lang"]) == (f" ({name})", lang)
         assert links[3]["href"].endswith("target.html#second")
         assert links[4]["href"] == "#links"
 
@@ -316,3 +317,33 @@ def test_symlinks_inside_the_project_are_followed(site: Path):
     for name in ("logo.gif", "common/logo.gif"):
         assert (published / name).read_bytes() == (IMAGES / "icon.gif").read_bytes()
         assert not (published / name).is_symlink()
+
+
+# serve -----------------------------------------------------------------------------------
+def test_serve_reloads_the_open_pages_when_an_image_is_replaced(site: Path, chromium):
+    from test_serve import DEADLINE, Server, poll
+
+    server = Server(site, "--port", "0")
+    try:
+        origin = f"http://{server.host}:{server.port}/"
+        page = chromium.new_page()
+        outside = []
+        page.on("request", lambda request: request.url.startswith(origin)
+                or outside.append(request.url))
+        page.goto(f"{origin}en/gallery.html")
+        chart = "document.querySelector('main img')"
+        page.wait_for_function(f"{chart}.complete && {chart}.naturalWidth === 80")
+        page.evaluate("window.sentinel = 1")  # gone when the page reloads
+        before = server.output().count("\nBuilt ")
+        replacement = site / ".chart.tmp"
+        replacement.write_bytes((IMAGES / "photo.jpg").read_bytes())
+        os.replace(replacement, site / "content" / "gallery" / "chart.assets" / "chart.png")
+        page.wait_for_function(f"!window.sentinel && {chart}.complete && "
+                               f"{chart}.naturalWidth === 48", timeout=DEADLINE * 1000)
+        assert (page.evaluate(f"[{chart}.width, {chart}.height]")) == [48, 32]
+        assert poll(lambda: server.output().count("\nBuilt ") > before), server.output()
+        assert "chart.assets/chart.png changed" in server.output()
+        assert outside == []
+        page.close()
+    finally:
+        assert server.stop() == 0
