@@ -347,3 +347,28 @@ def test_serve_reloads_the_open_pages_when_an_image_is_replaced(site: Path, chro
         page.close()
     finally:
         assert server.stop() == 0
+
+
+def test_a_quick_rebuild_leaves_new_files_to_a_full_build(site: Path, tmp_path: Path):
+    from articlesite.cache import Cache
+    from articlesite.quick import quick_build
+
+    root = site.resolve()
+    cache = Cache(root)
+    last = build(root, cache=cache)
+    page = root / "content" / "gallery" / "ja.md"
+    # An image the page already shows, shown again: the quick rebuild will do.
+    page.write_text(page.read_text(encoding="utf-8") + "\n![Again](icon.gif)\n",
+                    encoding="utf-8")
+    cache = Cache(root, after=cache)
+    last = quick_build(root, last, cache, [page])
+    assert last is not None and last.rendered == ["ja/gallery.html"]
+    assert_same_as_clean_build(root, tmp_path / "one")
+    # A file no page showed yet must be published: left to a full build.
+    add_image(root / "content" / "gallery", "wide.png")
+    page.write_text(page.read_text(encoding="utf-8") + "\n![Wide](wide.png)\n",
+                    encoding="utf-8")
+    assert quick_build(root, last, Cache(root, after=cache), [page]) is None
+    assert build(root).rendered == ["ja/gallery.html"]
+    assert (root / "site" / "assets" / "gallery" / "wide.png").is_file()
+    assert_same_as_clean_build(root, tmp_path / "two")
