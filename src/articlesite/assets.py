@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 
 import imagesize
 
-from .sourcefiles import digest
+from .sourcefiles import CHANGED, digest
 
 ARTICLE_KEY = "article:"   # in a page's record of what it looked at: an article's languages
 FOLDER = "assets"   # site/assets/<slug>/<path inside the article's folder>
@@ -110,14 +110,41 @@ def current(files: Iterable[tuple[str, str | None]], reader: Files,
     return True
 
 
-def published(pages: dict) -> dict[str, str]:
-    """Every file the pages show or link to: {path in site/: digest}."""
-    found: dict[str, str] = {}
+def published(pages: dict) -> dict[str, tuple[str, str]]:
+    """Every file the pages show or link to: {path in site/: (digest, root-relative
+    path of the source)}."""
+    found: dict[str, tuple[str, str]] = {}
     for entry in pages.values():
         for relative, hashed in entry.files:
             where = article_file(relative) if hashed else None
             if where is not None:
-                found[site_path(*where)] = hashed
+                found[site_path(*where)] = (hashed, relative)
+    return found
+
+
+def store_entries(pages: dict, previous: dict, store, root: Path, problems) -> dict:
+    """The files the pages show or link to, as cache entries of their copies in the store:
+    the last build's entry while its copy is intact, else a new one (the copy put back
+    from the source if it was altered, e.g. edited through its hard link in site/)."""
+    from .cache import Entry
+
+    found = {}
+    for path, (blob, relative) in published(pages).items():
+        entry = previous.get(path)
+        if entry is not None and entry.blob == blob and store.holds(entry):
+            found[path] = entry
+            continue
+        try:
+            if digest(store.path(blob).read_bytes()) != blob:
+                raise OSError
+        except OSError:
+            data = (root / relative).read_bytes() if (root / relative).is_file() else b""
+            if digest(data) != blob:
+                problems.add(root / relative, None, CHANGED)
+                continue
+            store.put_bytes(data)
+        stat = store.path(blob).stat()
+        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
     return found
 
 

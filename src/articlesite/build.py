@@ -26,7 +26,7 @@ from .content import Article, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import CHANGED, Memo, read_bytes
+from .sourcefiles import Memo, read_bytes
 from .symlinks import check_symlinks
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
@@ -131,7 +131,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
     pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
-    files = published_files(pages, cache, problems)
+    files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
     problems.raise_if_any()
     pages |= files
     write_site(pages, cache.store, out or root / "site")
@@ -279,24 +279,6 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
     return Entry(key, tuple(sorted(page.figures.items())), texts,
                  texts_digest(texts, dictionary), *store.put(page.html),
                  tuple(sorted(page.files.items())))
-
-
-def published_files(pages: dict[str, Entry], cache: Cache,
-                    problems: Problems) -> dict[str, Entry]:
-    """The files the pages show or link to, as entries of the store (assets.py)."""
-    found = {}
-    for path, blob in assets.published(pages).items():
-        entry = cache.pages.get(path)
-        if entry is not None and entry.blob == blob and cache.store.holds(entry):
-            found[path] = entry
-            continue
-        try:
-            stat = cache.store.path(blob).stat()
-        except OSError:
-            problems.add(path, None, CHANGED)
-            continue
-        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
-    return found
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
