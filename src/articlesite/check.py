@@ -18,6 +18,7 @@ from .bibliography import check_bibliography
 from .build import load_sources, renderer_for
 from .fit import CHROMIUM, BrowserUnavailable, browser_required, check_fit
 from .geometry import check_geometry
+from .links import check_targets
 from .pages import site_pages
 from .parity import check_parity
 from .problems import BuildError, Finding, Findings
@@ -57,10 +58,14 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
     jobs = site_pages(sources.site, sources.articles)
     pages = [renderer.render(job) for job in jobs]
-    for job, page in zip(jobs, pages, strict=True):
+    sources_of = {page.path: (renderer.articles[job.slug].sources[job.language].path,
+                              job.language) for job, page in zip(jobs, pages, strict=True)
+                  if job.slug is not None}
+    for page in pages:
         for line, message in page.notes:  # images and links: see links.py
-            source = renderer.articles[job.slug].sources[job.language]
-            findings.add(source.path, line, message, language=job.language, check="links")
+            path, language = sources_of[page.path]
+            findings.add(path, line, message, language=language, check="links")
+    check_targets(pages, findings, lambda page: sources_of[page.path])
     links = figure_links(sources.articles, {page.path: page.figures for page in pages})
     copies = view_copies(renderer, list(sources.figures), {})
     view = "".join(render_translator_view(renderer, sources, links, copies))

@@ -31,6 +31,7 @@ from markupsafe import Markup, escape
 from .assets import ARTICLE_KEY, Files, site_path
 
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+ID = re.compile(r'\sid="([^"]*)"')
 
 
 @dataclass
@@ -47,7 +48,8 @@ class PageReferences:
     """Resolves the URLs of one page (an article in one language) and records what they
     read: `files` {root-relative path or "article:<slug>": digest or languages, None if
     absent}, for the cache; `notes` [(line, message)], for `check` only; `fragments`
-    [(id, line)], the page's own `#id` links, checked once the page is rendered."""
+    [(page, id, line)], the `#id` of each link to a page of the site (None: this page),
+    checked once the pages are rendered (this one's: check_fragments; others': `check`)."""
 
     slug: str
     language: str
@@ -60,7 +62,7 @@ class PageReferences:
     to_root: str = "../"
     files: dict[str, str | None] = field(default_factory=dict)
     notes: list[tuple[int | None, str]] = field(default_factory=list)
-    fragments: list[tuple[str, int | None]] = field(default_factory=list)
+    fragments: list[tuple[str | None, str, int | None]] = field(default_factory=list)
 
     @property
     def folder(self) -> str:
@@ -103,25 +105,27 @@ class PageReferences:
         path, hash_, fragment = href.partition("#")
         if not path:
             if hash_ and fragment:
-                self.fragments.append((unquote(fragment), line))
+                self.fragments.append((None, unquote(fragment), line))
             return Target(href)
         path = path.split("?", 1)[0]
         article = self._article_of(path, line)
         if article is False:
             return Target(href)
         if article is not None:
-            return self._article_link(article, hash_ + fragment)
+            return self._article_link(article, hash_ + fragment, line)
         found = self._file(path, line, image=False)
         if found is None:
             return Target(href)
         return Target(found[0] + hash_ + fragment)
 
-    def _article_link(self, slug: str, fragment: str) -> Target:
+    def _article_link(self, slug: str, fragment: str, line: int | None) -> Target:
         have = self.articles[slug]
         self.files[ARTICLE_KEY + slug] = " ".join(have)
         order = [self.language, *self.fallback, *self.languages]
         chosen = next(code for code in order if code in have)
         href = f"{self.to_root}{chosen}/{slug}.html{fragment}"
+        if fragment[1:]:
+            self.fragments.append((f"{chosen}/{slug}.html", unquote(fragment[1:]), line))
         if chosen == self.language:
             return Target(href)
         name, lang = self.names[chosen]
@@ -196,8 +200,8 @@ class PageReferences:
 
     def check_fragments(self, ids: set[str]) -> None:
         """Notes for the page's `#id` links to ids it does not have."""
-        for fragment, line in self.fragments:
-            if fragment not in ids:
+        for page, fragment, line in self.fragments:
+            if page is None and fragment not in ids:
                 self.note(line, f"link to '#{fragment}': this page has no such "
                                    "id (section ids are written {#id})")
 
@@ -209,3 +213,22 @@ def page_references(site, articles: dict, reader: Files, slug: str, language: st
         slug, language, site.codes, [site.source_language, site.default_language],
         {name: list(article.sources) for name, article in articles.items()},
         {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader, problem)
+
+
+def check_targets(pages: list, findings, sources_of: Callable) -> None:
+    """`check`: each link to a section of another article names an id its page has
+    (`pages`: every page rendered; `sources_of(page)`: an article page's source file and
+    language)."""
+    by_path = {page.path: page for page in pages}
+    ids: dict[str, set[str]] = {}
+    for page in pages:
+        for target, fragment, line in page.targets:
+            if target not in ids:
+                ids[target] = set(ID.findall(by_path[target].html)) if target in by_path \
+                    else set()
+            if fragment not in ids[target]:
+                path, language = sources_of(page)
+                language_of, slug = target.removesuffix(".html").split("/")
+                findings.add(path, line, f"link to '../{slug}/#{fragment}': the article's "
+                             f"page in '{language_of}' has no such id", language=language,
+                             check="links")

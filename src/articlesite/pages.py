@@ -40,6 +40,7 @@ class Page:
     texts: set[tuple[str, str]] = field(default_factory=set)
     files: dict[str, str | None] = field(default_factory=dict)
     notes: list[tuple[int | None, str]] = field(default_factory=list)
+    targets: list[tuple[str, str, int | None]] = field(default_factory=list)  # page, id, line
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:

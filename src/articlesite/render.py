@@ -209,6 +209,7 @@ class Renderer:
         if refs.fragments:
             refs.check_fragments(set(_ID.findall(page.html)))
         page.files, page.notes = refs.files, refs.notes
+        page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
