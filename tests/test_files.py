@@ -180,7 +180,10 @@ def test_check_reports_images_without_alt_outside_images_and_missing_ids(site: P
     path.write_text(path.read_text(encoding="utf-8") + (
         "\n![](photo.jpg)\n\n"                          # line 16
         "![Logo](https://example.org/logo.png)\n\n"     # line 18
-        "See [nowhere](#no-such-section).\n"), encoding="utf-8")  # line 20
+        "See [nowhere](#no-such-section).\n\n"         # line 20
+        "And [a section](../notes/#method), [another](../notes/#none).\n"),  # line 22
+        encoding="utf-8")
+    write_article(site, "notes", {"zh": "## 方法 {#method}\n"})
     assert run_build(site).returncode == 0  # none of these stops the build
     page = soup(site / "site" / "ja" / "gallery.html")
     # The outside image is not loaded: a link to it instead.
@@ -195,7 +198,10 @@ def test_check_reports_images_without_alt_outside_images_and_missing_ids(site: P
         (where, 16, "ja", "links", "image 'photo.jpg' has no alt text"),
         (where, 18, "ja", "links", "image 'https"),
         (where, 20, "ja", "links", "link to '#no-such-section'"),
+        (where, 22, "ja", "links", "link to '../notes/#none'"),
     }
+    assert any(f["message"] == "link to '../notes/#none': the article's page in 'zh' has "
+               "no such id" for f in report["findings"])
 
 
 def test_check_is_never_clean_with_a_broken_image(site: Path, capsys):
@@ -372,3 +378,29 @@ def test_a_quick_rebuild_leaves_new_files_to_a_full_build(site: Path, tmp_path: 
     assert build(root).rendered == ["ja/gallery.html"]
     assert (root / "site" / "assets" / "gallery" / "wide.png").is_file()
     assert_same_as_clean_build(root, tmp_path / "two")
+
+
+def test_file_names_with_spaces_and_cjk_characters(tmp_path: Path):
+    root = make_site(tmp_path / "project")
+    folder = write_article(root, "names", {"zh": (
+        "## 图 {#figure}\n\n![第一张图](<图表 1.png>) 和 ![第二张](图表%202.png)\n")})
+    add_image(folder, "chart.png", "图表 1.png")
+    add_image(folder, "icon.gif", "图表 2.png")
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    page = root / "site" / "zh" / "names.html"
+    first, second = soup(page).select("main img")
+    assert first["src"] == "../assets/names/%E5%9B%BE%E8%A1%A8%201.png"
+    assert target_of(page, first["src"]).read_bytes() == (IMAGES / "chart.png").read_bytes()
+    assert target_of(page, second["src"]).read_bytes() == (IMAGES / "icon.gif").read_bytes()
+
+
+def test_a_published_file_edited_in_site_is_put_right_by_the_next_build(site: Path,
+                                                                       tmp_path: Path):
+    build(site)
+    published = site / "site" / "assets" / "gallery" / "photo.jpg"
+    with published.open("r+b") as file:  # in place: the same inode as the cache's copy
+        file.write(b"garbage")
+    build(site)
+    assert published.read_bytes() == (IMAGES / "photo.jpg").read_bytes()
+    assert_same_as_clean_build(site, tmp_path)
