@@ -404,3 +404,18 @@ def test_a_published_file_edited_in_site_is_put_right_by_the_next_build(site: Pa
     build(site)
     assert published.read_bytes() == (IMAGES / "photo.jpg").read_bytes()
     assert_same_as_clean_build(site, tmp_path)
+
+
+def test_a_link_to_a_draft_article_stops_the_build_unless_drafts_are_built(tmp_path: Path):
+    root = make_site(tmp_path / "project")
+    folder = write_article(root, "unfinished", {"en": "## A {#a}\n"})
+    path = folder / "en.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("---\n\n", "draft: true\n---\n\n"),
+                    encoding="utf-8")
+    write_article(root, "source", {"en": "## Links {#links}\n\nSee [it](../unfinished/).\n"})
+    errors = failed_build(root)
+    assert ("content/source/en.md:8: link '../unfinished/': article 'unfinished' has no page "
+            "in this build (a draft in every language") in errors
+    build(root, drafts=True)
+    link = soup(root / "site" / "en" / "source.html").select_one("main p a")
+    assert link["href"] == "../en/unfinished.html"

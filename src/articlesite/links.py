@@ -162,9 +162,11 @@ class PageReferences:
         sources = {f"{code}.md" for code in self.languages} | {"index.md"}
         if len(parts) == 1 or (len(parts) == 2 and parts[1] in sources):
             if parts[0] not in self.articles:
-                self.problem(line, f"link '{unquote(url)}': there is no article "
-                             f"'{parts[0]}' (no content/{parts[0]}/ with a language's "
-                             "source)")
+                shown, folder = unquote(url), self.reader.root / "content" / parts[0]
+                why = (f"article '{parts[0]}' has no page in this build (a draft in every "
+                       "language, or its sources have problems)" if folder.is_dir() else
+                       f"there is no article '{parts[0]}' (no content/{parts[0]}/)")
+                self.problem(line, f"link '{shown}': {why}")
                 return False
             return parts[0]
         return None
