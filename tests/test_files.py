@@ -419,3 +419,20 @@ def test_a_link_to_a_draft_article_stops_the_build_unless_drafts_are_built(tmp_p
     build(root, drafts=True)
     link = soup(root / "site" / "en" / "source.html").select_one("main p a")
     assert link["href"] == "../en/unfinished.html"
+
+
+def test_images_and_links_in_a_heading_are_text_in_the_table_of_contents(tmp_path: Path):
+    root = make_site(tmp_path / "project")
+    folder = write_article(root, "heading", {"en": (
+        "## The ![icon](icon.gif) of [the notes](../notes/) {#icon}\n\nText.\n")})
+    add_image(folder, "icon.gif")
+    write_article(root, "notes", {"en": "## A {#a}\n"})
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    page = soup(root / "site" / "en" / "heading.html")
+    entry = page.select_one('main a[href="#icon"]')
+    assert entry.get_text() == "The icon of the notes"
+    assert not entry.select("a, img")
+    heading = page.select_one("h2#icon")
+    assert heading.select_one("img")["src"] == "../assets/heading/icon.gif"
+    assert heading.select_one("a")["href"] == "../en/notes.html"

@@ -77,6 +77,9 @@ class PageReferences:
         if not alt.strip():
             self.note(line, f"image '{unquote(src)}' has no alt text: describe "
                                "it for readers who cannot see it, ![what it shows](…)")
+        if not src:
+            self.problem(line, "an image needs the path of its file: ![what it shows](x.png)")
+            return ""
         if src.startswith("data:"):
             return f'<img src="{escape(src)}" alt="{escape(alt)}"{extra}>'
         if src.startswith("//") or SCHEME.match(src):

@@ -224,10 +224,12 @@ def _child_line(tokens: list[Token], idx: int, env: dict) -> int | None:
 def _render_image(self, tokens, idx, options, env) -> str:
     """An image of the article's folder: see links.py."""
     references = _references(env)
-    if references is None:
-        return self.image(tokens, idx, options, env)
     token = tokens[idx]
     alt = self.renderInlineAsText(token.children or [], options, env)
+    if env.get("outline"):  # a heading's copy in the table of contents: its text
+        return str(escape(alt))
+    if references is None:
+        return self.image(tokens, idx, options, env)
     return references.image(token.attrGet("src") or "", alt, token.attrGet("title"),
                             _child_line(tokens, idx, env))
 
@@ -235,6 +237,9 @@ def _render_image(self, tokens, idx, options, env) -> str:
 def _render_link_open(self, tokens, idx, options, env) -> str:
     """A link to a file of the article's folder or to another article: see links.py."""
     references = _references(env)
+    if env.get("outline"):  # the table of contents links to the heading: no link inside
+        env.setdefault("link_tags", []).append("")
+        return ""
     if references is not None:
         token = tokens[idx]
         target = references.link(token.attrGet("href") or "", _child_line(tokens, idx, env))
@@ -247,7 +252,8 @@ def _render_link_open(self, tokens, idx, options, env) -> str:
 
 def _render_link_close(self, tokens, idx, options, env) -> str:
     tags = env.get("link_tags")
-    return str(tags.pop() if tags else "") + self.renderToken(tokens, idx, options, env)
+    tag = str(tags.pop() if tags else "")
+    return "" if env.get("outline") else tag + self.renderToken(tokens, idx, options, env)
 
 
 def create_parser() -> MarkdownIt:
