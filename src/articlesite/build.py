@@ -45,6 +45,7 @@ from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
+from .render import assets
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -87,10 +88,13 @@ class Built:
     figures: FigureLibrary | None = None  # the figure specs it parsed, for the next build
     out: Path | None = None          # where it wrote the site
     incremental: bool = False        # built on top of `previous`, replacing changed pages
+    files: int = 0   # files articles reference, published beside the pages (render/assets.py)
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
-        return (f"Built {self.pages} pages in {self.languages} languages{where} in "
+        files = f" and {self.files} file{'s' if self.files != 1 else ''}" if self.files \
+            else ""
+        return (f"Built {self.pages} pages{files} in {self.languages} languages{where} in "
                 f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
                 "unchanged)")
 
@@ -131,7 +135,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # they were checked against are the same.
     library = base.figures if delta is not None and not delta.dictionary_changed else None
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
-                                                      library=library))
+                                                      library=library, store=cache.store))
     plan = plan_pages(sources, cache, delta)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
     for copy_key, stored in rendered.copies.items():
@@ -149,8 +153,14 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
         check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
-    pages |= view.cached | rendered_view.pages
-    if replace:
+    pages = {path: entry for path, entry in (pages | view.cached | rendered_view.pages).items()
+             if not assets.is_published_file(path)}
+    files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
+    problems.raise_if_any()
+    pages |= files
+    same_files = files == {path: entry for path, entry in cache.pages.items()
+                           if assets.is_published_file(path)}
+    if replace and same_files:
         place_pages(out, rendered_view.pages, cache.store, written)
     else:
         write_site(pages, cache.store, out)
@@ -160,9 +170,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
     cache.save(pages, sources.dictionary)
     figures = make_renderer().figures if rendered.pages or rendered_view.pages else library
-    return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
+    return Built(len(pages) - len(files), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources,
-                 figures, out, replace)
+                 figures, out, replace and same_files, len(files))
 
 
 def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
@@ -249,6 +259,8 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
     listings = None
     articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [])
+    files = assets.Files(sources.site.root)
+    languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
         if job.slug is None:
             listings = listings or listings_digest([a.listing() for a in sources.articles])
@@ -260,6 +272,9 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
                               article.references_digest)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
+        if entry is not None and not assets.current(entry.files, files, languages,
+                                                    cache.store):
+            entry = None
         if entry is None:
             plan.stale.append(job)
         else:
@@ -281,17 +296,19 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None) -> Renderer:
+                 library: FigureLibrary | None = None, store: Store | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary)."""
+    dictionary); the files articles reference go to `store` (none: only read)."""
     from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
     library.problems = problems
-    return Renderer(sources.site, sources.articles, library, sources.dictionary,
-                    sources.strings, sources.templates, problems)
+    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
+                        sources.strings, sources.templates, problems)
+    renderer.files.store = store
+    return renderer
 
 
 def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
@@ -347,7 +364,8 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
     """Store a rendered page; its cache entry."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
-                 texts_digest(texts, dictionary), *store.put(page.html))
+                 texts_digest(texts, dictionary), *store.put(page.html),
+                 tuple(sorted(page.files.items())))
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,

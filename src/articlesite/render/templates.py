@@ -19,7 +19,8 @@ from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary, rich_text
 from ..pages import Page, PageJob
 from ..problems import Problems
-from . import markdown
+from . import links, markdown
+from .assets import Files
 from .connections import connections_of, describe
 from .dates import long_date, name_list
 
@@ -87,6 +88,7 @@ class Renderer:
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
         self.env = environment(site.root / "templates", templates)
+        self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
 
@@ -198,8 +200,10 @@ class Renderer:
             page.texts |= read
             return html
 
+        refs = links.page_references(self.site, self.articles, self.files, article.slug,
+                                     language, problem)
         reference = self.ui(language)("equation-reference")
-        context = markdown.RenderContext(figure, numbers.get, problem,
+        context = markdown.RenderContext(figure, numbers.get, problem, refs,
                                          equation_reference=lambda n: reference.format(
                                              number=n))
         body = markdown.render(tokens, source.body_line, context)
@@ -210,6 +214,10 @@ class Renderer:
             extra=source.meta.extra,
         )
         self._check_page_ids(page, source.path, language, outline)
+        if refs.fragments:
+            refs.check_fragments(set(_ID.findall(page.html)))
+        page.files, page.notes = refs.files, refs.notes
+        page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
