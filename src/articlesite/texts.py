@@ -69,6 +69,18 @@ class Dictionary:
         return key in self.texts
 
 
+def value_problem(text: object, code: str) -> str | None:
+    """What is wrong with a dictionary value for language `code`, if anything: the
+    build's rule, shared by everything that writes values (import, the editor)."""
+    if text is None:
+        return f"translation missing for language '{code}'"
+    if not isinstance(text, str):
+        return "translation must be text"
+    if not text.strip():
+        return f"translation empty for language '{code}'"
+    return None
+
+
 def load_dictionary(path: Path, codes: list[str], problems: Problems,
                     what: str = "dictionary") -> Dictionary | None:
     """Load a `{key: {language: text}}` JSON or YAML file and check every language is there."""
@@ -97,13 +109,9 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
                 found.append((key, f"unknown language '{code}' (languages: {known})",
                               str(code)))
         for code in codes:
-            text = entry.get(code)
-            if text is None:
-                found.append((key, f"translation missing for language '{code}'", code))
-            elif not isinstance(text, str):
-                found.append((key, "translation must be text", code))
-            elif not text.strip():
-                found.append((key, f"translation empty for language '{code}'", code))
+            message = value_problem(entry.get(code), code)
+            if message:
+                found.append((key, message, code))
         dictionary.texts[key] = {code: value for code, value in entry.items()
                                  if isinstance(value, str)}
     for key, message, language in found:
