@@ -1,4 +1,4 @@
-"""The command line: `python build.py [build|serve|check|new]` and the `articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|translations]` and the `articlesite` script."""
 
 from __future__ import annotations
 
@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    from .translate import commands as translation_commands
+    translation_commands.add_parser(command)
     args = parser.parse_args(argv)
     root = getattr(args, "root", default_root or Path.cwd()).resolve()
     args.clean = getattr(args, "clean", False)
@@ -62,6 +64,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return serve(root, args.host, args.port, clean=args.clean)
         if args.command == "check":
             return run_check(root, args)
+        if args.command == "translations":
+            return translation_commands.run(root, args)
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
