@@ -28,6 +28,7 @@ from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .sourcefiles import Memo, read_bytes
 from .texts import Dictionary, load_dictionary
+from .translate.sections import SectionRecords, SectionStates, load_records
 from .translations import Record, load_record, record_path
 from .translator_view import PATH as VIEW
 from .translator_view import (
@@ -53,6 +54,14 @@ class Sources:
     strings: Dictionary
     templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
     confirmed: Record           # the translations' confirmation record (translations.py)
+    # what each article's translated sections were confirmed against (translate/sections.py)
+    section_records: SectionRecords = field(default_factory=dict)
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+
+    @functools.cached_property
+    def sections(self) -> SectionStates:
+        """The state of every article's translated sections."""
+        return SectionStates(self.site, self.articles, self.section_records, self.memo)
 
     @functools.cached_property
     def key(self) -> str:
@@ -153,7 +162,9 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
         problems.raise_if_any()
     assert dictionary is not None and strings is not None
     confirmed = load_record(record_path(dictionary), site.codes, problems)
-    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
+    section_records = load_records(articles, site.codes, problems)
+    return Sources(site, articles, figures, dictionary, strings, templates, confirmed,
+                   section_records, memo)
 
 
 def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
@@ -190,7 +201,8 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
 def article_key(sources: Sources, article: Article, language: str) -> str:
     """An article page's cache key: see cache.py."""
     return key_of(sources.key, "article.html", language, article.listing(),
-                  article.sources[language].digest, article.references_digest)
+                  article.sources[language].digest, article.references_digest,
+                  sources.sections.notices(article.slug, language))
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
@@ -203,8 +215,10 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
     library.problems = problems
-    return Renderer(sources.site, sources.articles, library, sources.dictionary,
-                    sources.strings, sources.templates, problems)
+    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
+                        sources.strings, sources.templates, problems)
+    renderer.notices = sources.sections.notices
+    return renderer
 
 
 def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
@@ -272,7 +286,8 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
     job = PageJob(VIEW, sources.site.default_language)
     key = key_of(sources.key, job.path,
                  sources.dictionary.texts, sources.confirmed,
-                 [(file.id, file.digest) for file in sources.figures.values()], links)
+                 [(file.id, file.digest) for file in sources.figures.values()], links,
+                 sources.sections.key())
     entry = cache.reusable(job.path, key, {}, sources.dictionary)
     if entry is None:
         return Plan({job: key}, {}, [job], links)

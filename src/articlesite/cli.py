@@ -44,10 +44,12 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     check_parser.add_argument("--format", choices=("text", "json"), default="text")
     check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
                               help="record that a translation (every language of KEY, or "
-                                   "only LANG) is right for the current source text")
+                                   "only LANG) is right for the current source text; "
+                                   "SLUG[#SECTION][:LANG] does so for an article's "
+                                   "translated sections")
     check_parser.add_argument("--confirm-all", action="store_true",
                               help="confirm every translation except those identical to the "
-                                   "source text")
+                                   "source text, and every translated article section")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
@@ -124,6 +126,7 @@ class ProgressLine:
 def run_check(root: Path, args: argparse.Namespace) -> int:
     from .build import load_sources
     from .check import format_json, format_text, run_checks
+    from .translate.sections import confirm_sections, is_article_target
     from .translations import confirm
 
     if args.confirm or args.confirm_all:
@@ -132,7 +135,11 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
         except BuildError as error:
             print_problems(error)
             return 1
-        for line in confirm(sources, args.confirm, args.confirm_all):
+        sections = [t for t in args.confirm if is_article_target(sources, t)]
+        keys = [t for t in args.confirm if t not in sections]
+        done = confirm(sources, keys, args.confirm_all) if keys or args.confirm_all else []
+        done += confirm_sections(sources, sections, args.confirm_all)
+        for line in done:
             print(line, file=sys.stderr if args.format == "json" else sys.stdout)
     report = run_checks(root, browser=not args.no_browser)
     print(format_json(report) if args.format == "json" else format_text(report))

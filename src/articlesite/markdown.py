@@ -58,6 +58,7 @@ class RenderContext:
     problem: Callable[[int | None, str], None]    # line, message
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
+    notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
 
 
 def _heading_ids(state) -> None:
@@ -156,6 +157,16 @@ def _render_heading_open(self, tokens, idx, options, env) -> str:
     return f'{html}<span class="secno">{context.section_number}</span> '
 
 
+def _render_heading_close(self, tokens, idx, options, env) -> str:
+    """A section's heading, then what the page adds after it (a stale notice)."""
+    html = self.renderToken(tokens, idx, options, env)
+    context = env.get("context")
+    if context is None or context.notice is None or tokens[idx].tag != "h2":
+        return html
+    section_id = tokens[idx - 2].attrGet("id") if idx >= 2 else None
+    return html + (context.notice(str(section_id)) if section_id else "")
+
+
 def _render_fence(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     match = FIGURE_INFO.match(token.info.strip())
@@ -212,6 +223,7 @@ def create_parser() -> MarkdownIt:
     md.core.ruler.after("inline", "heading_ids", _heading_ids)
     md.inline.ruler.before("link", "citation", _citation)
     md.add_render_rule("heading_open", _render_heading_open)
+    md.add_render_rule("heading_close", _render_heading_close)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("citation", _render_citation)
     md.add_render_rule("math_inline", _render_math)

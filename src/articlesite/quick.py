@@ -108,9 +108,11 @@ def _article_edits(last: Built, cache: Cache, paths: list[Path],
         articles[slug] = dataclasses.replace(old, sources=old.sources | new)
         if articles[slug].listing() != old.listing():
             return None
-    sources = dataclasses.replace(sources, articles=[articles[a.slug] for a in sources.articles])
+    edited = dataclasses.replace(sources, articles=[articles[a.slug] for a in sources.articles])
+    if edited.sections.key() != sources.sections.key():
+        return None   # the translator's view shows the sections: a full build renders it
     jobs = [PageJob("article.html", code, slug) for slug, new in changed.items() for code in new]
-    return sources, jobs
+    return edited, jobs
 
 
 def _dictionary_edit(sources: Sources, cache: Cache,

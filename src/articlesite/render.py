@@ -86,6 +86,8 @@ class Renderer:
         self.env = environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+        # slug, language -> the ids of the sections that carry a stale notice
+        self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -194,7 +196,8 @@ class Renderer:
             page.texts |= read
             return html
 
-        context = markdown.RenderContext(figure, numbers.get, problem)
+        context = markdown.RenderContext(figure, numbers.get, problem,
+                                         notice=self._notices(article, language))
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing(),
@@ -203,6 +206,25 @@ class Renderer:
         )
         self._check_page_ids(page, source.path, language, outline)
         return page
+
+    def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
+        """The notice after each stale section's heading: it links to the section in
+        the source language (see translate/sections.py)."""
+        stale = self.notices(article.slug, language)
+        if not stale:
+            return None
+        base = self.site.source_language
+        if base not in article.sources:
+            base = next(iter(article.sources))
+        macro = self.env.get_template("notice.html").module.stale_notice
+        ui = self.ui(language)
+
+        def notice(section_id: str) -> str:
+            if section_id not in stale:
+                return ""
+            return str(macro(f"../{base}/{article.slug}.html#{section_id}",
+                             self.site.language(base), ui))
+        return notice
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
         seen: set[str] = set()
