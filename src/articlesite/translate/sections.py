@@ -196,10 +196,9 @@ class SectionStates:
 
     def key(self) -> list:
         """What the translator's view shows of the sections (its cache key covers it):
-        ids, titles and states, not the digests."""
-        return [(slug, [(section_id, [(cell.language, cell.state,
-                                       cell.section and cell.section.title)
-                                      for cell in cells])
+        their ids and states. Not their titles: then an edit to a heading, the most
+        common kind, leaves the view as it is (serve's quick rebuild needs that)."""
+        return [(slug, [(section_id, [(cell.language, cell.state) for cell in cells])
                         for section_id, cells in self.table(slug)])
                 for slug in self.articles]
 
