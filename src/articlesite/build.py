@@ -152,9 +152,11 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None
-    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
+    fallback = {"in_progress": site.in_progress, "fallback": site.source_language}
+    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems,
+                                 **fallback)
     strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
-                              what="interface strings")
+                              what="interface strings", **fallback)
     templates = load_templates(root / "templates", problems)
     figures = scan_figures(root, problems)
     articles = load_articles(site, problems, memo)

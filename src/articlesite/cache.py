@@ -70,7 +70,11 @@ def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
 
 
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
-    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
+    """Of these texts' values, and of which of them stand in for a language in progress
+    (a page marks those)."""
+    fallbacks = dictionary.fallbacks
+    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts],
+                  [pair for pair in texts if pair in fallbacks] if fallbacks else None)
 
 
 class Entry(NamedTuple):
@@ -213,7 +217,8 @@ class Cache:
     def texts_key(self, dictionary: Dictionary) -> str:
         """The digest of the dictionary's texts (worked out once per dictionary)."""
         if self._texts_key[0] is not dictionary:
-            self._texts_key = (dictionary, key_of(dictionary.texts))
+            self._texts_key = (dictionary, key_of(dictionary.texts,
+                                                  sorted(dictionary.fallbacks)))
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,

@@ -120,8 +120,11 @@ def _dictionary_edit(sources: Sources, cache: Cache,
     """The sources with the dictionary read again, and the pages that showed a text
     that changed."""
     old = sources.dictionary
-    new = load_dictionary(old.path, sources.site.codes, problems)
-    if new is None or problems or list(new.texts) != list(old.texts):
+    new = load_dictionary(old.path, sources.site.codes, problems,
+                          in_progress=sources.site.in_progress,
+                          fallback=sources.site.source_language)
+    if (new is None or problems or list(new.texts) != list(old.texts)
+            or new.fallbacks != old.fallbacks):
         return None
     changed = {(key, code) for key, texts in new.texts.items() for code, text in texts.items()
                if old.texts[key].get(code) != text}

@@ -105,9 +105,16 @@ class Renderer:
 
     # Texts ----------------------------------------------------------------------------
     def texts(self, language: str, read: set) -> Callable[[str], Markup]:
+        fallbacks = self.dictionary.fallbacks
+        source = self.site.language(self.site.source_language)
+
         def text(key: str) -> Markup:
             read.add((key, language))
-            return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+            html = rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+            if fallbacks and (key, language) in fallbacks:   # a language in progress
+                return Markup('<span data-fallback lang="{}">{}</span>').format(source.lang,
+                                                                               html)
+            return html
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
