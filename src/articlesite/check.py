@@ -21,6 +21,7 @@ from .pages import site_pages
 from .parity import check_parity
 from .problems import BuildError, Finding, Findings
 from .sourcefiles import CHANGED, SourceChanged
+from .translate.progress import check_fallbacks
 from .translate.sections import check_sections
 from .translations import check_translations
 from .translator_view import figure_links, render_translator_view, view_copies
@@ -62,6 +63,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
     check_sections(sources, findings)
+    check_fallbacks(sources, findings)
     for article in sources.articles:
         try:
             outlines = {code: markdown.outline_of(source.body, source.body_line)

@@ -71,6 +71,7 @@ class BuildState:
         self._changed = threading.Condition()
         self.outcome = Outcome(f"{self._token}-0", False)
         self.stopping = False
+        self.in_progress: dict = {}   # what languages in progress lack (translate/progress.py)
 
     def publish(self, ok: bool, problems: list[dict],
                 changed: list[str] | None = None) -> None:
@@ -162,6 +163,8 @@ class Builder:
                     self.fail(error.problems)
                     return
             self.cache, self.last = cache, built
+            progress = importlib.import_module("articlesite.translate.progress")
+            self.state.in_progress = progress.summary(built.sources) if built.sources else {}
             # The collector need not walk what this build keeps (at N=1000, a collection of
             # it takes some 80 ms: a quick rebuild would wait for it).
             gc.freeze()
@@ -243,8 +246,15 @@ class Handler(BaseHTTPRequestHandler):
             self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
             return
         if target.suffix == ".html":
-            body = inject(body, outcome)
+            body = inject(body, outcome, self.extra(target))
         self.respond(HTTPStatus.OK, target.suffix, body, head)
+
+    def extra(self, target: Path) -> str:
+        """What else a page gets in serve: the marks of a language in progress."""
+        from .translate.progress import serve_snippet
+
+        path = target.relative_to(self.site.resolve()).as_posix()
+        return serve_snippet(self.state.in_progress, path)
 
     @staticmethod
     def page(title: str, outcome: Outcome) -> bytes:
@@ -287,11 +297,11 @@ class Handler(BaseHTTPRequestHandler):
             pass  # the page was closed or reloaded
 
 
-def inject(html: bytes, outcome: Outcome) -> bytes:
-    """The page with the live-reload script (and the overlay after a failed build) added
-    before </body>."""
+def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
+    """The page with the live-reload script (and the overlay after a failed build, and
+    `extra`) added before </body>."""
     settings = json.dumps({"version": outcome.version, "events": EVENTS})
-    snippet = (("" if outcome.ok else overlay(outcome.problems))
+    snippet = (extra + ("" if outcome.ok else overlay(outcome.problems))
                + f"<script>window.articlesiteLive={settings};\n{LIVE_JS.read_text('utf-8')}"
                "</script>")
     end = html.rfind(b"</body>")
