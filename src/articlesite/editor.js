@@ -4,7 +4,8 @@
    showing the key are redrawn, and measured in both diagram styles (measure.js), and the
    cell says at once whether the text fits. Save sends the changed texts to the server,
    which writes only those values; Confirm records a translation as `check --confirm`
-   does. While texts are unsaved, the page does not reload itself after a rebuild. */
+   does. While texts are unsaved or a request is on its way, the page does not reload
+   itself after a rebuild (it does once they are saved). */
 (function () {
   "use strict";
   var E = window.articlesiteEditor, edited = {}, original = {};
@@ -99,7 +100,10 @@
     close.textContent = "Hide preview";
     close.addEventListener("click", function () { preview.hidden = true; });
     head.appendChild(document.createTextNode(" " + key + " (" + language + "): " +
-      (found.length ? "overflowing" : "fits in both diagram styles")));
+      (found.length ? found.map(function (f) {
+        return "overflowing by " + f.px + " px (" + f.element + ", " + f.style + " style)";
+      }).join("; ") : "fits in both diagram styles")));
+    head.classList.toggle("overflowing", found.length > 0);
     copies.querySelectorAll("[data-figure]").forEach(function (figure) {
       if (!figure.querySelector('[data-key="' + CSS.escape(key) + '"]')) return;
       var copy = figure.cloneNode(true);
@@ -140,14 +144,19 @@
     "td.unsaved{outline:2px solid var(--accent);outline-offset:-2px}" +
     "#editor-preview{position:fixed;left:0;right:0;bottom:0;z-index:7;max-height:48vh;overflow:auto;" +
     "padding:6px 16px;background:var(--paper);border-top:2px solid var(--accent);box-shadow:0 -4px 12px rgba(0,0,0,.15)}" +
-    "#editor-preview .preview-head{margin:0 0 6px;font-size:14px}" +
+    "#editor-preview .preview-head{position:sticky;top:-6px;left:0;z-index:1;margin:0 0 6px;padding:4px 0;" +
+    "background:var(--paper);font-size:14px}#editor-preview .preview-head.overflowing{color:light-dark(#a3341b,#f0a08c);font-weight:600}" +
     "#editor-preview .editing{outline:3px solid #d4572a;outline-offset:2px}";
   document.head.appendChild(style);
   var message = bar.querySelector("#editor-message"), saveButton = bar.querySelector("#editor-save");
 
-  function say(text, refused) {
+  var SAID = "articlesite-editor-said";
+  function say(text, refused, keep) {
     message.textContent = text;
     message.className = refused ? "refused" : "";
+    /* A save or a confirmation is followed by a rebuild that reloads this page: what was
+       said is said again after the reload. */
+    try { if (keep) sessionStorage.setItem(SAID, text); } catch (e) {}
   }
 
   function count() {
@@ -157,19 +166,22 @@
     saveButton.disabled = !n;
   }
 
+  var inFlight = 0;   /* requests sent and not answered: no reload meanwhile */
   function post(url, body) {
     var headers = { "Content-Type": "application/json" };
     headers[E.header] = E.token;
+    inFlight++;
     return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body),
                         credentials: "same-origin" })
       .then(function (response) {
         return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
-      });
+      })
+      .finally(function () { inFlight--; setTimeout(reloadIfDue, 0); });
   }
 
   function reloadIfDue() {
     var live = window.articlesiteLive;
-    if (live && live.pending && !Object.keys(edited).length) location.reload();
+    if (live && live.pending && !inFlight && !Object.keys(edited).length) location.reload();
   }
 
   function save() {
@@ -193,7 +205,7 @@
         var cell = document.querySelector('[data-text="' + CSS.escape(c.key + "|" + c.language) + '"]');
         if (cell) cell.closest("td").classList.remove("unsaved");
       });
-      say(result.answer.message + " The site is being rebuilt; open pages reload.");
+      say(result.answer.message + " The site is being rebuilt; open pages reload.", false, true);
       count();
       reloadIfDue();
     }, function (error) {
@@ -209,13 +221,13 @@
       return;
     }
     post(E.confirm, { base: E.base, key: key, language: language }).then(function (result) {
-      say(result.answer.message, result.status !== 200);
+      say(result.answer.message, result.status !== 200, result.status === 200);
     }, function (error) { say("Not confirmed: " + error, true); });
   }
 
   function setUp() {
     var live = window.articlesiteLive;
-    if (live) live.hold = function () { return Object.keys(edited).length > 0; };
+    if (live) live.hold = function () { return inFlight > 0 || Object.keys(edited).length > 0; };
     document.querySelectorAll("#keys [data-text]").forEach(function (text) {
       var id = text.getAttribute("data-text"), parts = id.split("|");
       var key = parts[0], language = parts[1], cell = text.closest("td");
@@ -254,12 +266,18 @@
           redraw(key, language, shown);
           count();
         });
+        redraw(key, language, area.value || raw(key, E.source));
+        /* Keep the cell in sight above the preview panel. */
+        var bottom = cell.getBoundingClientRect().bottom, room = window.innerHeight * 0.5;
+        if (bottom > room) window.scrollBy(0, bottom - room + 12);
         area.focus();
       });
     });
     count();
-    say("Edit any text: its figures are redrawn and measured while you type. Save writes " +
-        E.file + ".");
+    var said = null;
+    try { said = sessionStorage.getItem(SAID); sessionStorage.removeItem(SAID); } catch (e) {}
+    say(said || "Edit any text: its figures are redrawn and measured while you type. Save " +
+        "writes " + E.file + ".");
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
   else setUp();

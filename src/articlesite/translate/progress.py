@@ -52,7 +52,8 @@ def serve_snippet(found: Summary, path: str) -> str:
                          ensure_ascii=False).replace("</", "<\\/")
     return (
         "<style>[data-fallback]{outline:2px dashed #c25a00;outline-offset:1px;"
-        "background:rgba(255,170,60,.18)}</style>"
+        "background:rgba(255,170,60,.18)}#articlesite-in-progress code{color:inherit;"
+        "background:rgba(255,255,255,.18)}</style>"
         '<div id="articlesite-in-progress" role="status" lang="en" style="position:fixed;'
         "left:0;right:0;bottom:0;z-index:2147483646;padding:6px 14px;background:#5b3100;"
         'color:#fff;font:13px/1.4 system-ui,sans-serif">'
