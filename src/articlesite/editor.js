@@ -273,6 +273,22 @@
         area.focus();
       });
     });
+    /* Each translated article section can be confirmed too. */
+    document.querySelectorAll("[data-section]").forEach(function (cell) {
+      var parts = cell.getAttribute("data-section").split("|");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Confirm";
+      button.setAttribute("aria-label", "Confirm " + parts[0] + " (" + parts[1] + ")");
+      button.addEventListener("click", function () {
+        post(E.confirm, { base: E.base, section: parts[0], language: parts[1] }).then(function (result) {
+          say(result.answer.message, result.status !== 200, result.status === 200);
+        }, function (error) { say("Not confirmed: " + error, true); });
+      });
+      var actions = cell.appendChild(document.createElement("div"));
+      actions.className = "cell-actions";
+      actions.appendChild(button);
+    });
     count();
     var said = null;
     try { said = sessionStorage.getItem(SAID); sessionStorage.removeItem(SAID); } catch (e) {}

@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from conftest import TEXTS, run_build, set_text
+from conftest import TEXTS, run_build, save, set_text
 from test_serve import Server, poll
 
 ARTICLE = "ja/ppo-long-horizon.html"
@@ -127,6 +127,25 @@ def test_confirm_records_the_translation(project, served, browser_page):
     assert message(view) == "Confirmed 1 translation in figure-texts.confirmed.json."
     record = json.loads((project / "figures/figure-texts.confirmed.json").read_text())
     assert record["sft"]["ja"] == {"source": "监督微调（SFT）", "text": "教師あり学習 SFT"}
+
+
+def test_confirm_a_stale_article_section_and_its_notice_goes(project, served, browser_page):
+    run_build(project, "check", "--no-browser", "--confirm", "ppo-long-horizon")
+    zh = project / "content/ppo-long-horizon/zh.md"
+    save(project, zh, zh.read_text(encoding="utf-8").replace(
+        "原脚本把金额转成 float 后求和", "原脚本把金额字符串转成 float 后逐行求和"))
+    article = browser_page(ARTICLE)
+    article.wait_for_function("() => document.querySelector('#rollout + .stale-notice')",
+                              timeout=DEADLINE_MS)
+    view = browser_page("translations.html")
+    view.wait_for_function("() => document.querySelector("
+                           "'[data-section=\"ppo-long-horizon#rollout|ja\"] .status.stale')",
+                           timeout=DEADLINE_MS)
+    view.get_by_role("button", name="Confirm ppo-long-horizon#rollout (ja)", exact=True).click()
+    assert message(view) == "Confirmed 1 section of ppo-long-horizon in " \
+                            "ppo-long-horizon/sections.confirmed.json."
+    article.wait_for_function("() => !document.querySelector('.stale-notice')",
+                              timeout=DEADLINE_MS)
 
 
 def post(served, path: str, body: bytes, headers: dict) -> tuple[int, dict]:

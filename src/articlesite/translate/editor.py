@@ -11,7 +11,9 @@ and saves through two requests:
   else (translate/dictionary_file.py), atomically. serve's watcher then rebuilds and every
   open page reloads, as after any save.
 - `POST /__articlesite/editor/confirm` `{"base": digest, "key", "language"}`: records the
-  confirmation as `check --confirm KEY:LANG` does.
+  confirmation as `check --confirm KEY:LANG` does; with `"section": "SLUG#SECTION"`
+  instead of a key, an article's translated section, as `check --confirm
+  SLUG#SECTION:LANG` does.
 
 Only the page this server served can do either: every request must carry the token (in
 a header, which a cross-site page cannot send without a preflight this server never
@@ -191,6 +193,8 @@ class Editor:
         from ..build import load_sources
         from ..translations import confirm
 
+        if "section" in request:
+            return self.confirm_section(request)
         key, language = request.get("key"), request.get("language")
         if not isinstance(key, str) or not isinstance(language, str) or ":" in key:
             raise Refused(HTTPStatus.BAD_REQUEST, "'key' and 'language' must be text")
@@ -204,3 +208,23 @@ class Editor:
         except UsageError as error:
             raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, str(error)) from None
         return {"ok": True, "base": file_digest(data), "message": " ".join(done)}
+
+    def confirm_section(self, request: dict) -> dict:
+        """A translated article section, as `check --confirm SLUG#SECTION:LANG` does."""
+        from ..build import load_sources
+        from .sections import confirm_sections
+
+        section, language = request.get("section"), request.get("language")
+        if (not isinstance(section, str) or not isinstance(language, str)
+                or "#" not in section or ":" in section):
+            raise Refused(HTTPStatus.BAD_REQUEST, "'section' must be SLUG#SECTION and "
+                          "'language' a language")
+        try:
+            sources = load_sources(self.root, Problems(self.root))
+            done = confirm_sections(sources, [f"{section}:{language}"], False)
+        except BuildError as error:
+            raise Refused(HTTPStatus.CONFLICT, "the sources have problems (see serve): "
+                          f"{error.problems[0]}") from None
+        except UsageError as error:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, str(error)) from None
+        return {"ok": True, "base": request["base"], "message": " ".join(done)}
