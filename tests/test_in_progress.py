@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TEXTS, check, failed_build, line_of, run_build, set_text, soup
-from test_serve import Server
+from test_serve import Server, poll
 
 ARTICLE = "content/ppo-long-horizon"
 KOREAN = """\
@@ -99,6 +99,10 @@ def test_serve_marks_the_fallbacks_on_the_language_s_pages(korean):
         bar = page.select_one("#articlesite-in-progress")
         assert bar is not None and "ko is in progress" in bar.get_text()
         assert "[data-fallback]{outline" in body
+        assert "109 figure texts (outlined)" in bar.get_text()
+        set_text(korean, "rm-training", "ko", "RM 학습")   # the bar follows the sources
+        assert poll(lambda: "108 figure texts (outlined)" in server.get(
+            "/ko/ppo-long-horizon.html")[2])
         _, _, english = server.get("/en/ppo-long-horizon.html")
         assert "articlesite-in-progress" not in english
     finally:

@@ -75,7 +75,6 @@ class BuildState:
         self._changed = threading.Condition()
         self.outcome = Outcome(f"{self._token}-0", False)
         self.stopping = False
-        self.in_progress: dict = {}   # what languages in progress lack (translate/progress.py)
 
     def publish(self, ok: bool, problems: list[dict],
                 changed: list[str] | None = None) -> None:
@@ -170,8 +169,6 @@ class Builder:
                     self.fail(error.problems)
                     return
             self.cache, self.last = cache, built
-            progress = importlib.import_module("articlesite.translate.progress")
-            self.state.in_progress = progress.summary(built.sources) if built.sources else {}
             # The collector need not walk what this build keeps (at N=1000, a collection of
             # it takes some 80 ms: a quick rebuild would wait for it).
             gc.freeze()
@@ -261,10 +258,10 @@ class Handler(BaseHTTPRequestHandler):
         """What else a page gets in serve: the marks of a language in progress; the
         translator's view, asked for by this server's name, becomes an editor."""
         from .translate.editor import VIEW
-        from .translate.progress import serve_snippet
+        from .translate.progress import serve_snippet, summary_on_disk
 
         path = target.relative_to(self.site.resolve()).as_posix()
-        extra = serve_snippet(self.state.in_progress, path)
+        extra = serve_snippet(summary_on_disk(self.editor.root), path)
         if path == VIEW and self.headers.get("Host", "") in self.editor.hosts():
             extra += self.editor.snippet()
         return extra

@@ -10,10 +10,12 @@ of the language what it still lacks.
 from __future__ import annotations
 
 import json
+import os
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..problems import Findings
+from ..problems import Findings, Problems
 
 if TYPE_CHECKING:
     from ..build import Sources
@@ -32,11 +34,35 @@ def check_fallbacks(sources: Sources, findings: Findings) -> None:
                          check="translations")
 
 
-def summary(sources: Sources) -> Summary:
-    found: Summary = {code: {"texts": [], "strings": []} for code in sources.site.in_progress}
-    for dictionary, kind in ((sources.dictionary, "texts"), (sources.strings, "strings")):
-        for key, language in sorted(dictionary.fallbacks):
-            found[language][kind].append(key)
+_read: dict[Path, tuple[tuple, Summary]] = {}
+
+
+def summary_on_disk(root: Path) -> Summary:
+    """What the languages in progress lack in the sources as they are now (serve asks for
+    each page it sends, so that a page reloaded after a save is told what is current; the
+    files are parsed again only when they changed)."""
+    from ..config import load_site
+    from ..texts import load_dictionary
+
+    files = [root / "content" / "site.yaml", root / "figures" / "figure-texts.json",
+             root / "templates" / "strings.yaml"]
+    try:
+        stamp = tuple((os.stat(path).st_mtime_ns, os.stat(path).st_size) for path in files)
+    except OSError:
+        return {}
+    if root in _read and _read[root][0] == stamp:
+        return _read[root][1]
+    problems = Problems(root)
+    site = load_site(root, problems)
+    found: Summary = {}
+    if site is not None and site.in_progress:
+        found = {code: {"texts": [], "strings": []} for code in site.in_progress}
+        for path, kind in ((files[1], "texts"), (files[2], "strings")):
+            loaded = load_dictionary(path, site.codes, problems, in_progress=site.in_progress,
+                                     fallback=site.source_language)
+            for key, language in sorted(loaded.fallbacks if loaded else ()):
+                found[language][kind].append(key)
+    _read[root] = (stamp, found)
     return found
 
 
