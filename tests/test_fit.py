@@ -60,7 +60,7 @@ def test_missing_browser_is_said_plainly_and_skips_only_text_fit(project):
     assert result.returncode == 0, result.stdout
     assert ("Text fit was not measured: Chromium not found at /nonexistent/chromium"
             in result.stdout)
-    assert result.stdout.rstrip().endswith("Clean: no problems, 2 warnings.")
+    assert result.stdout.rstrip().endswith("Clean: no problems, 4 warnings.")
 
 
 def test_missing_browser_is_said_the_same_where_playwright_is_missing(project, tmp_path):

@@ -185,8 +185,11 @@ def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
     paths = [path.resolve() for path in changed]
     if paths == [sources.dictionary.path.resolve()]:
         old = sources.dictionary
-        new = load_dictionary(old.path, sources.site.codes, problems)
-        if new is None or problems or list(new.texts) != list(old.texts):
+        new = load_dictionary(old.path, sources.site.codes, problems,
+                              in_progress=sources.site.in_progress,
+                              fallback=sources.site.source_language)
+        if (new is None or problems or list(new.texts) != list(old.texts)
+                or new.fallbacks != old.fallbacks):
             return None
         return dataclasses.replace(sources, dictionary=new)
     articles = {article.slug: article for article in sources.articles}
@@ -204,7 +207,11 @@ def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
     for slug, new_sources in edited.items():
         old = articles[slug]
         articles[slug] = dataclasses.replace(old, sources=old.sources | new_sources)
-    return dataclasses.replace(sources, articles=[articles[a.slug] for a in sources.articles])
+    edited_sources = dataclasses.replace(
+        sources, articles=[articles[a.slug] for a in sources.articles])
+    if edited_sources.sections.key() != sources.sections.key():
+        return None   # sections' states changed: other pages and the view show them
+    return edited_sources
 
 
 def same_keys(previous: Built, sources: Sources) -> bool:
@@ -269,7 +276,8 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
             article = articles[job.slug]
             key = article_key(sources.key, job.language, article.listing(),
                               article.sources[job.language].digest,
-                              article.references_digest)
+                              article.references_digest,
+                              sources.sections.notices(article.slug, job.language))
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is not None and not assets.current(entry.files, files, languages,
@@ -308,6 +316,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
                         sources.strings, sources.templates, problems)
     renderer.files.store = store
+    renderer.notices = sources.sections.notices
     return renderer
 
 
@@ -386,7 +395,8 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
     key = view_key(sources.key, job.path, sources.dictionary.texts, sources.confirmed,
-                   [(file.id, file.digest) for file in sources.figures.values()], links)
+                   [(file.id, file.digest) for file in sources.figures.values()], links,
+                   sources.sections.key())
     entry = cache.reusable(job.path, key, {}, sources.dictionary)
     if entry is None:
         return Plan({job: key}, {}, [job], links)

@@ -87,16 +87,17 @@ def listings_digest(listings: list) -> str:
 
 
 def article_key(site: str, language: str, listing: object, source: str,
-                references: str | None) -> str:
-    """An article page's: its own source, the article's bibliography and its listing (the
-    titles and descriptions the switcher shows in the other languages)."""
-    return key_of(site, "article.html", language, listing, source, references)
+                references: str | None, notices: object = None) -> str:
+    """An article page's: its own source, the article's bibliography, its listing (the
+    titles and descriptions the switcher shows in the other languages) and the sections it
+    marks as possibly out of date (translate/sections.py)."""
+    return key_of(site, "article.html", language, listing, source, references, notices)
 
 
 def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
-             links: dict) -> str:
+             links: dict, sections: object) -> str:
     """The translator's view's: everything it shows (see build.plan_view)."""
-    return key_of(site, path, texts, confirmed, figures, links)
+    return key_of(site, path, texts, confirmed, figures, links, sections)
 
 
 def copy_key(site: str, figure: str) -> str:
@@ -105,7 +106,11 @@ def copy_key(site: str, figure: str) -> str:
 
 
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
-    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts])
+    """Of these texts' values, and of which of them stand in for a language in progress
+    (a page marks those)."""
+    fallbacks = dictionary.fallbacks
+    return key_of([dictionary.texts.get(key, {}).get(language) for key, language in texts],
+                  [pair for pair in texts if pair in fallbacks] if fallbacks else None)
 
 
 class Entry(NamedTuple):
@@ -259,7 +264,8 @@ class Cache:
     def texts_key(self, dictionary: Dictionary) -> str:
         """The digest of the dictionary's texts (worked out once per dictionary)."""
         if self._texts_key[0] is not dictionary:
-            self._texts_key = (dictionary, key_of(dictionary.texts))
+            self._texts_key = (dictionary, key_of(dictionary.texts,
+                                                  sorted(dictionary.fallbacks)))
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,

@@ -1,4 +1,4 @@
-"""The command line: `python build.py [build|serve|check|new]` and the `articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|translations]` and the `articlesite` script."""
 
 from __future__ import annotations
 
@@ -51,15 +51,19 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     check_parser.add_argument("--format", choices=("text", "json"), default="text")
     check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
                               help="record that a translation (every language of KEY, or "
-                                   "only LANG) is right for the current source text")
+                                   "only LANG) is right for the current source text; "
+                                   "SLUG[#SECTION][:LANG] does so for an article's "
+                                   "translated sections")
     check_parser.add_argument("--confirm-all", action="store_true",
                               help="confirm every translation except those identical to the "
-                                   "source text")
+                                   "source text, and every translated article section")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    from .translate import commands as translation_commands
+    translation_commands.add_parser(command)
     args = parser.parse_args(argv)
     root = getattr(args, "root", default_root or Path.cwd()).resolve()
     args.clean = getattr(args, "clean", False)
@@ -70,6 +74,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                          drafts=not args.no_drafts)
         if args.command == "check":
             return run_check(root, args)
+        if args.command == "translations":
+            return translation_commands.run(root, args)
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
@@ -131,6 +137,7 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     from .check.report import format_json, format_text, run_checks
     from .load.sources import load_sources
     from .translate.record import confirm
+    from .translate.section_checks import confirm_sections, is_article_target
 
     if args.confirm or args.confirm_all:
         try:
@@ -138,7 +145,11 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
         except BuildError as error:
             print_problems(error)
             return 1
-        for line in confirm(sources, args.confirm, args.confirm_all):
+        sections = [t for t in args.confirm if is_article_target(sources, t)]
+        keys = [t for t in args.confirm if t not in sections]
+        done = confirm(sources, keys, args.confirm_all) if keys or args.confirm_all else []
+        done += confirm_sections(sources, sections, args.confirm_all)
+        for line in done:
             print(line, file=sys.stderr if args.format == "json" else sys.stdout)
     report = run_checks(root, browser=not args.no_browser)
     print(format_json(report) if args.format == "json" else format_text(report))

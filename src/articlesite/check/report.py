@@ -20,7 +20,9 @@ from ..pages import site_pages
 from ..problems import BuildError, Finding, Findings, merge_repeated
 from ..render import markdown
 from ..render.links import check_targets
+from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
+from ..translate.section_checks import check_sections
 from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
@@ -72,6 +74,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     view = "".join(render_translator_view(renderer, sources, links, copies))
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
+    check_sections(sources, findings)
+    check_fallbacks(sources, findings)
     for article in sources.articles:
         try:
             outlines = {code: markdown.outline_of(source.body, source.body_line)

@@ -10,6 +10,7 @@ from ..problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")
+STATUSES = ("finished", "in-progress")
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class Language:
     name: str        # the language's name in its own script: "中文"
     lang: str        # the HTML lang attribute: "zh-CN"
     site_title: str  # the site's title in this language
+    in_progress: bool = False  # `status: in-progress`: texts it lacks fall back, unlisted
 
 
 @dataclass
@@ -34,6 +36,19 @@ class Site:
 
     def language(self, code: str) -> Language:
         return next(lang for lang in self.languages if lang.code == code)
+
+    @property
+    def in_progress(self) -> frozenset[str]:
+        """The codes of the languages still being added (`status: in-progress`)."""
+        return frozenset(lang.code for lang in self.languages if lang.in_progress)
+
+    def shown(self, code: str | None = None) -> list[Language]:
+        """The languages a page in `code` lists (switcher, hreflang links, indexes): the
+        finished ones, and its own."""
+        return [lang for lang in self.languages if not lang.in_progress or lang.code == code]
+
+    def shown_codes(self, code: str | None = None) -> list[str]:
+        return [lang.code for lang in self.shown(code)]
 
 
 def load_site(root: Path, problems: Problems) -> Site | None:
@@ -55,7 +70,12 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         return None
     for entry in entries:
         if not check_fields(entry, path, problems, what="a language",
-                            required=("code", "name", "lang", "title")):
+                            required=("code", "name", "lang", "title"), optional=("status",)):
+            continue
+        status = str(entry.get("status", "finished"))
+        if status not in STATUSES:
+            problems.add(path, line_of(entry, "status"), f"status '{status}' must be one of "
+                         f"{', '.join(STATUSES)}", key="status", language=str(entry["code"]))
             continue
         code = str(entry["code"])
         if not CODE.match(code):
@@ -67,7 +87,7 @@ def load_site(root: Path, problems: Problems) -> Site | None:
                          language=code)
             continue
         languages.append(Language(code, str(entry["name"]), str(entry["lang"]),
-                                  str(entry["title"])))
+                                  str(entry["title"]), status == "in-progress"))
     codes = [lang.code for lang in languages]
     default = str(data["default_language"])
     source = str(data.get("source_language", default))
@@ -75,6 +95,10 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         if codes and value not in codes:
             problems.add(path, line_of(data, key), f"{key} '{value}' is not one of the "
                          f"languages ({', '.join(codes)})", key=key, language=value)
+    for key, value in (("default_language", default), ("source_language", source)):
+        if value in codes and next(lang for lang in languages if lang.code == value).in_progress:
+            problems.add(path, line_of(data, key), f"{key} '{value}' cannot be in progress: "
+                         "other languages fall back to it", key=key, language=value)
     base_url = str(data.get("base_url") or "")
     if base_url and not base_url.endswith("/"):
         base_url += "/"

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cache import copy_key, site_key
 from ..problems import Problems
+from ..translate.sections import SectionRecords, SectionStates, load_records
 from .config import Site, load_site
 from .confirmed import Record, load_record, record_path
 from .content import Article, drop_drafts, load_articles
@@ -31,6 +32,14 @@ class Sources:
     strings: Dictionary
     templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
     confirmed: Record           # the translations' confirmation record (confirmed.py)
+    # what each article's translated sections were confirmed against (translate/sections.py)
+    section_records: SectionRecords = field(default_factory=dict)
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+
+    @functools.cached_property
+    def sections(self) -> SectionStates:
+        """The state of every article's translated sections."""
+        return SectionStates(self.site, self.articles, self.section_records, self.memo)
 
     @functools.cached_property
     def key(self) -> str:
@@ -54,9 +63,11 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None
-    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
+    fallback = {"in_progress": site.in_progress, "fallback": site.source_language}
+    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems,
+                                 **fallback)
     strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
-                              what="interface strings")
+                              what="interface strings", **fallback)
     templates = load_templates(root / "templates", problems)
     figures = scan_figures(root, problems)
     articles = load_articles(site, problems, memo)
@@ -66,7 +77,9 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
         problems.raise_if_any()
     assert dictionary is not None and strings is not None
     confirmed = load_record(record_path(dictionary), site.codes, problems)
-    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
+    section_records = load_records(articles, site.codes, problems)
+    return Sources(site, articles, figures, dictionary, strings, templates, confirmed,
+                   section_records, memo)
 
 
 def load_templates(folder: Path, problems: Problems) -> dict[str, str]:

@@ -53,6 +53,9 @@ class Dictionary:
     path: Path
     texts: dict[str, dict[str, str]]
     source: str = field(default="", repr=False)   # the file's text
+    # (key, language) of the texts a language in progress lacks, which texts holds in
+    # the source language instead
+    fallbacks: frozenset[tuple[str, str]] = frozenset()
 
     @cached_property
     def lines(self) -> dict[str, int]:
@@ -66,9 +69,25 @@ class Dictionary:
         return key in self.texts
 
 
+def value_problem(text: object, code: str) -> str | None:
+    """What is wrong with a dictionary value for language `code`, if anything: the
+    build's rule, shared by everything that writes values (import, the editor)."""
+    if text is None:
+        return f"translation missing for language '{code}'"
+    if not isinstance(text, str):
+        return "translation must be text"
+    if not text.strip():
+        return f"translation empty for language '{code}'"
+    return None
+
+
 def load_dictionary(path: Path, codes: list[str], problems: Problems,
-                    what: str = "dictionary") -> Dictionary | None:
-    """Load a `{key: {language: text}}` JSON or YAML file and check every language is there."""
+                    what: str = "dictionary", in_progress: frozenset[str] = frozenset(),
+                    fallback: str | None = None) -> Dictionary | None:
+    """Load a `{key: {language: text}}` JSON or YAML file and check every language is there.
+
+    A text missing or empty in a language `in_progress` is no problem: the `fallback`
+    language's text stands in for it (listed in `fallbacks`)."""
     if not path.is_file():
         problems.add(path, None, f"{what} not found")
         return None
@@ -84,6 +103,7 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
         return None
     dictionary = Dictionary(path, {}, source)
     found: list[tuple[str, str, str | None]] = []   # key, message, language
+    fallbacks: set[tuple[str, str]] = set()
     for key, entry in data.items():
         if not isinstance(entry, dict):
             found.append((key, "value must map language codes to texts", None))
@@ -93,16 +113,17 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
                 known = ", ".join(codes)
                 found.append((key, f"unknown language '{code}' (languages: {known})",
                               str(code)))
+        texts = dictionary.texts[key] = {code: value for code, value in entry.items()
+                                         if isinstance(value, str)}
         for code in codes:
-            text = entry.get(code)
-            if text is None:
-                found.append((key, f"translation missing for language '{code}'", code))
-            elif not isinstance(text, str):
-                found.append((key, "translation must be text", code))
-            elif not text.strip():
-                found.append((key, f"translation empty for language '{code}'", code))
-        dictionary.texts[key] = {code: value for code, value in entry.items()
-                                 if isinstance(value, str)}
+            message = value_problem(entry.get(code), code)
+            if message and code in in_progress and isinstance(entry.get(fallback), str) \
+                    and not value_problem(entry[fallback], fallback):
+                texts[code] = entry[fallback]
+                fallbacks.add((key, code))
+            elif message:
+                found.append((key, message, code))
     for key, message, language in found:
         problems.add(path, dictionary.lines.get(key), message, key=key, language=language)
+    dictionary.fallbacks = frozenset(fallbacks)
     return dictionary

@@ -62,6 +62,7 @@ class RenderContext:
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
+    notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
 
 
 def _heading_ids(state) -> None:
@@ -164,6 +165,16 @@ def _render_heading_open(self, tokens, idx, options, env) -> str:
                         "same in every language: end it with {#some-id}")
     context.section_number += 1
     return f'{html}<span class="secno">{context.section_number}</span> '
+
+
+def _render_heading_close(self, tokens, idx, options, env) -> str:
+    """A section's heading, then what the page adds after it (a stale notice)."""
+    html = self.renderToken(tokens, idx, options, env)
+    context = env.get("context")
+    if context is None or context.notice is None or tokens[idx].tag != "h2":
+        return html
+    section_id = tokens[idx - 2].attrGet("id") if idx >= 2 else None
+    return html + (context.notice(str(section_id)) if section_id else "")
 
 
 def _render_fence(self, tokens, idx, options, env) -> str:
@@ -270,6 +281,7 @@ def create_parser() -> MarkdownIt:
     md.inline.ruler.before("link", "citation", _citation)
     md.inline.ruler.before("escape", "eqref", equations.eqref_rule)
     md.add_render_rule("heading_open", _render_heading_open)
+    md.add_render_rule("heading_close", _render_heading_close)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("citation", _render_citation)
     md.add_render_rule("image", _render_image)

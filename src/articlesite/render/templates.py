@@ -91,6 +91,8 @@ class Renderer:
         self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+        # slug, language -> the ids of the sections that carry a stale notice
+        self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -108,9 +110,16 @@ class Renderer:
 
     # Texts ----------------------------------------------------------------------------
     def texts(self, language: str, read: set) -> Callable[[str], Markup]:
+        fallbacks = self.dictionary.fallbacks
+        source = self.site.language(self.site.source_language)
+
         def text(key: str) -> Markup:
             read.add((key, language))
-            return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+            html = rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+            if fallbacks and (key, language) in fallbacks:   # a language in progress
+                return Markup('<span data-fallback lang="{}">{}</span>').format(source.lang,
+                                                                               html)
+            return html
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
@@ -205,7 +214,8 @@ class Renderer:
         reference = self.ui(language)("equation-reference")
         context = markdown.RenderContext(figure, numbers.get, problem, refs,
                                          equation_reference=lambda n: reference.format(
-                                             number=n))
+                                             number=n),
+                                         notice=self._notices(article, language))
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing(),
@@ -219,6 +229,25 @@ class Renderer:
         page.files, page.notes = refs.files, refs.notes
         page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
+
+    def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
+        """The notice after each stale section's heading: it links to the section in
+        the source language (see translate/sections.py)."""
+        stale = self.notices(article.slug, language)
+        if not stale:
+            return None
+        base = self.site.source_language
+        if base not in article.sources:
+            base = next(iter(article.sources))
+        macro = self.env.get_template("notice.html").module.stale_notice
+        ui = self.ui(language)
+
+        def notice(section_id: str) -> str:
+            if section_id not in stale:
+                return ""
+            return str(macro(f"../{base}/{article.slug}.html#{section_id}",
+                             self.site.language(base), ui))
+        return notice
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
         seen: set[str] = set()

@@ -2,7 +2,9 @@
    serves (never to the files in site/). It listens to the server's build events: after a
    good build that changed this page (or may have) the page reloads at the same scroll
    position; after a failed one it shows the problems in an overlay, until a good build
-   reloads it. */
+   reloads it. A page may set articlesiteLive.hold to a function that says it holds what a
+   reload would lose (the translator's editor, with unsaved text): it is then not
+   reloaded, and articlesiteLive.pending says a reload is due. */
 (function () {
   "use strict";
   var live = window.articlesiteLive, key = "articlesite-scroll:" + location.pathname;
@@ -28,6 +30,9 @@
     if (state.ok && state.version !== live.version && state.changed &&
         state.previous === live.version && state.changed.indexOf(here) < 0) {
       live.version = state.version;  /* only other pages changed since this one was sent */
+      showOverlay("");
+    } else if (state.ok && state.version !== live.version && live.hold && live.hold()) {
+      live.pending = true;  /* the page holds what reloading would lose (the editor) */
       showOverlay("");
     } else if (state.ok && state.version !== live.version) {
       try { sessionStorage.setItem(key, JSON.stringify([window.scrollX, window.scrollY])); } catch (e) {}

@@ -30,9 +30,13 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ..problems import Problem, UsageError
+
+if TYPE_CHECKING:
+    from ..translate.editor import Editor
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
@@ -191,6 +195,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "articlesite"
     site: Path
     state: BuildState
+    editor: Editor   # the translator's view's (translate/editor.py)
 
     def log_message(self, format: str, *args) -> None:
         pass  # quiet: the terminal shows builds, not requests
@@ -244,8 +249,41 @@ class Handler(BaseHTTPRequestHandler):
             self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
             return
         if target.suffix == ".html":
-            body = inject(body, outcome)
+            body = inject(body, outcome, self.extra(target))
         self.respond(HTTPStatus.OK, target.suffix, body, head)
+
+    def extra(self, target: Path) -> str:
+        """What else a page gets in serve: the marks of a language in progress; the
+        translator's view, asked for by this server's name, becomes an editor."""
+        from ..translate.editor import VIEW
+        from ..translate.progress import serve_snippet, summary_on_disk
+
+        path = target.relative_to(self.site.resolve()).as_posix()
+        extra = serve_snippet(summary_on_disk(self.editor.root), path)
+        if path == VIEW and self.headers.get("Host", "") in self.editor.hosts():
+            extra += self.editor.snippet()
+        return extra
+
+    def do_POST(self) -> None:
+        """The translator's view's editor (translate/editor.py): nothing else is posted."""
+        from ..translate.editor import MAX_BODY, PREFIX
+
+        path = urlsplit(self.path).path
+        length = self.headers.get("Content-Length", "")
+        self.close_connection = True   # unless the body is read
+        if not path.startswith(PREFIX):
+            status, answer = HTTPStatus.NOT_FOUND, {"ok": False, "message": "not found"}
+        elif not length.isdigit():
+            status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
+                                                          "message": "Content-Length needed"}
+        elif int(length) > MAX_BODY:
+            status, answer = HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
+                "ok": False, "message": f"the body is larger than {MAX_BODY} bytes"}
+        else:
+            body = self.rfile.read(int(length))
+            self.close_connection = False
+            status, answer = self.editor.handle(path, self.headers, body)
+        self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
 
     @staticmethod
     def page(title: str, outcome: Outcome) -> bytes:
@@ -288,11 +326,11 @@ class Handler(BaseHTTPRequestHandler):
             pass  # the page was closed or reloaded
 
 
-def inject(html: bytes, outcome: Outcome) -> bytes:
-    """The page with the live-reload script (and the overlay after a failed build) added
-    before </body>."""
+def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
+    """The page with the live-reload script (and the overlay after a failed build, and
+    `extra`) added before </body>."""
     settings = json.dumps({"version": outcome.version, "events": EVENTS})
-    snippet = (("" if outcome.ok else overlay(outcome.problems))
+    snippet = (extra + ("" if outcome.ok else overlay(outcome.problems))
                + f"<script>window.articlesiteLive={settings};\n{LIVE_JS.read_text('utf-8')}"
                "</script>")
     end = html.rfind(b"</body>")
@@ -309,9 +347,13 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
+    from ..translate.editor import Editor
+
     site = root / "site"
     state = BuildState()
-    handler = type("SiteHandler", (Handler,), {"site": site, "state": state})
+    editor = Editor(root.resolve(), host)
+    handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
+                                               "editor": editor})
     server_class = type("Server", (ThreadingHTTPServer,), {
         "address_family": socket.AF_INET6 if ":" in host else socket.AF_INET})
     try:
@@ -320,6 +362,7 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
         hint = ("; choose another port with --port (0 picks a free one)"
                 if exc.errno == errno.EADDRINUSE else "")
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+    editor.port = server.server_address[1]
     builder = Builder(root, state, clean, drafts)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -351,8 +394,10 @@ def announce(site: Path, host: str, port: int, root: Path) -> None:
                                                          else host)
     print(f"Serving {site} at http://{shown}:{port}/", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"Listening on {host}: anyone who can reach this machine can read the site.",
-              flush=True)
+        print(f"Listening on {host}: anyone who can reach this machine can read the site, "
+              "and edit figure texts in the translator's view.", flush=True)
+    print(f"Translator's view and editor: http://{shown}:{port}/translations.html",
+          flush=True)
     print("Watching " + ", ".join(str(p) for p in watched(root)) + ". Ctrl-C stops.",
           flush=True)
 

@@ -53,7 +53,7 @@ class Status:
 def status(sources: Sources, key: str, language: str) -> Status:
     texts = sources.dictionary.texts.get(key, {})
     text, source = texts.get(language), texts.get(sources.site.source_language)
-    if not text or not text.strip():
+    if not text or not text.strip() or (key, language) in sources.dictionary.fallbacks:
         return Status(MISSING)
     if language == sources.site.source_language or not source or not source.strip():
         return Status(OK)

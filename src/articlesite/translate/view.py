@@ -8,9 +8,12 @@ makes a copy in every language from the texts in the table and measures them liv
 the same code `check` runs in Chromium. Without JavaScript the page says that fit was
 not measured. The page is deterministic: it is the same bytes for the same sources.
 
+It also lists every article's sections side by side, in every language, with the state
+of each translated section (translate/sections.py) and a link to it.
+
 What it shows depends on every dictionary text, the confirmation record, every figure
-spec and which article page places which figure (`figure_links`); the build's cache key
-for it covers exactly these (build.plan_view).
+spec, which article page places which figure (`figure_links`) and the articles' sections
+and their states; the build's cache key for it covers exactly these (build.plan_view).
 """
 
 from __future__ import annotations
@@ -96,8 +99,11 @@ def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
         row.cells = [Cell(code, rich_text(texts.get(code, "")), status(sources, key, code))
                      for code in site.codes]
     script = files("articlesite.translate").joinpath("measure.js").read_text(encoding="utf-8")
+    articles = [(article.slug, sources.sections.table(article.slug))
+                for article in sources.articles]
     return renderer.page_chunks(
         PATH, "translations.html", site.default_language, rows=list(table.values()),
+        articles=articles,
         copies=[copies[figure_id][1] for figure_id in sources.figures if figure_id in copies],
         measure_script=Markup(script), dictionary=sources.dictionary.path.name)
 

@@ -1,0 +1,202 @@
+"""Article translations, section by section: which translated sections are out of date.
+
+Beside each article, `content/<slug>/sections.confirmed.json` records, for each
+translation and each of its `##` sections, the digest of the source-language section the
+translation was confirmed against: `{language: {section id: digest}}`. `python build.py
+check --confirm SLUG[#SECTION][:LANG]` and `--confirm-all` write it; nothing else does.
+
+A section's digest covers its source text from its heading to the next `##` heading
+(trailing white space aside). The state of a translated section:
+
+- ok: its language has a record for the article and the digest recorded is the source
+  section's current one;
+- stale: its language has a record for the article, and the source section changed
+  since (or was added since: the record does not name it);
+- unconfirmed: its language has no record for the article at all (translations made
+  before sections were tracked): `check` warns once per article and language, and the
+  page shows no notice;
+- missing: the translation lacks the section (parity reports that).
+
+A stale section carries a notice on its page, in the reader's language, linking to the
+same section in the source language.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..load.sourcefiles import Memo, SourceChanged, digest, parse_json, read_text
+from ..problems import Problems
+
+if TYPE_CHECKING:
+    from ..load.config import Site
+    from ..load.content import Article, Source
+
+RECORD = "sections.confirmed.json"
+OK, STALE, UNCONFIRMED, MISSING = "ok", "stale", "unconfirmed", "missing"
+
+# slug -> language -> section id -> digest of the source section confirmed against
+SectionRecords = dict[str, dict[str, dict[str, str]]]
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    line: int      # of its heading, in the source file
+    title: str     # the heading's Markdown, without its {#id}
+    digest: str    # of its text, heading included
+
+
+def sections_of(source: Source, memo: Memo) -> list[Section]:
+    """The `##` sections of one language's version of an article (remembered by the
+    digest of its file)."""
+    found = memo.recall("sections", source.digest)
+    if found is None:
+        try:
+            body = source.body
+        except SourceChanged:
+            return []   # the build reports it
+        found = _sections(body, source.body_line)
+        memo.keep("sections", source.digest, found)
+    return [Section(*item) for item in found]
+
+
+def _sections(body: str, first_line: int) -> list[tuple[str, int, str, str]]:
+    from ..render import markdown  # markdown-it: only when an article is parsed
+
+    tokens = markdown.parse(body)
+    lines = body.splitlines()
+    starts = [(i, token.map[0]) for i, token in enumerate(tokens)
+              if token.type == "heading_open" and token.tag == "h2" and token.map]
+    found = []
+    for n, (i, start) in enumerate(starts):
+        end = starts[n + 1][1] if n + 1 < len(starts) else len(lines)
+        section_id = tokens[i].attrGet("id")
+        if not section_id:
+            continue   # the build reports a heading without an id
+        text = "\n".join(line.rstrip() for line in lines[start:end]).strip()
+        found.append((str(section_id), first_line + start, tokens[i + 1].content.strip(),
+                      digest(text.encode())[:16]))
+    return found
+
+
+def record_path(article: Article) -> Path:
+    return article.folder / RECORD
+
+
+def load_records(articles: list[Article], codes: list[str],
+                 problems: Problems) -> SectionRecords:
+    records: SectionRecords = {}
+    for article in articles:
+        path = record_path(article)
+        if not path.is_file():
+            continue
+        text = read_text(path, problems)
+        data = None if text is None else parse_json(text, path, problems)
+        if data is None:
+            continue
+        if not (isinstance(data, dict) and all(
+                isinstance(entry, dict) and all(isinstance(value, str)
+                                                for value in entry.values())
+                for entry in data.values())):
+            problems.add(path, 1, 'the record must map languages to {section id: digest}; '
+                         'rewrite it with `python build.py check --confirm '
+                         f'{article.slug}`')
+            continue
+        records[article.slug] = {code: dict(entry) for code, entry in data.items()
+                                 if code in codes}
+    return records
+
+
+def write_record(article: Article, record: dict[str, dict[str, str]],
+                 codes: list[str]) -> Path:
+    """One section a line, languages in the site's order, sections in the article's."""
+    def dump(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    entries = []
+    for code in (c for c in codes if record.get(c)):
+        lines = [f"    {dump(section)}: {dump(value)}" for section, value in record[code].items()]
+        entries.append(f"  {dump(code)}: {{\n" + ",\n".join(lines) + "\n  }")
+    path = record_path(article)
+    path.write_text("{\n" + ",\n".join(entries) + "\n}\n", encoding="utf-8")
+    return path
+
+
+@dataclass(frozen=True)
+class Cell:
+    language: str
+    state: str              # OK, STALE, UNCONFIRMED or MISSING; "source" for the source
+    section: Section | None
+
+
+class SectionStates:
+    """The state of every translated section of every article, worked out when asked."""
+
+    def __init__(self, site: Site, articles: list[Article], records: SectionRecords,
+                 memo: Memo):
+        self.site, self.records, self.memo = site, records, memo
+        self.articles = {article.slug: article for article in articles}
+
+    @functools.cache  # noqa: B019 - one instance per build's sources
+    def sections(self, slug: str, language: str) -> tuple[Section, ...]:
+        source = self.articles[slug].sources.get(language)
+        return tuple(sections_of(source, self.memo)) if source else ()
+
+    def source_language(self, slug: str) -> str:
+        """The language translations of this article are made from."""
+        article = self.articles[slug]
+        source = self.site.source_language
+        return source if source in article.sources else next(iter(article.sources))
+
+    def state(self, slug: str, language: str, section_id: str) -> str:
+        base = self.source_language(slug)
+        if language == base:
+            return "source"
+        if section_id not in {s.id for s in self.sections(slug, language)}:
+            return MISSING
+        record = self.records.get(slug, {}).get(language)
+        if record is None:
+            return UNCONFIRMED
+        current = {s.id: s.digest for s in self.sections(slug, base)}
+        if section_id not in current:
+            return OK   # not in the source: parity reports it
+        return OK if record.get(section_id) == current[section_id] else STALE
+
+    @functools.cache  # noqa: B019
+    def notices(self, slug: str, language: str) -> tuple[str, ...]:
+        """The ids of the sections of this page that carry a stale notice."""
+        if language == self.source_language(slug):
+            return ()
+        return tuple(s.id for s in self.sections(slug, language)
+                     if self.state(slug, language, s.id) == STALE)
+
+    def table(self, slug: str) -> list[tuple[str, list[Cell]]]:
+        """Every section of the article (the source's order, then any only a translation
+        has), with a cell per language."""
+        base = self.source_language(slug)
+        ids = [s.id for s in self.sections(slug, base)]
+        for code in self.site.codes:
+            ids += [s.id for s in self.sections(slug, code) if s.id not in ids]
+        rows = []
+        for section_id in ids:
+            cells = []
+            for code in self.site.codes:
+                found = next((s for s in self.sections(slug, code) if s.id == section_id),
+                             None)
+                state = MISSING if found is None else self.state(slug, code, section_id)
+                cells.append(Cell(code, state, found))
+            rows.append((section_id, cells))
+        return rows
+
+    def key(self) -> list:
+        """What the translator's view shows of the sections (its cache key covers it):
+        their ids and states. Not their titles: then an edit to a heading, the most
+        common kind, leaves the view as it is (serve's quick rebuild needs that)."""
+        return [(slug, [(section_id, [(cell.language, cell.state) for cell in cells])
+                        for section_id, cells in self.table(slug)])
+                for slug in self.articles]

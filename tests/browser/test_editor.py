@@ -1,0 +1,203 @@
+"""The translator's editor, through `python build.py serve` on a free port, in Chromium:
+a Japanese text that overflows is seen to overflow while typing, before any save; a save
+changes exactly that value in figures/figure-texts.json and the open article page
+reloads with it; a file changed on disk since the page loaded refuses the save and keeps
+the typed text; requests without the token, from another origin or malformed change
+nothing. Every wait polls with a deadline; nothing is timed."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+
+import pytest
+from conftest import TEXTS, run_build, save, set_text
+from test_serve import Server, poll
+
+ARTICLE = "ja/ppo-long-horizon.html"
+LONG = "人間が二つの回答を比べて選んだ好みのペアの一覧"
+SHORT = "好みの対"
+DEADLINE_MS = 60_000
+
+
+@pytest.fixture
+def served(project):
+    server = Server(project, "--port", "0")
+    yield server
+    if server.process.poll() is None:
+        server.process.kill()
+        server.process.wait()
+
+
+@pytest.fixture
+def browser_page(chromium, served):
+    """A page that may only reach this server; anything else fails the test."""
+    origin = f"http://{served.host}:{served.port}/"
+    troubles: list[str] = []
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+
+    def guard(route) -> None:
+        if route.request.url.startswith(origin):
+            route.continue_()
+        else:
+            troubles.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    pages = []
+
+    def open_page(path: str):
+        page = context.new_page()
+        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        page.goto(origin + path)
+        page.wait_for_load_state("load")
+        pages.append(page)
+        return page
+
+    yield open_page
+    context.close()
+    assert not troubles
+
+
+def edit(page, key: str, language: str, text: str):
+    page.get_by_role("button", name=f"Edit {key} ({language})", exact=True).click()
+    area = page.locator(f'textarea[data-edit="{key}|{language}"]')
+    area.fill(text)
+    return area
+
+
+def fit(page, key: str, language: str) -> str:
+    return page.locator(f'[data-fit="{key}|{language}"]').inner_text()
+
+
+def message(page) -> str:
+    """What the editor said after an action (read at once: a save or a confirmation is
+    followed by a rebuild, which may reload the page)."""
+    said = page.wait_for_function(
+        "() => { var text = document.getElementById('editor-message').textContent;"
+        " return /^(Saved|Confirmed|figures|nothing|missing|Not)/.test(text) && text; }",
+        timeout=DEADLINE_MS)
+    return said.json_value()
+
+
+def test_overflow_seen_while_typing_then_save_writes_only_that_value(project, served,
+                                                                     browser_page):
+    before = (project / TEXTS).read_bytes()
+    article = browser_page(ARTICLE)
+    node = article.locator('#figure-training-overview [data-node="prefs"] strong')
+    assert node.inner_text() == "選好ペア"
+    view = browser_page("translations.html")
+    edit(view, "prefs", "ja", LONG)
+    assert re.match(r"overflowing by [\d.]+ px \(training-overview, node prefs",
+                    fit(view, "prefs", "ja"))
+    preview = view.locator("#editor-preview")
+    assert preview.is_visible() and "prefs (ja): overflowing" in preview.inner_text()
+    assert LONG in preview.locator(".editing").inner_text()
+    assert (project / TEXTS).read_bytes() == before   # nothing saved while typing
+    edit(view, "prefs", "ja", SHORT)
+    assert fit(view, "prefs", "ja") == "fits (both diagram styles)"
+    view.locator("#editor-save").click()
+    assert message(view).startswith("Saved 1 text to figures/figure-texts.json.")
+    after = (project / TEXTS).read_bytes()
+    assert after == before.replace('"ja": "選好ペア"'.encode(), f'"ja": "{SHORT}"'.encode())
+    # The open article page reloads with the new text, as after any save.
+    article.wait_for_function(
+        "text => document.querySelector('#figure-training-overview [data-node=\"prefs\"] "
+        "strong').textContent === text", arg=SHORT, timeout=DEADLINE_MS)
+
+
+def test_save_refused_when_the_file_changed_on_disk_and_the_text_stays(project, served,
+                                                                      browser_page):
+    view = browser_page("translations.html")
+    area = edit(view, "demos", "ja", "実演の例")
+    set_text(project, "sft", "en", "Supervised fine-tuning (SFT)")   # by another hand
+    on_disk = (project / TEXTS).read_bytes()
+    view.locator("#editor-save").click()
+    assert "changed on disk since this page was loaded: nothing was saved" in message(view)
+    assert area.input_value() == "実演の例"
+    assert (project / TEXTS).read_bytes() == on_disk
+
+
+def test_confirm_records_the_translation(project, served, browser_page):
+    set_text(project, "sft", "zh", "监督微调（SFT）")
+    assert poll(lambda: "监督微调（SFT）" in served.get("/translations.html")[2])  # rebuilt
+    view = browser_page("translations.html")
+    view.get_by_role("button", name="Confirm sft (ja)", exact=True).click()
+    assert message(view) == "Confirmed 1 translation in figure-texts.confirmed.json."
+    record = json.loads((project / "figures/figure-texts.confirmed.json").read_text())
+    assert record["sft"]["ja"] == {"source": "监督微调（SFT）", "text": "教師あり学習 SFT"}
+
+
+def test_confirm_a_stale_article_section_and_its_notice_goes(project, served, browser_page):
+    run_build(project, "check", "--no-browser", "--confirm", "ppo-long-horizon")
+    zh = project / "content/ppo-long-horizon/zh.md"
+    save(project, zh, zh.read_text(encoding="utf-8").replace(
+        "原脚本把金额转成 float 后求和", "原脚本把金额字符串转成 float 后逐行求和"))
+    article = browser_page(ARTICLE)
+    article.wait_for_function("() => document.querySelector('#rollout + .stale-notice')",
+                              timeout=DEADLINE_MS)
+    view = browser_page("translations.html")
+    view.wait_for_function("() => document.querySelector("
+                           "'[data-section=\"ppo-long-horizon#rollout|ja\"] .status.stale')",
+                           timeout=DEADLINE_MS)
+    view.get_by_role("button", name="Confirm ppo-long-horizon#rollout (ja)", exact=True).click()
+    assert message(view) == "Confirmed 1 section of ppo-long-horizon in " \
+                            "ppo-long-horizon/sections.confirmed.json."
+    article.wait_for_function("() => !document.querySelector('.stale-notice')",
+                              timeout=DEADLINE_MS)
+
+
+def post(served, path: str, body: bytes, headers: dict) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection(served.host, served.port, timeout=30)
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        connection.close()
+
+
+def test_requests_without_the_token_from_elsewhere_or_malformed_change_nothing(
+        project, served, browser_page):
+    _, _, html = served.get("/translations.html")
+    settings = json.loads(re.search(r"window\.articlesiteEditor=(\{.*?\});\n", html).group(1))
+    token, base = settings["token"], settings["base"]
+    before = {p: p.read_bytes() for p in (project / "figures").glob("figure-texts*.json")}
+    here = f"{served.host}:{served.port}"
+    good = {"Content-Type": "application/json", "Origin": f"http://{here}",
+            "X-Articlesite-Token": token, "Host": here}
+    body = json.dumps({"base": base, "changes": [
+        {"key": "prefs", "language": "ja", "text": "乗っ取り"}]}).encode()
+    save = "/__articlesite/editor/save"
+    for headers, status in (
+            ({**good, "X-Articlesite-Token": ""}, 403),
+            ({**good, "X-Articlesite-Token": token[:-1] + "x"}, 403),
+            ({**good, "Origin": "http://evil.example"}, 403),
+            ({k: v for k, v in good.items() if k != "Origin"}, 403),
+            ({**good, "Host": "evil.example"}, 403),
+            ({**good, "Content-Type": "text/plain"}, 415)):
+        assert post(served, save, body, headers)[0] == status, headers
+    for bad, status in ((b"{not json", 400), (b"[]", 400),
+                        (json.dumps({"base": base, "changes": [
+                            {"key": "prefs", "language": "ja", "text": "   "}]}).encode(), 422),
+                        (json.dumps({"base": base, "changes": [
+                            {"key": "no-such-key", "language": "ja", "text": "x"}]}).encode(),
+                         422),
+                        (b"x" * (2 << 20), 413)):
+        assert post(served, save, bad, good)[0] == status, bad[:40]
+    # A page of another origin cannot send the token header (its preflight is refused).
+    page = browser_page("translations.html")
+    page.goto("about:blank")
+    failed = page.evaluate("""([url, token, body]) => fetch(url, {method: "POST",
+        headers: {"Content-Type": "application/json", "X-Articlesite-Token": token},
+        body: body}).then(() => "sent", () => "blocked")""",
+        [f"http://{here}{save}", token, body.decode()])
+    assert failed == "blocked"
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_built_view_stays_read_only(project):
+    assert run_build(project).returncode == 0
+    html = (project / "site" / "translations.html").read_text(encoding="utf-8")
+    assert "articlesiteEditor" not in html and "editor/save" not in html
