@@ -39,7 +39,8 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
     root, last, cache = served
     edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
     built, cache = quick(root, last, cache, "ja.md")
-    assert built is not None and built.rendered == ["ja/ppo-long-horizon.html"]
+    # The ja index shows the page's length, which grew by two characters.
+    assert built is not None and built.rendered == ["ja/index.html", "ja/ppo-long-horizon.html"]
     assert "GRPO と DPO（改訂）" in (root / "site/ja/ppo-long-horizon.html").read_text("utf-8")
     assert_same_as_clean_build(root, tmp_path)
 
@@ -48,11 +49,19 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
     edit(root, f"{ARTICLE}/zh.md", "## GRPO 与 DPO 改变了什么", "## GRPO 与 DPO 又改变了什么")
     built, cache = quick(root, built, cache, "en.md", "zh.md")
     assert built is not None and built.rendered == [
-        "en/ppo-long-horizon.html", "zh/ppo-long-horizon.html"]
+        "en/index.html", "en/ppo-long-horizon.html", "zh/index.html", "zh/ppo-long-horizon.html"]
     assert_same_as_clean_build(root, tmp_path / "again")
 
     # The cache it saved is sound: a full build finds nothing to render.
     assert build(root).rendered == []
+
+
+def test_a_body_edit_that_keeps_the_length_renders_only_its_page(served, tmp_path):
+    root, last, cache = served
+    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## DPO と GRPO")
+    built, cache = quick(root, last, cache, "ja.md")
+    assert built is not None and built.rendered == ["ja/ppo-long-horizon.html"]
+    assert_same_as_clean_build(root, tmp_path)
 
 
 def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tmp_path):

@@ -173,15 +173,11 @@ def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
 
 
 def plan_pages(sources: Sources, cache: Cache) -> Plan:
-    common = sources.key
-    listings = key_of([article.listing() for article in sources.articles])
     articles = {article.slug: article for article in sources.articles}
+    listings = listings_keys(sources)
     plan = Plan({}, {}, [])
     for job in site_pages(sources.site, sources.articles):
-        if job.slug is None:
-            key = key_of(common, job.template, job.language, listings)
-        else:
-            key = article_key(sources, articles[job.slug], job.language)
+        key = page_key(sources, job, articles, listings)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is None:
@@ -191,9 +187,26 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
     return plan
 
 
+def listings_keys(sources: Sources) -> tuple[str, str]:
+    """The digests of every article's listing, with word counts and without."""
+    listings = [article.listing() for article in sources.articles]
+    return key_of(listings), key_of([listing.without_counts() for listing in listings])
+
+
+def page_key(sources: Sources, job: PageJob, articles: dict[str, Article],
+             listings: tuple[str, str] | None = None) -> str:
+    """A page's cache key: see cache.py. The indexes show word counts and reading times;
+    the other pages that list articles (feeds, sitemap) do not."""
+    if job.slug is not None:
+        return article_key(sources, articles[job.slug], job.language)
+    counted, uncounted = listings or listings_keys(sources)
+    return key_of(sources.key, job.template, job.language,
+                  counted if job.template == "index.html" else uncounted)
+
+
 def article_key(sources: Sources, article: Article, language: str) -> str:
     """An article page's cache key: see cache.py."""
-    return key_of(sources.key, "article.html", language, article.listing(),
+    return key_of(sources.key, "article.html", language, article.listing().without_counts(),
                   article.sources[language].digest, article.references_digest)
 
 

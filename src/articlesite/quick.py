@@ -1,9 +1,10 @@
 """serve's quick rebuilds, for the edits made most often: an article's body in one
 language (or a few, saved together), and texts of the figure-text dictionary.
 
-- Article sources: when the edit changes neither the article's title or description
-  (the indexes and the other languages show them) nor the figures the page places (the
-  translator's view links to them), only those pages can differ from the last build.
+- Article sources: when the edit changes neither the article's front matter (the
+  indexes, feeds and the other languages show it) nor the figures the page places (the
+  translator's view links to them), only those pages can differ from the last build,
+  and the indexes that show the source's word count and reading time, if they changed.
 - The dictionary: when only texts changed (the same keys, in the same order, no problem
   in the file), only the pages that showed a changed text (the cache records which texts
   each page showed) and the translator's view can differ. The pages go first; the view,
@@ -27,8 +28,8 @@ from pathlib import Path
 from .build import (
     Built,
     Sources,
-    article_key,
     entry_of,
+    page_key,
     plan_view,
     render_view,
     renderer_for,
@@ -67,8 +68,7 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
         page = renderer.render(job)
         if problems or dict(cache.pages[job.path].figures).keys() != page.figures.keys():
             return None  # a problem, or the view's links to figures would change
-        entries[job.path] = entry_of(page, article_key(sources, renderer.articles[job.slug],
-                                                       job.language),
+        entries[job.path] = entry_of(page, page_key(sources, job, renderer.articles),
                                      sources.dictionary, cache.store)
     cache.memo.kept.update(cache.memo.known)  # the rest of the last build still holds
     pages = cache.pages | entries
@@ -103,13 +103,20 @@ def _article_edits(last: Built, cache: Cache, paths: list[Path],
         if source is None or problems:
             return None
         changed.setdefault(slug, {})[code] = source
+    counted = set()   # the languages whose index shows a word count that changed
     for slug, new in changed.items():
         old = articles[slug]
         articles[slug] = dataclasses.replace(old, sources=old.sources | new)
-        if articles[slug].listing() != old.listing():
+        listing, before = articles[slug].listing(), old.listing()
+        if listing.without_counts() != before.without_counts():
             return None
+        counted |= {language for language in sources.site.codes
+                    if listing.sources[listing.shown_in(language)]
+                    != before.sources[before.shown_in(language)]}
     sources = dataclasses.replace(sources, articles=[articles[a.slug] for a in sources.articles])
-    jobs = [PageJob("article.html", code, slug) for slug, new in changed.items() for code in new]
+    jobs = [PageJob("index.html", code) for code in sources.site.codes if code in counted]
+    jobs += [PageJob("article.html", code, slug) for slug, new in changed.items()
+             for code in new]
     return sources, jobs
 
 

@@ -16,7 +16,7 @@ from . import markdown
 from .config import Site
 from .connections import describe
 from .content import Article, newest_first
-from .dates import long_date, name_list
+from .dates import long_date, name_list, number
 from .figures import Figure, FigureLibrary
 from .pages import Page, PageJob
 from .problems import Problems
@@ -59,6 +59,7 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
     env.filters["deg"] = deg
     env.filters["long_date"] = long_date
     env.filters["name_list"] = name_list
+    env.filters["number"] = number
     return env
 
 
@@ -201,7 +202,7 @@ class Renderer:
         context = markdown.RenderContext(figure, numbers.get, problem)
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
-            page.path, "article.html", language, article=article.listing(),
+            page.path, "article.html", language, article=article.listing().without_counts(),
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
             extra=source.meta.extra,
