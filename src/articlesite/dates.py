@@ -7,8 +7,8 @@ from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
-from babel.numbers import format_decimal
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
 from .frontmatter import parse_iso
 
