@@ -12,7 +12,7 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
-from . import markdown
+from . import markdown, readers
 from .config import Site
 from .connections import describe
 from .content import Article, newest_first
@@ -60,6 +60,7 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
     env.filters["long_date"] = long_date
     env.filters["name_list"] = name_list
     env.filters["number"] = number
+    readers.register(env)
     return env
 
 
@@ -87,6 +88,7 @@ class Renderer:
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
+        self.uncounted = [listing.without_counts() for listing in self.listings]
         self.env = environment(site.root / "templates", templates)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
@@ -101,7 +103,7 @@ class Renderer:
         """Compile the templates now, e.g. once before forking workers rather than once in
         each. An error is left for rendering to report, with the page it broke."""
         with contextlib.suppress(TemplateError):
-            for name in ("base.html", "root.html", "index.html", "article.html"):
+            for name in ("base.html", "root.html", "index.html", "article.html", "feed.xml"):
                 self.env.get_template(name)
             self.env.get_template("figure.html").module  # noqa: B018 - defines the macro
 
@@ -126,10 +128,11 @@ class Renderer:
     def render(self, job: PageJob) -> Page:
         if job.slug is not None:
             return self.render_article(self.articles[job.slug], job.language)
-        # Index pages get listings, not articles: see content.Listing.
+        # Index pages get listings, not articles: see content.Listing. Only the indexes
+        # show word counts (see build.page_key).
+        listings = self.listings if job.template == "index.html" else self.uncounted
         return Page(job.path, self.page_html(job.path, job.template, job.language,
-                                             articles=newest_first(self.listings,
-                                                                   job.language)))
+                                             articles=newest_first(listings, job.language)))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
         try:
@@ -152,7 +155,7 @@ class Renderer:
 
     def _page_values(self, path: str, language: str, values: dict) -> dict:
         return values | {
-            "site": self.site, "language": self.site.language(language),
+            "site": self.site, "language": self.site.language(language), "page_path": path,
             "ui": self.ui(language), "to_root": "../" * path.count("/"),
             "article_path": lambda a, code: f"{code}/{a.slug}.html"}
 
