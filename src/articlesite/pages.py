@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from .config import Site
 from .content import Article
 
-
 # Written at the root of site/: 404.html always; sitemap.xml and robots.txt only with a
 # base_url (sitemap.py).
 SITE_FILES = ("404.html", "sitemap.xml", "robots.txt")
