@@ -59,13 +59,13 @@ def moment(value) -> dt.datetime:
 
 def test_one_atom_feed_per_language_newest_first(site: Path):
     pages = published(site)
-    for code in LANGS:
+    for code, lang in LANGS.items():
         url = f"{BASE}{code}/feed.xml"
         data = (site / "site" / code / "feed.xml").read_bytes()
         feed = feedparser.parse(data, response_headers=headers(url))
         assert not feed.bozo, feed.get("bozo_exception")
         assert feed.version == "atom10"
-        assert feed.feed.language == LANGS[code]
+        assert feed.feed.language == lang
         assert feed.feed.link == f"{BASE}{code}/index.html"
         expected = sorted(((path, meta) for path, meta in pages.items()
                            if path.startswith(f"{code}/") and meta.get("date")),
