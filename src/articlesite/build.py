@@ -196,9 +196,16 @@ def listings_keys(sources: Sources) -> tuple[str, str]:
 def page_key(sources: Sources, job: PageJob, articles: dict[str, Article],
              listings: tuple[str, str] | None = None) -> str:
     """A page's cache key: see cache.py. The indexes show word counts and reading times;
-    the other pages that list articles (feeds, sitemap) do not."""
+    the sitemap lists every article but not its length; a feed, only the articles in its
+    language; the 404 page and robots.txt no article."""
     if job.slug is not None:
         return article_key(sources, articles[job.slug], job.language)
+    if job.template in ("404.html", "robots.txt"):
+        return key_of(sources.key, job.template, job.language)
+    if job.template == "feed.xml":
+        return key_of(sources.key, job.template, job.language, [
+            (article.slug, article.sources[job.language].meta.without_counts())
+            for article in sources.articles if job.language in article.sources])
     counted, uncounted = listings or listings_keys(sources)
     return key_of(sources.key, job.template, job.language,
                   counted if job.template == "index.html" else uncounted)
