@@ -44,6 +44,7 @@ def test_every_page_is_written(built_site: Path):
                              + [f"{c}/index.html" for c in LANGUAGES]
                              + [f"{c}/feed.xml" for c in LANGUAGES]
                              + [f"{c}/{ARTICLE}.html" for c in LANGUAGES])
+    assert (built_site / "pagefind" / "pagefind.js").is_file()   # the search index
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

@@ -26,6 +26,7 @@ from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
+from .search import search_bundle
 from .sourcefiles import Memo, read_bytes
 from .texts import Dictionary, load_dictionary
 from .translations import Record, load_record, record_path
@@ -127,11 +128,14 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
     pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
+    bundle = search_bundle(pages, cache.store, cache.pages, problems, root)
+    problems.raise_if_any()
+    pages |= bundle
     write_site(pages, cache.store, out or root / "site")
     if written is not None:
         written()
     cache.save(pages, sources.dictionary)
-    return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
+    return Built(len(pages) - len(bundle), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources)
 
 

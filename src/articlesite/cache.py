@@ -38,7 +38,8 @@ FORMAT = 2
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
-             "pyyaml", "babel")
+             "pyyaml", "babel",
+             "pagefind")
 
 
 def code_fingerprint() -> str:
@@ -118,6 +119,16 @@ class Store:
                 content.update(data)
                 out.write(data)
         blob = content.hexdigest()
+        path = self.path(blob)
+        os.replace(temporary, path)
+        stat = path.stat()
+        return blob, stat.st_size, stat.st_mtime_ns
+
+    def put_bytes(self, data: bytes) -> tuple[str, int, int]:
+        """Store a file as it is (a file an article references); as `put`."""
+        temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
+        temporary.write_bytes(data)
+        blob = digest(data)
         path = self.path(blob)
         os.replace(temporary, path)
         stat = path.stat()

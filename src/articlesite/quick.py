@@ -38,6 +38,7 @@ from .cache import Cache, Entry
 from .content import load_source
 from .pages import PageJob, site_pages
 from .problems import Problems
+from .search import BUNDLE, refresh, search_bundle
 from .texts import load_dictionary
 
 Written = Callable[[list[str]], None]
@@ -73,6 +74,13 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
     cache.memo.kept.update(cache.memo.known)  # the rest of the last build still holds
     pages = cache.pages | entries
     _place(root, entries, cache, written)
+    # The search index follows the pages it was made from (search.py).
+    old = {path: entry for path, entry in pages.items() if path.startswith(f"{BUNDLE}/")}
+    bundle = search_bundle(pages, cache.store, cache.pages, problems, root)
+    if problems:
+        return None
+    refresh(root / "site", old, bundle, cache.store)
+    pages = {path: entry for path, entry in pages.items() if path not in old} | bundle
     view = plan_view(sources, pages, cache) if dictionary else None  # else: same links
     if view is not None and view.stale:
         rendered = render_view(sources, view, lambda: renderer, cache, problems)
@@ -82,7 +90,7 @@ def quick_build(root: Path, last: Built, cache: Cache, paths: list[Path],
         pages |= rendered.pages
         _place(root, rendered.pages, cache, written)
     cache.save(pages, sources.dictionary)
-    return Built(len(pages), sorted(entries), len(sources.site.codes),
+    return Built(len(pages) - len(bundle), sorted(entries), len(sources.site.codes),
                  time.perf_counter() - started, sources, renderer.figures)
 
 
