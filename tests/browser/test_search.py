@@ -16,6 +16,7 @@ from articlesite.build import build
 from articlesite.cache import Cache
 from articlesite.quick import quick_build
 from browser.conftest import _QuietHandler, _QuietServer
+from browser.test_axe import axe, violations
 
 ARTICLE = "ppo-long-horizon"
 
@@ -41,6 +42,13 @@ def test_search_finds_the_article_in_the_page_language_only(visit, code: str, qu
     section = next(link for link in found if "#" in link)
     page.locator(f".search-results a[href$='{section.split('/')[-1]}']").first.click()
     page.wait_for_url(f"**{section}")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_violation_in_the_search_results(visit, theme: str):
+    page = visit(f"ja/{ARTICLE}.html", color_scheme=theme)
+    assert search(page, "報酬モデル")
+    assert violations(axe(page, "{include: [['.bar']]}")) == []
 
 
 def test_from_a_file_the_box_says_search_needs_a_web_server(visit):
