@@ -37,9 +37,8 @@ FOLDER = ".articlesite-cache"
 FORMAT = 2
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
-             "pyyaml", "babel",
-             "pagefind")
+LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
+             "pyyaml", "babel", "pagefind")
 
 
 def code_fingerprint() -> str:

@@ -19,7 +19,7 @@ from .fit import CHROMIUM, BrowserUnavailable, browser_required, check_fit
 from .geometry import check_geometry
 from .pages import site_pages
 from .parity import check_parity
-from .problems import BuildError, Finding, Findings
+from .problems import BuildError, Finding, Findings, merge_repeated
 from .sourcefiles import CHANGED, SourceChanged
 from .translations import check_translations
 from .translator_view import figure_links, render_translator_view, view_copies
@@ -93,7 +93,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
 
 def ordered(findings: Findings) -> list[Finding]:
     """Each finding once, by check, then file and line."""
-    return sorted(set(findings), key=lambda f: (CHECKS.index(f.check), f.sort_key()))
+    return sorted(set(merge_repeated(list(findings))),
+                  key=lambda f: (CHECKS.index(f.check), f.sort_key()))
 
 
 def plural(count: int, noun: str) -> str:

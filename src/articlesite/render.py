@@ -202,7 +202,10 @@ class Renderer:
             page.texts |= read
             return html
 
-        context = markdown.RenderContext(figure, numbers.get, problem)
+        reference = self.ui(language)("equation-reference")
+        context = markdown.RenderContext(figure, numbers.get, problem,
+                                         equation_reference=lambda n: reference.format(
+                                             number=n))
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing().without_counts(),
