@@ -191,17 +191,16 @@ def plan_pages(sources: Sources, cache: Cache) -> Plan:
     return plan
 
 
-def listings_keys(sources: Sources) -> tuple[str, str]:
-    """The digests of every article's listing, with word counts and without."""
-    listings = [article.listing() for article in sources.articles]
-    return key_of(listings), key_of([listing.without_counts() for listing in listings])
+def listings_keys(sources: Sources) -> str:
+    """The digest of every article's listing, without word counts."""
+    return key_of([article.listing().without_counts() for article in sources.articles])
 
 
 def page_key(sources: Sources, job: PageJob, articles: dict[str, Article],
-             listings: tuple[str, str] | None = None) -> str:
-    """A page's cache key: see cache.py. The indexes show word counts and reading times;
-    the sitemap lists every article but not its length; a feed, only the articles in its
-    language; the 404 page and robots.txt no article."""
+             listings: str | None = None) -> str:
+    """A page's cache key: see cache.py. The sitemap lists every article but not its
+    length; an index also shows the length of the version it shows; a feed, only the
+    articles in its language; the 404 page and robots.txt no article."""
     if job.slug is not None:
         return article_key(sources, articles[job.slug], job.language)
     if job.template in ("404.html", "robots.txt"):
@@ -210,9 +209,15 @@ def page_key(sources: Sources, job: PageJob, articles: dict[str, Article],
         return key_of(sources.key, job.template, job.language, [
             (article.slug, article.sources[job.language].meta.without_counts())
             for article in sources.articles if job.language in article.sources])
-    counted, uncounted = listings or listings_keys(sources)
-    return key_of(sources.key, job.template, job.language,
-                  counted if job.template == "index.html" else uncounted)
+    uncounted = listings or listings_keys(sources)
+    if job.template != "index.html":
+        return key_of(sources.key, job.template, job.language, uncounted)
+    lengths = []   # of the version the index shows of each article
+    for article in sources.articles:
+        shown = job.language if job.language in article.sources else article.languages[0]
+        meta = article.sources[shown].meta
+        lengths.append((article.slug, meta.words, meta.minutes))
+    return key_of(sources.key, job.template, job.language, uncounted, lengths)
 
 
 def article_key(sources: Sources, article: Article, language: str) -> str:
