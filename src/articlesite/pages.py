@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .config import Site
-from .content import Article
+from .load.config import Site
+from .load.content import Article
 
 # Written at the root of site/: 404.html always; sitemap.xml and robots.txt only with a
 # base_url (sitemap.py).
@@ -38,12 +38,17 @@ class PageJob:
 class Page:
     """One output file: its path inside site/ and its HTML, with what it read beyond its
     article's sources, for the cache: the figures it placed (id -> spec digest, None if no
-    such spec) and the dictionary texts shown ((key, language) pairs)."""
+    such spec), the dictionary texts shown ((key, language) pairs) and the files and
+    articles its images and links looked at (links.PageReferences.files); and what only
+    `check` reports of it (line, message: links.PageReferences.notes)."""
 
     path: str
     html: str
     figures: dict[str, str | None] = field(default_factory=dict)
     texts: set[tuple[str, str]] = field(default_factory=set)
+    files: dict[str, str | None] = field(default_factory=dict)
+    notes: list[tuple[int | None, str]] = field(default_factory=list)
+    targets: list[tuple[str, str, int | None]] = field(default_factory=list)  # page, id, line
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:

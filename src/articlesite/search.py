@@ -5,14 +5,12 @@ extended build segments Chinese and Japanese into words). Pagefind keeps one ind
 
 Only articles are indexed (their `<article>` carries data-pagefind-body); the table of
 contents is left out. The bundle is kept in the build cache like a page: it is made again
-only when an HTML page changed, and put in place with the pages (serve's quick rebuilds
-put it in after the pages they changed: search.refresh).
+only when an HTML page changed, and put in place with the pages.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -77,20 +75,3 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
                 entries[path.relative_to(folder).as_posix()] = Entry(key, (), (), "", *stored)
         return entries
 
-
-def refresh(site: Path, old: dict[str, Entry], new: dict[str, Entry], store: Store) -> None:
-    """Put a new bundle in place of the old in a built site/ (serve's quick rebuilds):
-    the new files first, then the entry file that names them, then the old files go."""
-    if old == new:
-        return
-    entry_file = f"{BUNDLE}/pagefind-entry.json"
-    for path in sorted(new, key=lambda p: p == entry_file):
-        if old.get(path) == new[path]:
-            continue
-        target = site / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        store.place(new[path].blob, temporary)
-        os.replace(temporary, target)
-    for path in old.keys() - new.keys():
-        (site / path).unlink(missing_ok=True)

@@ -14,7 +14,6 @@ from readers_site import readers_site
 
 from articlesite.build import build
 from articlesite.cache import Cache
-from articlesite.quick import quick_build
 from browser.conftest import _QuietHandler, _QuietServer
 from browser.test_axe import axe, violations
 
@@ -85,7 +84,8 @@ def test_the_index_follows_builds_and_quick_rebuilds(chromium, tmp_path: Path):
         # A quick rebuild (serve's, after a save) puts the new index in place.
         edit(root, "content/attention/ja.md", "ブロックごとに", "ゼロコピーとブロックごとに")
         after = Cache(root, after=cache)
-        assert quick_build(root, last, after, [root / "content/attention/ja.md"]) is not None
+        assert build(root, cache=after, previous=last,
+                     changed=[root / "content/attention/ja.md"]).incremental
         assert "/ja/attention.html" in find("ゼロコピー")
         # And a build from the command line.
         edit(root, "content/attention/ja.md", "ゼロコピーと", "デカップリングと")
