@@ -82,10 +82,10 @@ def test_one_article_body_in_one_language_renders_only_that_page(project: Path,
 def test_a_title_renders_the_pages_that_show_it(project: Path, tmp_path: Path):
     edit(project / "content" / COPY / "en.md", 'title: "How PPO', 'title: "Why PPO')
     # The article in every language (its switcher and hreflang links list the languages
-    # by listing), the indexes, the root page and the English feed.
+    # by listing), the indexes, the root page and the feeds.
     assert build(project).rendered == sorted(
         ["index.html", "en/index.html", "ja/index.html", "zh/index.html", "en/feed.xml",
-         *article_pages(COPY)])
+         "ja/feed.xml", "zh/feed.xml", *article_pages(COPY)])
     assert_same_as_clean_build(project, tmp_path)
 
 

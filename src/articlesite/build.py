@@ -165,11 +165,11 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems.raise_if_any()
     pages |= bundle
     same_files = files == {path: entry for path, entry in cache.pages.items()
-                           if assets.is_published_file(path)} and \
-        bundle == {path: entry for path, entry in cache.pages.items()
-                   if path.startswith(f"{BUNDLE}/")}
+                           if assets.is_published_file(path)}
     if replace and same_files:
         place_pages(out, rendered_view.pages, cache.store, written)
+        place_bundle(out, {path: entry for path, entry in cache.pages.items()
+                           if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
     else:
         write_site(pages, cache.store, out)
         if written is not None:
@@ -460,6 +460,21 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
             library.get(file.id)
     for spec, keys in library.clean.items():
         memo.keep("spec", spec, list(keys))
+
+
+def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
+                 store: Store) -> None:
+    """Put a new search bundle in place of the old in `out`: its new files first, then the
+    entry file that names them, then the old files go (pages need no reload for it)."""
+    entry_file = f"{BUNDLE}/pagefind-entry.json"
+    changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
+    for batch in ({p: e for p, e in changed.items() if p != entry_file},
+                  {p: e for p, e in changed.items() if p == entry_file}):
+        for path in batch:
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+        place_pages(out, batch, store, None)
+    for path in old.keys() - new.keys():
+        (out / path).unlink(missing_ok=True)
 
 
 def place_pages(out: Path, entries: dict[str, Entry], store: Store,
