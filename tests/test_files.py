@@ -9,11 +9,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from articlesite.render.assets import svg_size
 from conftest import check, failed_build, run_build, snapshot, soup
 from filesite import IMAGES, add_image, make_site, write_article
 
 from articlesite.build import build
+from articlesite.render.assets import svg_size
 
 GALLERY = """## Figures {#figures}
 
