@@ -9,7 +9,7 @@ corpus converted once in one process, after a warm-up; a converter's start-up, e
 JavaScript engine loading its library, is timed apart).
 
 Candidates, each installed from PyPI and working offline; those not installed are skipped:
-- articlesite: what the build runs (math-core behind src/articlesite/mathsource.py);
+- articlesite: what the build runs (math-core behind src/articlesite/render/mathsource.py);
 - math-core, as it comes; latex2mathml, as the build used it before (its leftover checks),
   and behind the same front end as articlesite;
 - KaTeX (MathML output) through PyKaTeX (KaTeX and QuickJS compiled into one module);
