@@ -46,6 +46,7 @@ from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .render import assets
+from .search import BUNDLE, search_bundle
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -158,10 +159,17 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
     problems.raise_if_any()
     pages |= files
+    # The search index, made from the finished pages (search.py).
+    pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
+    bundle = search_bundle(pages, cache.store, cache.pages, problems, root)
+    problems.raise_if_any()
+    pages |= bundle
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
     if replace and same_files:
         place_pages(out, rendered_view.pages, cache.store, written)
+        place_bundle(out, {path: entry for path, entry in cache.pages.items()
+                           if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
     else:
         write_site(pages, cache.store, out)
         if written is not None:
@@ -170,7 +178,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
     cache.save(pages, sources.dictionary)
     figures = make_renderer().figures if rendered.pages or rendered_view.pages else library
-    return Built(len(pages) - len(files), sorted(rendered.pages | rendered_view.pages),
+    return Built(len(pages) - len(files) - len(bundle), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources,
                  figures, out, replace and same_files, len(files))
 
@@ -242,7 +250,9 @@ def compare(previous: Sources | None, sources: Sources) -> Delta | None:
     for before, after in zip(previous.articles, sources.articles, strict=True):
         if before is after:
             continue
-        if before.slug != after.slug or before.listing() != after.listing():
+        # (A change of length alone is covered: the indexes showing it are planned.)
+        if before.slug != after.slug or \
+                before.listing().without_counts() != after.listing().without_counts():
             return None
         edited += [(after.slug, code) for code, source in after.sources.items()
                    if before.sources.get(code) is not source]
@@ -258,6 +268,11 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
         jobs = site_pages(sources.site, sources.articles)
     else:
         jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
+        # The indexes that show an edited source: they show its length.
+        jobs += [PageJob("index.html", code) for code in sources.site.codes
+                 if any(article.listing().shown_in(code) == language
+                        for article in sources.articles for slug, language in delta.sources
+                        if article.slug == slug)]
         if delta.texts:
             showing = {path for path, entry in cache.pages.items()
                        if entry.texts and not delta.texts.isdisjoint(entry.texts)}
@@ -269,12 +284,20 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
     files = assets.Files(sources.site.root)
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
-        if job.slug is None:
-            listings = listings or listings_digest([a.listing() for a in sources.articles])
-            key = index_key(sources.key, job.template, job.language, listings)
+        if job.template in ("404.html", "robots.txt"):   # they show no article
+            key = index_key(sources.key, job.template, job.language, "")
+        elif job.slug is None:
+            listings = listings or listings_digest(
+                [a.listing().without_counts() for a in sources.articles])
+            # An index also shows the length of the version it shows of each article.
+            lengths = "" if job.template != "index.html" else listings_digest([
+                (a.slug, a.sources[a.listing().shown_in(job.language)].meta.words,
+                 a.sources[a.listing().shown_in(job.language)].meta.minutes)
+                for a in sources.articles])
+            key = index_key(sources.key, job.template, job.language, listings + lengths)
         else:
             article = articles[job.slug]
-            key = article_key(sources.key, job.language, article.listing(),
+            key = article_key(sources.key, job.language, article.listing().without_counts(),
                               article.sources[job.language].digest,
                               article.references_digest,
                               sources.sections.notices(article.slug, job.language))
@@ -447,6 +470,21 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
             library.get(file.id)
     for spec, keys in library.clean.items():
         memo.keep("spec", spec, list(keys))
+
+
+def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
+                 store: Store) -> None:
+    """Put a new search bundle in place of the old in `out`: its new files first, then the
+    entry file that names them, then the old files go (pages need no reload for it)."""
+    entry_file = f"{BUNDLE}/pagefind-entry.json"
+    changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
+    for batch in ({p: e for p, e in changed.items() if p != entry_file},
+                  {p: e for p, e in changed.items() if p == entry_file}):
+        for path in batch:
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+        place_pages(out, batch, store, None)
+    for path in old.keys() - new.keys():
+        (out / path).unlink(missing_ok=True)
 
 
 def place_pages(out: Path, entries: dict[str, Entry], store: Store,
