@@ -34,7 +34,7 @@ class Source:
     title: str
     description: str
     body_line: int   # line of the file where the Markdown body starts (1-based)
-    body_start: int  # its offset in the file, in bytes
+    body_start: int  # its offset in the file's text (sourcefiles.text_of), in characters
     digest: str      # of the file's bytes
 
     @property
@@ -142,7 +142,7 @@ def load_source(path: Path, language: str, problems: Problems,
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
-    """[title, description, first line and byte offset of the body], or None if unusable."""
+    """[title, description, first line and character offset of the body], or None if unusable."""
     text = decode(data, path, problems)
     if text is None:
         return None
@@ -163,8 +163,7 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
             problems.add(path, line_of(meta, key), f"'{key}' must be non-empty text",
                          key=key, language=language)
     head = text[:match.end()]
-    return [str(meta["title"]), str(meta["description"]), head.count("\n") + 1,
-            len(head.encode("utf-8"))]
+    return [str(meta["title"]), str(meta["description"]), head.count("\n") + 1, len(head)]
 
 
 REFERENCE_FIELDS = ("authors", "title", "venue", "year")
