@@ -44,8 +44,10 @@ LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex
 def code_fingerprint() -> str:
     """The generator's own code (its modules and the scripts it puts in pages) and the
     libraries that shape its output."""
-    files = sorted(p for p in Path(__file__).parent.iterdir() if p.suffix in (".py", ".js"))
-    parts = [sys.version, *(f"{path.name}:{digest(path.read_bytes())}" for path in files)]
+    package = Path(__file__).parent
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
+    parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:"
+                            f"{digest(path.read_bytes())}" for path in files)]
     for library in LIBRARIES:
         with contextlib.suppress(PackageNotFoundError):
             parts.append(f"{library}={version(library)}")
