@@ -17,6 +17,7 @@ from .config import Site
 from .connections import describe
 from .content import Article
 from .figures import Figure, FigureLibrary
+from .markdown_rules.literal import find_literal_markup
 from .pages import Page, PageJob
 from .problems import Problems
 from .sourcefiles import CHANGED, SourceChanged, digest
@@ -194,8 +195,11 @@ class Renderer:
             page.texts |= read
             return html
 
-        context = markdown.RenderContext(figure, numbers.get, problem)
+        context = markdown.RenderContext(figure, numbers.get, problem, self.ui(language))
         body = markdown.render(tokens, source.body_line, context)
+        for found in find_literal_markup(tokens, source.body_line):
+            if found.stops_build:
+                problem(found.line, found.message)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing(),
             source=source, body=Markup(body), sections=outline.sections,
