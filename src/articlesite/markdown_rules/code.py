@@ -101,22 +101,26 @@ def marked_lines(spec: str) -> list[int] | None:
 
 
 def highlight(code: str, language: str) -> list[str]:
-    """The code as lines of HTML, tokens wrapped in spans of their role; no line ends."""
+    """The code as lines of HTML, tokens wrapped in spans of their role (neighbours of
+    one role in one span); no line ends."""
     found = lexer(language.lower()) if language else None
     if found is None:
         return [str(escape(line)) for line in code.split("\n")]
-    lines, current = [], []
+    lines: list[list[list]] = [[]]   # per line: [role, text] pieces
     for token_type, value in found.get_tokens(code):
         css = role(token_type)
         for i, piece in enumerate(value.split("\n")):
             if i:
-                lines.append("".join(current))
-                current = []
-            if piece:
-                text = escape(piece)
-                current.append(f'<span class="{css}">{text}</span>' if css else str(text))
-    lines.append("".join(current))
-    return lines
+                lines.append([])
+            if not piece:
+                continue
+            pieces = lines[-1]
+            if pieces and pieces[-1][0] == css:
+                pieces[-1][1] += piece
+            else:
+                pieces.append([css, piece])
+    return ["".join(f'<span class="{css}">{escape(text)}</span>' if css else str(escape(text))
+                    for css, text in pieces) for pieces in lines]
 
 
 def render_code(self, tokens, idx, options, env) -> str:
