@@ -87,7 +87,7 @@ def _github(token, tokens, i) -> None:
         return
     kind = match.group(1).lower()
     if kind not in GITHUB:
-        tokens.insert(i, problem_token(f"'[!{match.group(1)}]' is not a GitHub alert: it "
+        tokens.append(problem_token(f"'[!{match.group(1)}]' is not a GitHub alert: it "
                                        f"would be shown as text (alerts: "
                                        f"{', '.join(k.upper() for k in GITHUB)})",
                                        token.map[0]))
