@@ -16,6 +16,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 
 from .admonitions import use_admonitions
+from .code import render_indented
 from .directives import use_directives
 from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
@@ -27,6 +28,7 @@ def use_rules(md: MarkdownIt) -> None:
     md.enable("strikethrough")
     md.core.ruler.after("inline", "heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)
+    md.add_render_rule("code_block", render_indented)  # fences: markdown.py's, then code.py
     use_footnotes(md)
     use_admonitions(md)
     use_directives(md)

@@ -123,6 +123,12 @@ def highlight(code: str, language: str) -> list[str]:
                     for css, text in pieces) for pieces in lines]
 
 
+def render_indented(self, tokens, idx, options, env) -> str:
+    """A code block written by indenting: plain, as a block of unknown language."""
+    body = escape(tokens[idx].content.removesuffix("\n"))
+    return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>\n'
+
+
 def render_code(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     line = line_of(tokens, idx, env)
@@ -167,7 +173,9 @@ def render_code(self, tokens, idx, options, env) -> str:
     else:
         body = "\n".join(lines) + "\n"
     lang = f' class="language-{escape(language)}"' if language else ""
-    pre = f'<pre class="{" ".join(classes)}"{style}><code{lang}>{body}</code></pre>\n'
+    # tabindex: a block wider than the screen scrolls, and must scroll from the keyboard
+    pre = (f'<pre class="{" ".join(classes)}"{style} tabindex="0"><code{lang}>{body}'
+           "</code></pre>\n")
     if "title" not in opts:
         return pre
     return (f'<div class="code-block"><div class="code-title">{escape(opts["title"])}</div>\n'
