@@ -7,6 +7,7 @@
 - directives: MyST `:::{name}` fences of colons;
 - tabs: `=== "Label"` (and MyST `tab-set`);
 - lists: task lists, definition lists; and `~~strikethrough~~`;
+- cjk: no space where a Chinese or Japanese paragraph is wrapped;
 - code: Pygments highlighting, titles, line numbers, marked lines;
 - literal: what would reach the reader as literal markup.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 
 from .admonitions import use_admonitions
+from .cjk import render_softbreak
 from .code import render_indented
 from .directives import use_directives
 from .footnotes import use_footnotes
@@ -28,6 +30,7 @@ def use_rules(md: MarkdownIt) -> None:
     md.enable("strikethrough")
     md.core.ruler.after("inline", "heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)
+    md.add_render_rule("softbreak", render_softbreak)
     md.add_render_rule("code_block", render_indented)  # fences: markdown.py's, then code.py
     use_footnotes(md)
     use_admonitions(md)
