@@ -225,3 +225,15 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
     messages = [f["message"] for f in problems(report, "markup")]
     assert any(m.startswith("the HTML tag '<kbd>' is not rendered") for m in messages)
     assert not any("<div>" in m or "<T>" in m for m in messages)
+
+
+def test_front_matter_and_body_problems_of_a_file_are_reported_together(tmp_path: Path):
+    root = fixture_site(tmp_path / "project")
+    path = root / "content/features/zh.md"
+    path.write_text('---\ntitle: "T"\ndescription: "D"\nlayout: post\n---\n\n## S {#s}\n\n'
+                    "A note that is not there.[^gone]\n\n:::{sidebar}\nX\n:::\n",
+                    encoding="utf-8")
+    message = failed_build(root)
+    assert "content/features/zh.md:4: unknown field 'layout'" in message
+    assert "content/features/zh.md:9: footnote [^gone] is not defined" in message
+    assert "content/features/zh.md:11: unknown directive '{sidebar}'" in message

@@ -163,6 +163,9 @@ def load_source(path: Path, language: str, problems: Problems,
     if head is None:
         return None
     fields, body_line, body_start = head
+    if fields is None:  # reported: its body is rendered only for its own problems
+        meta = FrontMatter(title=path.name, description="")
+        return Source(path, language, meta, body_line, body_start, hashed)
     meta = FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
                           for key, value in fields.items()})
     if meta.image and "://" not in meta.image and not (path.parent / meta.image).is_file():
@@ -175,7 +178,8 @@ def load_source(path: Path, language: str, problems: Problems,
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
     """[front matter fields, first line and character offset of the body (in the text
-    of sourcefiles.text_of)], or None if unusable."""
+    of sourcefiles.text_of)], or None if unusable. Fields are None when the front matter
+    has a problem: the body is still rendered, to report its problems at the same time."""
     text = decode(data, path, problems)
     if text is None:
         return None
@@ -184,14 +188,12 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
         problems.add(path, 1, "the file must start with YAML front matter between '---' lines",
                      language=language)
         return None
+    head = text[:match.end()]
     meta = parse_yaml(match.group(1) or "", path, problems, first_line=2)
     if meta is None and match.group(1):
-        return None
+        return [None, head.count("\n") + 1, len(head)]
     meta = meta if meta is not None else {}
     fields = parse_front_matter(meta, path, language, problems)
-    if fields is None:
-        return None
-    head = text[:match.end()]
     return [fields, head.count("\n") + 1, len(head)]
 
 
