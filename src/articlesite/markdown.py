@@ -23,7 +23,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .markdown_rules import use_rules
 from .markdown_rules.admonitions import KINDS
-from .markdown_rules.code import render_code
+from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import render_heading_open as check_heading
 from .mathml import MathError, to_mathml
 
@@ -177,11 +177,14 @@ def _render_directive_fence(self, tokens, idx, options, env, directive) -> str:
     directive in backticks is unknown (colons: markdown_rules/directives.py)."""
     token = tokens[idx]
     name = directive.group(1)
+    if name in ("code-block", "code", "sourcecode"):
+        return render_myst_code(self, tokens, idx, options, env, directive.group(2))
     if name.lower() not in KINDS and name != "admonition":
         context = env.get("context")
         if context is not None:
             context.problem(_line(tokens, idx, env), f"unknown directive '{{{name}}}' "
-                            "(in backticks: figure and the admonition kinds; see README)")
+                            "(in backticks: figure, code-block and the admonition kinds; "
+                            "see README)")
         return ""
     inner = parse(f":::{{{name}}} {directive.group(2)}\n{token.content}\n:::\n")
     saved = env["first_line"]

@@ -123,6 +123,35 @@ def highlight(code: str, language: str) -> list[str]:
                     for css, text in pieces) for pieces in lines]
 
 
+MYST_OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*)$")
+# MyST's ```{code-block} options, as this module's
+MYST_OPTIONS = {"linenos": "linenums", "lineno-start": "linenums",
+                "emphasize-lines": "hl_lines", "caption": "title"}
+
+
+def render_myst_code(self, tokens, idx, options, env, argument: str) -> str:
+    """```` ```{code-block} python ```` with MyST's options (`:linenos:`,
+    `:lineno-start: 5`, `:emphasize-lines: 2,3`, `:caption: x.py`) on its first lines."""
+    token = tokens[idx]
+    lines = token.content.split("\n")
+    info = [argument.strip()]
+    while lines and (match := MYST_OPTION.match(lines[0])):
+        key, value = match.group(1), match.group(2).strip()
+        lines.pop(0)
+        if key not in MYST_OPTIONS:
+            report(env, line_of(tokens, idx, env), f"unknown option ':{key}:' of "
+                   f"{{code-block}} (options: {', '.join(MYST_OPTIONS)})")
+            continue
+        ours = MYST_OPTIONS[key]
+        value = "1" if key == "linenos" and not value else value
+        info.append(f'{ours}="{value.replace(chr(34), chr(39))}"')
+    if lines and not lines[0].strip():
+        lines.pop(0)
+    copy = token.copy()
+    copy.info, copy.content = " ".join(info), "\n".join(lines)
+    return render_code(self, [*tokens[:idx], copy], idx, options, env)
+
+
 def render_indented(self, tokens, idx, options, env) -> str:
     """A code block written by indenting: plain, as a block of unknown language."""
     body = escape(tokens[idx].content.removesuffix("\n"))
