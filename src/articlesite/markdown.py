@@ -24,7 +24,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from .markdown_rules import use_rules
 from .markdown_rules.admonitions import KINDS
 from .markdown_rules.code import render_code, render_myst_code
-from .markdown_rules.headings import render_heading_open as check_heading
+from .markdown_rules.headings import check_heading
 from .mathml import MathError, to_mathml
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")

@@ -88,8 +88,8 @@ def slug(text: str) -> str:
     return "-".join(parts) or "section"
 
 
-def render_heading_open(self, tokens, idx, options, env) -> str | None:
-    """Problems with a heading, reported where it is rendered; None: render as usual."""
+def check_heading(self, tokens, idx, options, env) -> None:
+    """Report the problems of a heading being rendered (markdown.py renders it)."""
     token = tokens[idx]
     if token.tag == "h1":
         report(env, line_of(tokens, idx, env), "a '#' heading in the body would be a second "
@@ -99,7 +99,6 @@ def render_heading_open(self, tokens, idx, options, env) -> str | None:
         report(env, line_of(tokens, idx, env), f"heading id '{{#{token.meta['bad_id']}}}' "
                "must be lower-case letters, digits and hyphens, starting with a letter or "
                "digit (it would be shown as text)")
-    return None
 
 
 def render_heading_close(self, tokens, idx, options, env) -> str:
