@@ -180,6 +180,10 @@ def test_mistakes_stop_the_build_all_at_once_with_file_and_line(tmp_path: Path):
         '```python hl_lines="7"',          # 34
         "x = 1",
         "```",
+        "",
+        '=== "Empty"',                     # 38
+        "",
+        "Not indented.",
     ])
     message = failed_build(root)
     where = "content/features/ja.md"
@@ -193,10 +197,11 @@ def test_mistakes_stop_the_build_all_at_once_with_file_and_line(tmp_path: Path):
         (26, "a '#' heading in the body would be a second title"),
         (28, "heading id '{#Bad_Id}' must be lower-case"),
         (34, "hl_lines marks line 7, but the block has 1 lines"),
+        (38, "the tab 'Empty' is empty"),
     ]:
         assert f"{where}:{line}: {text}" in message, (line, message)
     assert f"{where}:30" not in message
-    assert message.count(where) == 9
+    assert message.count(where) == 10
     assert "[language 'ja']" in message
 
 
@@ -213,6 +218,9 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
         "::: note",                                # 13
         "Docusaurus spelling.",
         ":::",                                     # 15
+        "",
+        "!!! note",                                # 17
+        "Not indented.",
     ])
     assert run_build(root).returncode == 0   # it may be meant as text: the build goes on
     code, report = check(root, capsys)
@@ -221,7 +229,7 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
     assert all(f["file"] == "content/features/en.md" and f["language"] == "en"
                for f in problems(report, "markup"))
     lines = [line for line, _ in found]
-    assert lines == [8, 8, 9, 11, 13, 15], found
+    assert lines == [8, 8, 9, 11, 13, 15, 17], found
     messages = [f["message"] for f in problems(report, "markup")]
     assert any(m.startswith("the HTML tag '<kbd>' is not rendered") for m in messages)
     assert not any("<div>" in m or "<T>" in m for m in messages)

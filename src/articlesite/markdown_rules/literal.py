@@ -4,8 +4,9 @@ What can only be a mistake stops the build (`stops_build`): a reference to a foo
 that is not defined, a footnote nothing refers to, an unknown directive or alert (these
 come as `markup_problem` tokens from the rules that found them). What may be meant as
 text is reported by `python build.py check` only: a raw HTML tag (not rendered: it shows
-as text), and a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
-admonition, tab or directive written wrongly, e.g. without its blank line or indent).
+as text), a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
+admonition, tab or directive written wrongly, e.g. without its blank line or indent), and
+an admonition with no content (its content not indented).
 Text in code spans and code blocks is never reported.
 """
 
@@ -39,10 +40,13 @@ class Literal:
 
 def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
     found: list[Literal] = []
-    for token in tokens:
+    for i, token in enumerate(tokens):
         line = first_line + token.map[0] if token.map else first_line
         if token.type == "markup_problem":
             found.append(Literal(line, token.meta["message"], token.meta["build"]))
+        elif token.type == "admonition_open" and tokens[i + 1].type == "admonition_close":
+            found.append(Literal(line, "the admonition is empty: its content must be "
+                                 "indented by four spaces under the `!!!` line", False))
         elif token.type == "inline":
             found.extend(_in_inline(token, line))
     return found

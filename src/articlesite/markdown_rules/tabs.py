@@ -126,6 +126,9 @@ def render_tab_open(self, tokens, idx, options, env) -> str:
     label = token.meta["label"].strip()
     if not label:
         report(env, line, "a tab needs a label: === \"Label\" or :::{tab-item} Label")
+    if idx + 1 < len(tokens) and tokens[idx + 1].type == "tab_close":
+        report(env, line, f"the tab '{label}' is empty: indent its content by four spaces "
+               "under the `===` line")
     checked = " checked" if idx == group[2] else ""
     tab_id = f"tabs-{group[0]}-{group[1]}"
     return (f'<input type="radio" class="tab-input" name="tabs-{group[0]}" id="{tab_id}"'
