@@ -22,7 +22,6 @@ from markupsafe import escape
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .markdown_rules import use_rules
-from .markdown_rules.admonitions import KINDS
 from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import check_heading
 from .mathml import MathError, to_mathml
@@ -113,13 +112,8 @@ def outline_of(body: str, first_line: int) -> Outline:
 
 def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     """Render a page body; like RendererHTML.render, but inline rules learn their line."""
-    env: dict = {"context": context, "first_line": first_line}
-    return _render_tokens(tokens, env)
-
-
-def _render_tokens(tokens: list[Token], env: dict) -> str:
     renderer, options = PARSER.renderer, PARSER.options
-    first_line = env["first_line"]
+    env: dict = {"context": context, "first_line": first_line}
     out = []
     for i, token in enumerate(tokens):
         if token.type == "inline":
@@ -173,26 +167,16 @@ def _render_fence(self, tokens, idx, options, env) -> str:
 
 
 def _render_directive_fence(self, tokens, idx, options, env, directive) -> str:
-    """```` ```{note} ````: an admonition whose content is parsed as Markdown; any other
-    directive in backticks is unknown (colons: markdown_rules/directives.py)."""
-    token = tokens[idx]
+    """```` ```{code-block} python ````; admonitions in backticks are parsed as Markdown
+    (markdown_rules/directives.py); any other directive is unknown."""
     name = directive.group(1)
     if name in ("code-block", "code", "sourcecode"):
         return render_myst_code(self, tokens, idx, options, env, directive.group(2))
-    if name.lower() not in KINDS and name != "admonition":
-        context = env.get("context")
-        if context is not None:
-            context.problem(_line(tokens, idx, env), f"unknown directive '{{{name}}}' "
-                            "(in backticks: figure, code-block and the admonition kinds; "
-                            "see README)")
-        return ""
-    inner = parse(f":::{{{name}}} {directive.group(2)}\n{token.content}\n:::\n")
-    saved = env["first_line"]
-    env["first_line"] = saved + (token.map[0] if token.map else 0)
-    try:
-        return _render_tokens(inner, env)
-    finally:
-        env["first_line"] = saved
+    context = env.get("context")
+    if context is not None:
+        context.problem(_line(tokens, idx, env), f"unknown directive '{{{name}}}' (in "
+                        "backticks: figure, code-block and the admonition kinds; see README)")
+    return ""
 
 
 def _render_citation(self, tokens, idx, options, env) -> str:

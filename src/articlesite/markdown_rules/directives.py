@@ -33,8 +33,32 @@ DIRECTIVES = ("admonition", "tab-set", "tab-item", *KINDS)
 def use_directives(md: MarkdownIt) -> None:
     container_plugin(md, "directive", marker=":",
                      validate=lambda params, markup: DIRECTIVE.match(params) is not None)
-    # before admonitions.normalize, which reads what this rule makes
+    # before admonitions.normalize, which reads what these rules make
     md.core.ruler.before("admonitions", "directives", normalize)
+    md.core.ruler.before("directives", "fenced_directives", unfence)
+
+
+def unfence(state) -> None:
+    """Core rule: an admonition written in backticks (```` ```{note} ````) is parsed as if
+    written with colons, its content as Markdown, into the page's own tokens (so its
+    footnotes and problems are the page's). Other directives in backticks are left to
+    markdown.py (figure, code-block; any other is unknown there)."""
+    tokens, out = state.tokens, []
+    for token in tokens:
+        match = DIRECTIVE.match(token.info) if token.type == "fence" else None
+        if match is None or (match.group(1).lower() not in KINDS
+                             and match.group(1) != "admonition"):
+            out.append(token)
+            continue
+        source = f":::{{{match.group(1)}}} {match.group(2)}\n{token.content}:::\n"
+        inner: list = []
+        state.md.block.parse(source, state.md, state.env, inner)
+        for child in inner:
+            if child.map:
+                child.map = [child.map[0] + token.map[0], child.map[1] + token.map[0]]
+            child.level += token.level
+        out.extend(inner)
+    state.tokens[:] = out
 
 
 def normalize(state) -> None:
