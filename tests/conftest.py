@@ -145,3 +145,12 @@ def chromium():
         browser = launch(playwright)  # the package's own: Debian's, offline flags
         yield browser
         browser.close()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The math corpus's measured share (tests/test_math_corpus.py), in the test output."""
+    import mathcorpus
+    if mathcorpus.SUMMARY:
+        terminalreporter.section("math corpus")
+        for line in mathcorpus.SUMMARY:
+            terminalreporter.write_line(line)

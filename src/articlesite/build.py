@@ -202,7 +202,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
     dictionary)."""
-    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
+    from .render import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)

@@ -22,7 +22,7 @@ from .geometry import check_geometry
 from .markdown_rules.literal import find_literal_markup
 from .pages import site_pages
 from .parity import check_parity
-from .problems import BuildError, Finding, Findings
+from .problems import BuildError, Finding, Findings, merge_repeated
 from .scaffold import placeholder_lines
 from .sourcefiles import CHANGED, SourceChanged, text_of
 from .translations import check_translations
@@ -115,7 +115,8 @@ def check_markup(source: Source, tokens: list, findings: Findings) -> None:
 
 def ordered(findings: Findings) -> list[Finding]:
     """Each finding once, by check, then file and line."""
-    return sorted(set(findings), key=lambda f: (CHECKS.index(f.check), f.sort_key()))
+    return sorted(set(merge_repeated(list(findings))),
+                  key=lambda f: (CHECKS.index(f.check), f.sort_key()))
 
 
 def plural(count: int, noun: str) -> str:

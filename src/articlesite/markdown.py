@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from markupsafe import escape
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import check_heading
-from .mathml import MathError, to_mathml
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -63,6 +62,7 @@ class RenderContext:
     ui: Callable[[str], str] = str                # interface string in the page's language
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
+    equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
 
 
 def _citation(state: StateInline, silent: bool) -> bool:
@@ -113,11 +113,16 @@ def outline_of(body: str, first_line: int) -> Outline:
 def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     """Render a page body; like RendererHTML.render, but inline rules learn their line."""
     renderer, options = PARSER.renderer, PARSER.options
-    env: dict = {"context": context, "first_line": first_line}
+    env: dict = {"context": context, "first_line": first_line,
+                 "equations": equations.number(tokens)}
+    for line, label in equations.duplicate_labels(tokens, first_line):
+        context.problem(line, f"\\label{{{label}}} is used by another display formula "
+                        "of this page")
     out = []
     for i, token in enumerate(tokens):
         if token.type == "inline":
             env["inline_line"] = first_line + token.map[0] if token.map else None
+            env["inline_source"] = token.content
             out.append(renderer.renderInline(token.children or [], options, env))
         elif token.type in renderer.rules:
             out.append(renderer.rules[token.type](tokens, i, options, env))
@@ -198,16 +203,14 @@ def _render_citation(self, tokens, idx, options, env) -> str:
 
 
 def _render_math(self, tokens, idx, options, env) -> str:
-    token = tokens[idx]
-    display = token.type == "math_block"
-    try:
-        mathml = to_mathml(token.content.strip(), display)
-    except MathError as exc:
-        context = env.get("context")
-        if context is not None:
-            context.problem(_line(tokens, idx, env), f"formula ${token.content.strip()}$: {exc}")
-        return f'<code class="math-error">{escape(token.content)}</code>'
-    return f'<div class="math-display">{mathml}</div>\n' if display else mathml
+    context = env.get("context")
+    line = _line(tokens, idx, env)
+    source = env.get("inline_source", "")
+    if tokens[idx].type == "math_inline" and line is not None and tokens[idx].content in source:
+        line += source[:source.index(tokens[idx].content)].count("\n")  # the formula's own line
+    return equations.render(tokens[idx], line, env.get("equations"),
+                            context.problem if context else None,
+                            context.equation_reference if context else None)
 
 
 def create_parser() -> MarkdownIt:
@@ -216,6 +219,7 @@ def create_parser() -> MarkdownIt:
            double_inline=False)
     use_rules(md)
     md.inline.ruler.before("link", "citation", _citation)
+    md.inline.ruler.before("escape", "eqref", equations.eqref_rule)
     md.add_render_rule("heading_open", _render_heading_open)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("citation", _render_citation)

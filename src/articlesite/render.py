@@ -199,7 +199,10 @@ class Renderer:
             page.texts |= read
             return html
 
-        context = markdown.RenderContext(figure, numbers.get, problem, self.ui(language))
+        reference = self.ui(language)("equation-reference")
+        context = markdown.RenderContext(figure, numbers.get, problem, self.ui(language),
+                                         equation_reference=lambda n: reference.format(
+                                             number=n))
         body = markdown.render(tokens, source.body_line, context)
         for found in find_literal_markup(tokens, source.body_line):
             if found.stops_build:
