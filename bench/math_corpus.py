@@ -9,7 +9,7 @@ corpus converted once in one process, after a warm-up; a converter's start-up, e
 JavaScript engine loading its library, is timed apart).
 
 Candidates, each installed from PyPI and working offline; those not installed are skipped:
-- articlesite: what the build runs (math-core behind src/articlesite/mathsource.py);
+- articlesite: what the build runs (math-core behind src/articlesite/render/mathsource.py);
 - math-core, as it comes; latex2mathml, as the build used it before (its leftover checks),
   and behind the same front end as articlesite;
 - KaTeX (MathML output) through PyKaTeX (KaTeX and QuickJS compiled into one module);
@@ -34,7 +34,7 @@ from mathcorpus import Result
 
 
 def _articlesite():
-    from articlesite.mathml import MathError, convert
+    from articlesite.render.mathml import MathError, convert
 
     def run(tex, display):
         try:
@@ -63,7 +63,7 @@ _LEFTOVER = re.compile(r">\s*(\\[A-Za-z]+|\\.|&amp;|&)\s*<")
 def _latex2mathml(front_end: bool):
     from latex2mathml.converter import convert
 
-    from articlesite.mathsource import MathError, prepare
+    from articlesite.render.mathsource import MathError, prepare
 
     def run(tex, display):
         tag = None

@@ -410,6 +410,17 @@ def _holds(expectation: str, root: ET.Element, parents: dict, result: Result) ->
     if kind == "table":
         shape = (int(args[0]), int(args[1]))
         return any(_table_shape(e) == shape for e in root.iter() if local(e) == "mtable")
+    if kind == "stack":   # N lines set one above the other: a one-column table, or TeX's
+        # own \atop (fractions without a rule, nested)
+        def parts(e: ET.Element) -> int:
+            if local(e) == "mfrac" and e.get("linethickness") in ("0", "0px", "0em"):
+                return sum(parts(child) for child in e)
+            if local(e) == "mrow" and len(e) == 1:
+                return parts(e[0])
+            return 1
+        return any(_table_shape(e) == (int(arg), 1) for e in root.iter()
+                   if local(e) == "mtable") or any(
+            parts(e) == int(arg) for e in root.iter() if local(e) == "mfrac")
     if kind == "rows":
         return any(_table_shape(e)[0] == int(arg) for e in root.iter() if local(e) == "mtable")
     if kind == "count":

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from articlesite import markdown
+from articlesite.render import markdown
 
 GOLDEN = Path(__file__).parent / "golden" / "markdown"
 CASES = sorted(path.stem for path in GOLDEN.glob("*.md"))

@@ -12,7 +12,7 @@ import re
 
 import mathcorpus
 
-from articlesite.mathml import MathError, convert
+from articlesite.render.mathml import MathError, convert
 
 
 def run(entry: mathcorpus.Entry) -> mathcorpus.Result:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from .figures import Edge, Figure, Label, Node
-from .geometry import TOUCH as ON_EDGE
-from .geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..check.geometry import TOUCH as ON_EDGE
+from ..check.geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..load.figures import Edge, Figure, Label, Node
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
 _PLACEHOLDER = re.compile(r"\{(source|target)\}")
@@ -79,3 +79,10 @@ def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | N
 
 def _on_edge(point: tuple[float, float], edge: Edge) -> bool:
     return any(distance_to_segment(*point, segment) <= ON_EDGE for segment in edge.segments)
+
+
+def connections_of(figure: Figure) -> list[Connection]:
+    """What the figure's edges join: the same in every language, found once a figure."""
+    if figure.connections is None:
+        figure.connections = find_connections(figure)
+    return figure.connections

@@ -32,13 +32,13 @@ from importlib.resources import files
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .problems import Problem, UsageError
+from ..problems import Problem, UsageError
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
-PACKAGE = Path(__file__).resolve().parent
-LIVE_JS = files("articlesite") / "live.js"
-KEEP_MODULES = {__name__, "articlesite", "articlesite.cli"}
+PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
+LIVE_JS = files("articlesite.serve") / "live.js"
+KEEP_MODULES = {__name__, "articlesite", "articlesite.cli", "articlesite.serve"}
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}
@@ -133,8 +133,8 @@ class Builder:
 
     def run(self, reason: str, reload_package: bool = False,
             paths: list[Path] | None = None) -> None:
-        """Build again after `paths` changed (None: the first build); a quick rebuild
-        (quick.py) when they allow it."""
+        """Build again after `paths` changed (None: the first build), on top of the last
+        good build: only what the change touches is read and rendered again."""
         clean, self.clean = self.clean, False
         try:
             if reload_package:
@@ -143,27 +143,25 @@ class Builder:
                     if name not in KEEP_MODULES:
                         del sys.modules[name]
             build = importlib.import_module("articlesite.build").build
-            quick_build = importlib.import_module("articlesite.quick").quick_build
             build_error = importlib.import_module("articlesite.problems").BuildError
             cache_class = importlib.import_module("articlesite.cache").Cache
 
             def written(changed: list[str] | None = None) -> None:
                 self.state.publish(True, [], changed)
 
-            built = None
-            if self.last is not None and paths:
-                cache = cache_class(self.root, after=self.cache)
-                built = quick_build(self.root, self.last, cache, paths, written)
-            if built is None:
+            if self.last is None or not paths:
                 gc.unfreeze()  # what earlier builds left may be collected again
-                cache = cache_class(self.root, clean=clean, after=self.cache)
-                try:
-                    built = build(self.root, clean=clean, cache=cache, written=written,
-                                  drafts=self.drafts)
-                except build_error as error:
-                    self.last = None
-                    self.fail(error.problems)
-                    return
+            cache = cache_class(self.root, clean=clean, after=self.cache)
+            try:
+                built = build(self.root, clean=clean, cache=cache, written=written,
+                              drafts=self.drafts, previous=self.last, changed=paths)
+            except build_error as error:
+                self.last = None
+                self.fail(error.problems)
+                return
+            if not built.incremental:
+                gc.unfreeze()  # what the previous build kept may be collected now
+                gc.collect()
             self.cache, self.last = cache, built
             # The collector need not walk what this build keeps (at N=1000, a collection of
             # it takes some 80 ms: a quick rebuild would wait for it).

@@ -54,6 +54,54 @@ def _split_text(match: re.Match) -> str:
                    for i, part in enumerate(parts) if part)
 
 
+_SUBSTACK = re.compile(r"\\substack\s*\{")
+
+
+def _group_end(tex: str, start: int) -> int:
+    """The index of the `}` closing the group whose `{` is at `start`."""
+    depth, i = 0, start
+    while i < len(tex):
+        if tex[i] == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[i], 0)
+        if depth == 0:
+            return i
+        i += 1
+    raise MathError("unbalanced '{': a '}' is missing")
+
+
+def _lines(tex: str) -> list[str]:
+    """`a \\\\ b` split at the `\\\\` outside groups."""
+    lines, depth, last, i = [], 0, 0, 0
+    while i < len(tex):
+        if tex.startswith("\\\\", i) and depth == 0:
+            lines.append(tex[last:i])
+            i += 2
+            last = i
+            continue
+        if tex[i] == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[i], 0)
+        i += 1
+    lines.append(tex[last:])
+    return [line for line in lines if line.strip()]
+
+
+def _substacks(tex: str) -> str:
+    """\\substack{a \\\\ b}, which math-core lacks, as TeX sets it: lines in script
+    style stacked and centred, here written with \\atop."""
+    while match := _SUBSTACK.search(tex):
+        end = _group_end(tex, match.end() - 1)
+        lines = [f"{{\\scriptstyle {line.strip()}}}" for line in _lines(tex[match.end():end])]
+        stacked = lines[-1] if lines else "{}"
+        for line in reversed(lines[:-1]):
+            stacked = f"{{{line} \\atop {stacked}}}"
+        tex = tex[:match.start()] + f"{{{stacked}}}" + tex[end + 1:]
+    return tex
+
+
 def check_braces(tex: str) -> None:
     depth = 0
     escaped = False
@@ -96,6 +144,7 @@ def prepare(tex: str, display: bool) -> Source:
     for pattern, replacement in _RENAMES:
         body = pattern.sub(replacement, body)
     body = _TEXT_WITH_MATH.sub(_split_text, body)
+    body = _substacks(body)
     return Source(_break_lines(body.strip()), tag, label)
 
 

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import (
     CHANGED,
     SourceChanged,
@@ -119,13 +119,8 @@ class Figure:
     labels: list[Label] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
-
-    @cached_property
-    def connections(self) -> list:
-        """What its edges join (connections.py): the same in every language, found once."""
-        from .connections import find_connections  # connections.py imports this module
-
-        return find_connections(self)
+    # What its edges join, found when first rendered (render/connections.py: connections_of).
+    connections: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def print_scale(self) -> float:

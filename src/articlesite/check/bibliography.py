@@ -3,9 +3,9 @@ language cites."""
 
 from __future__ import annotations
 
-from .content import Article
-from .markdown import Outline
-from .problems import Findings
+from ..load.content import Article
+from ..problems import Findings
+from ..render.markdown import Outline
 
 
 def check_bibliography(article: Article, outlines: dict[str, Outline],

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import check_fields, line_of, load_yaml
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")
@@ -27,7 +27,6 @@ class Site:
     default_language: str
     source_language: str
     base_url: str = ""
-    articles: list = field(default_factory=list)
 
     @property
     def codes(self) -> list[str]:

@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from . import parallel
-from .config import Site
-from .content import Article
-from .texts import rich_text
-from .translations import OK, Status, status
+from .. import parallel
+from ..load.config import Site
+from ..load.content import Article
+from ..load.texts import rich_text
+from .record import OK, Status, status
 
 if TYPE_CHECKING:
-    from .build import Sources
-    from .figures import Figure
-    from .render import Renderer
+    from ..load.figures import Figure
+    from ..load.sources import Sources
+    from ..render.templates import Renderer
 
 PATH = "translations.html"
 CHUNK = 25  # figures per unit of work when copies are made over the cores
@@ -95,7 +95,7 @@ def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
         texts = sources.dictionary.texts[key]
         row.cells = [Cell(code, rich_text(texts.get(code, "")), status(sources, key, code))
                      for code in site.codes]
-    script = files("articlesite").joinpath("measure.js").read_text(encoding="utf-8")
+    script = files("articlesite.translate").joinpath("measure.js").read_text(encoding="utf-8")
     return renderer.page_chunks(
         PATH, "translations.html", site.default_language, rows=list(table.values()),
         copies=[copies[figure_id][1] for figure_id in sources.figures if figure_id in copies],

@@ -9,7 +9,7 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 from babel.lists import format_list
 
-from .frontmatter import parse_iso
+from ..load.frontmatter import parse_iso
 
 
 @lru_cache(maxsize=64)

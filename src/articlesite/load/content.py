@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..problems import Problems
 from .config import Site
 from .frontmatter import FrontMatter, parse_front_matter, sort_key
-from .problems import Problems
 from .sourcefiles import (
     Memo,
     check_fields,

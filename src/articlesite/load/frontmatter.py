@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import check_fields, line_of
 
 REQUIRED = ("title", "description")

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
-from .figures import Figure, Label, Node, Segment
-from .problems import Findings
+from ..load.figures import Figure, Label, Node, Segment
+from ..problems import Findings
 
 TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
 LABEL_REACH = 12.0  # px: an edge end this close to a label's box points at the label

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from .problems import Problems
+from ..problems import Problems
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
@@ -61,9 +61,6 @@ class Dictionary:
             return json_key_lines(self.source)
         data = parse_yaml(self.source, self.path, Problems(self.path.parent))
         return data.key_lines if isinstance(data, dict) else {}
-
-    def get(self, key: str, language: str) -> str:
-        return self.texts[key][language]
 
     def __contains__(self, key: str) -> bool:
         return key in self.texts

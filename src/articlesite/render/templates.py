@@ -12,17 +12,17 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
+from ..load.config import Site
+from ..load.content import Article, newest_first
+from ..load.figures import Figure, FigureLibrary
+from ..load.sourcefiles import CHANGED, SourceChanged, digest
+from ..load.texts import Dictionary, rich_text
+from ..pages import Page, PageJob
+from ..problems import Problems
 from . import markdown
-from .config import Site
-from .connections import describe
-from .content import Article, newest_first
+from .connections import connections_of, describe
 from .dates import long_date, name_list
-from .figures import Figure, FigureLibrary
 from .markdown_rules.literal import find_literal_markup
-from .pages import Page, PageJob
-from .problems import Problems
-from .sourcefiles import CHANGED, SourceChanged, digest
-from .texts import Dictionary, rich_text
 
 _ID = re.compile(r'\sid="([^"]*)"')
 
@@ -260,7 +260,7 @@ class Renderer:
         if key not in self._figure_cache:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
-            sentences = describe(spec.connections, lambda box: text(box.text),
+            sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
             html = str(macro(spec, text, sentences, ui))

@@ -13,10 +13,9 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from .figures import Figure
-from .problems import Findings
+from ..load.figures import Figure
+from ..problems import Findings
 
-CHROMIUM = Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
@@ -26,23 +25,32 @@ class BrowserUnavailable(Exception):
     """Chromium or Playwright is not installed, or Chromium would not start."""
 
 
+def chromium_path() -> Path:
+    """Where Chromium is: ARTICLESITE_CHROMIUM, or Debian's."""
+    return Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
+
+
 def browser_required() -> bool:
     return os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
 
 
 def launch(playwright):
     """Debian's Chromium under Playwright, with the flags of a quiet, offline browser."""
-    if not CHROMIUM.exists():
-        raise BrowserUnavailable(f"Chromium not found at {CHROMIUM} (install Debian's "
+    executable = chromium_path()
+    if not executable.exists():
+        raise BrowserUnavailable(f"Chromium not found at {executable} (install Debian's "
                                  "chromium package, or set ARTICLESITE_CHROMIUM)")
     try:
-        return playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        return playwright.chromium.launch(executable_path=str(executable), args=ARGS)
     except Exception as exc:  # Playwright reports a failed start as its own Error
-        raise BrowserUnavailable(f"Chromium at {CHROMIUM} did not start: {exc}") from exc
+        raise BrowserUnavailable(f"Chromium at {executable} did not start: {exc}") from exc
 
 
 def measure(html: str) -> dict:
-    """Load the translator's view in Chromium and return measure.js's result."""
+    """Load the translator's view in Chromium and return measure.js's result. A missing
+    Chromium is said first: Playwright is of no use without it."""
+    if not chromium_path().exists():
+        launch(None)  # says where Chromium was looked for
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:

@@ -13,20 +13,21 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import markdown
+from ..build import renderer_for
+from ..load.content import Source
+from ..load.sourcefiles import CHANGED, SourceChanged, text_of
+from ..load.sources import load_sources
+from ..pages import site_pages
+from ..problems import BuildError, Finding, Findings, merge_repeated
+from ..render import markdown
+from ..render.markdown_rules.literal import find_literal_markup
+from ..scaffold import placeholder_lines
+from ..translate.record import check_translations
+from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
-from .build import load_sources, renderer_for
-from .content import Source
-from .fit import CHROMIUM, BrowserUnavailable, browser_required, check_fit
+from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
-from .markdown_rules.literal import find_literal_markup
-from .pages import site_pages
 from .parity import check_parity
-from .problems import BuildError, Finding, Findings, merge_repeated
-from .scaffold import placeholder_lines
-from .sourcefiles import CHANGED, SourceChanged, text_of
-from .translations import check_translations
-from .translator_view import figure_links, render_translator_view, view_copies
 
 SHOWN = 20  # findings of one check listed in the human report
 CHECKS = ("build", "markup", "translations", "parity", "bibliography", "geometry", "fit")
@@ -90,7 +91,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
             report.checked += "; " + check_fit(figures, view, findings)
         except BrowserUnavailable as exc:
             if browser_required():
-                findings.add(CHROMIUM, None, f"text fit cannot be measured: {exc}; "
+                findings.add(chromium_path(), None, f"text fit cannot be measured: {exc}; "
                              "ARTICLESITE_REQUIRE_BROWSER=1 makes that an error",
                              check="fit")
             else:

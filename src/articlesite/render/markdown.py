@@ -11,6 +11,7 @@ Syntax beyond CommonMark (documented in README.md):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,8 +89,9 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
         if token.type == "heading_open":
             level = int(token.tag[1])
             heading_id = token.attrGet("id")
-            html = PARSER.renderer.renderInline(tokens[i + 1].children or [], PARSER.options,
-                                                {"outline": True})
+            md = parser()
+            html = md.renderer.renderInline(tokens[i + 1].children or [], md.options,
+                                            {"outline": True})
             found.headings.append(Heading(level, heading_id, html, line or 0))
             if level == 2:
                 section = heading_id
@@ -112,7 +114,7 @@ def outline_of(body: str, first_line: int) -> Outline:
 
 def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     """Render a page body; like RendererHTML.render, but inline rules learn their line."""
-    renderer, options = PARSER.renderer, PARSER.options
+    renderer, options = parser().renderer, parser().options
     env: dict = {"context": context, "first_line": first_line,
                  "equations": equations.number(tokens)}
     for line, label in equations.duplicate_labels(tokens, first_line):
@@ -228,8 +230,11 @@ def create_parser() -> MarkdownIt:
     return md
 
 
-PARSER = create_parser()
+@functools.cache
+def parser() -> MarkdownIt:
+    """The parser, configured once, when first needed."""
+    return create_parser()
 
 
 def parse(text: str) -> list[Token]:
-    return PARSER.parse(text)
+    return parser().parse(text)

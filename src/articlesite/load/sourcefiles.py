@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .problems import Problems
+from ..problems import Problems
 
 
 class LineDict(dict):

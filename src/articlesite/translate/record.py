@@ -14,47 +14,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from .problems import Findings, Problems, UsageError
-from .sourcefiles import parse_json, read_text
-from .texts import Dictionary
+from ..load.confirmed import Confirmation, Record, load_record, record_path
+from ..load.texts import Dictionary
+from ..problems import Findings, UsageError
 
 if TYPE_CHECKING:
-    from .build import Sources
-    from .figures import Figure
+    from ..load.figures import Figure
+    from ..load.sources import Sources
 
+__all__ = ["Confirmation", "Record", "load_record", "record_path"]  # kept here for callers
 
-class Confirmation(NamedTuple):
-    source: str  # the source-language text when the translation was confirmed
-    text: str    # the translation confirmed
-
-
-Record = dict[str, dict[str, Confirmation]]
 
 OK, MISSING, UNTRANSLATED, STALE = "ok", "missing", "untranslated", "stale"
-
-
-def record_path(dictionary: Dictionary) -> Path:
-    return dictionary.path.with_name(f"{dictionary.path.stem}.confirmed.json")
-
-
-def load_record(path: Path, codes: list[str], problems: Problems) -> Record:
-    """The confirmation record; empty if the file does not exist yet."""
-    if not path.is_file():
-        return {}
-    text = read_text(path, problems)
-    data = None if text is None else parse_json(text, path, problems)
-    if data is None:
-        return {}
-    try:
-        return {key: {code: Confirmation(**value) for code, value in entry.items()
-                      if code in codes} for key, entry in data.items()}
-    except (AttributeError, TypeError):
-        problems.add(path, 1, 'the confirmation record must map keys to {language: '
-                     '{"source": text, "text": text}}; rewrite it with `python build.py '
-                     'check --confirm-all`')
-        return {}
 
 
 def write_record(path: Path, record: Record, dictionary: Dictionary, codes: list[str]) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .content import Article
-from .markdown import Outline
-from .problems import Findings
+from ..load.content import Article
+from ..problems import Findings
+from ..render.markdown import Outline
 
 
 def _by_section(items: list[tuple]) -> dict[str | None, list[str]]:

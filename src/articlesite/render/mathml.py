@@ -120,8 +120,38 @@ def _table_levels(mathml: str) -> str:
     return "".join(out)
 
 
+_MROW = re.compile(r"<(/?)(mrow|mfrac)\b([^>]*)>")
+_STYLE_ATTRIBUTE = re.compile(r'\s(?:displaystyle|scriptlevel)="[^"]*"')
+
+
+def _styles_as_mstyle(mathml: str) -> str:
+    """\\displaystyle, \\dfrac, \\tfrac: math-core sets displaystyle and scriptlevel on
+    <mrow> and <mfrac>; HTML's validator allows them on <mstyle> only, which browsers treat
+    alike: such an <mrow> becomes an <mstyle>, such an <mfrac> is wrapped in one."""
+    stack: list[str] = []
+
+    def tag(match: re.Match) -> str:
+        closing, name, attributes = match.groups()
+        if closing:
+            kind = stack.pop()
+            return {"mrow": "</mrow>", "mstyle": "</mstyle>", "mfrac": "</mfrac>",
+                    "wrapped": "</mfrac></mstyle>"}[kind]
+        if attributes.rstrip().endswith("/"):
+            return match.group(0)
+        styles = "".join(_STYLE_ATTRIBUTE.findall(attributes))
+        if not styles:
+            stack.append(name)
+            return match.group(0)
+        if name == "mrow":
+            stack.append("mstyle")
+            return f"<mstyle{attributes}>"
+        stack.append("wrapped")
+        return f"<mstyle{styles}><mfrac{_STYLE_ATTRIBUTE.sub('', attributes)}>"
+    return _MROW.sub(tag, mathml)
+
+
 def _polish(mathml: str) -> str:
-    mathml = _table_levels(mathml)
+    mathml = _styles_as_mstyle(_table_levels(mathml))
     mathml = _VEC.sub('<mo stretchy="false" mathsize="70%" lspace="0" rspace="0">\u2192</mo>',
                       mathml)
     return _BIG_FENCE.sub(r'<mo \1 lspace="0" rspace="0">\2</mo>', mathml)
