@@ -53,6 +53,19 @@
     }
     return current;
   }
+  /* Content tabs work without JavaScript (radio buttons); with it, choosing a tab chooses
+     the tab of the same label in every group of the page, keeping the chosen tab in place. */
+  var tabs = document.querySelectorAll(".tabs > .tab-input");
+  function tabLabel(input) { return input.nextElementSibling.textContent; }
+  for (var t = 0; t < tabs.length; t++) {
+    tabs[t].addEventListener("change", function (event) {
+      var chosen = event.currentTarget, top = chosen.parentNode.getBoundingClientRect().top;
+      for (var j = 0; j < tabs.length; j++) {
+        if (tabs[j] !== chosen && !tabs[j].checked && tabLabel(tabs[j]) === tabLabel(chosen)) tabs[j].checked = true;
+      }
+      window.scrollBy(0, chosen.parentNode.getBoundingClientRect().top - top);
+    });
+  }
   var links = document.querySelectorAll("a[data-keep-section]");
   for (var i = 0; i < links.length; i++) {
     links[i].addEventListener("click", function (event) {

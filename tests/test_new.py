@@ -19,8 +19,14 @@ def test_new_article_builds_at_once_in_every_language(project: Path):
     for code in ("zh", "en", "ja"):
         page = soup(project / f"site/{code}/reward-hacking.html")
         assert page.find("h2", id="introduction") is not None
+    # It builds, but `check` says the placeholder text is still to be replaced.
     check = run_build(project, "check", "--no-browser")
-    assert check.returncode == 0, check.stdout
+    assert check.returncode == 1, check.stdout
+    for code in ("zh", "en", "ja"):
+        for line in (3, 8):
+            assert (f"content/reward-hacking/{code}.md:{line}: the placeholder text of "
+                    "`python build.py new` is still there") in check.stdout
+    assert check.stdout.count("placeholder text") == 6
 
 
 @pytest.mark.parametrize("slug, message", [

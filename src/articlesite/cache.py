@@ -45,7 +45,7 @@ FORMAT = 3
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
-             "pyyaml", "babel", "imagesize", "pagefind")
+             "pyyaml", "pygments", "babel", "imagesize", "pagefind")
 
 
 @functools.cache

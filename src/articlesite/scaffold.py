@@ -25,6 +25,17 @@ language.
 """
 
 
+# What `new` writes for the author to replace: `check` reports any line still holding it.
+PLACEHOLDERS = (": replace this with one sentence for search engines and the index.",
+                "Write the article here (")
+
+
+def placeholder_lines(text: str) -> list[int]:
+    """The lines (1-based) of a source that still hold the placeholder text of `new`."""
+    return [number for number, line in enumerate(text.split("\n"), start=1)
+            if any(placeholder in line for placeholder in PLACEHOLDERS)]
+
+
 def new_article(root: Path, slug: str) -> list[Path]:
     """Create content/SLUG/ with one source per language; return the files written."""
     if not SLUG.match(slug):

@@ -4,6 +4,7 @@ request."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -22,21 +23,30 @@ class _QuietServer(http.server.ThreadingHTTPServer):
         pass  # e.g. the browser closed the connection before a 404 was sent: not a failure
 
 
-@pytest.fixture(scope="session")
-def server(built_site: Path):
-    """The built site over HTTP on 127.0.0.1; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
+@contextlib.contextmanager
+def serving(site: Path):
+    """A built site over HTTP on 127.0.0.1; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
     httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
-@pytest.fixture
-def visit(chromium, server, built_site: Path):
-    """Open a page of the site: `visit("en/x.html", width=390, javascript=False)`.
+@pytest.fixture(scope="session")
+def server(built_site: Path):
+    """The built site over HTTP on 127.0.0.1; yields the base URL."""
+    with serving(built_site) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def visitor(chromium, server: str, built_site: Path):
+    """What `visit` yields, for any site served at `server` from `built_site`.
 
     Every request leaves only for the site itself (over HTTP, or from disk with
     `from_disk=True`), and is for the page or the search bundle; anything else is aborted
@@ -81,3 +91,15 @@ def visit(chromium, server, built_site: Path):
     for context in contexts:
         context.close()
     assert troubles == []
+
+
+@pytest.fixture
+def visit(chromium, server, built_site: Path):
+    """Open a page of the site: `visit("en/x.html", width=390, javascript=False)`.
+
+    Every request leaves only for the site itself (over HTTP, or from disk with
+    `from_disk=True`); anything else is aborted and, like a console error or an uncaught
+    exception, fails the test when it ends.
+    """
+    with visitor(chromium, server, built_site) as open_page:
+        yield open_page

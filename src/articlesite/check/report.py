@@ -1,6 +1,6 @@
 """`python build.py check`: everything a build would stop on, and what it would not:
-images and links, translations, article parity, bibliography, figure geometry and text
-fit.
+images and links, literal markup a reader would see, translations, article parity,
+bibliography, figure geometry and text fit.
 
 Findings are problems (exit 1) or warnings (reported, exit 0). The only warnings are
 bibliography entries marked unconfirmed: they are published, marked as awaiting the
@@ -9,17 +9,21 @@ author, and stay until the author confirms them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..build import renderer_for
-from ..load.sourcefiles import CHANGED, SourceChanged
+from ..load.content import Source
+from ..load.sourcefiles import CHANGED, SourceChanged, text_of
 from ..load.sources import load_sources
 from ..pages import site_pages
 from ..problems import BuildError, Finding, Findings, merge_repeated
 from ..render import markdown
 from ..render.links import check_targets
+from ..render.markdown_rules.literal import find_literal_markup
+from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
 from ..translate.section_checks import check_sections
@@ -30,7 +34,8 @@ from .geometry import check_geometry
 from .parity import check_parity
 
 SHOWN = 20  # findings of one check listed in the human report
-CHECKS = ("build", "links", "translations", "parity", "bibliography", "geometry", "fit")
+CHECKS = ("build", "links", "markup", "translations", "parity", "bibliography", "geometry",
+          "fit")
 
 
 @dataclass
@@ -78,11 +83,15 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     check_fallbacks(sources, findings)
     for article in sources.articles:
         try:
-            outlines = {code: markdown.outline_of(source.body, source.body_line)
-                        for code, source in article.sources.items()}
+            parsed = {code: markdown.parse(source.body) for code, source in
+                      article.sources.items()}
         except SourceChanged as changed:
             findings.add(changed.path, None, CHANGED)
             continue
+        outlines = {code: markdown.outline(parsed[code], source.body_line)
+                    for code, source in article.sources.items()}
+        for code, source in article.sources.items():
+            check_markup(source, parsed[code], findings)
         check_parity(article, outlines, sources.site.source_language, findings)
         check_bibliography(article, outlines, findings)
     for figure in figures.values():
@@ -105,6 +114,20 @@ def run_checks(root: Path, browser: bool = True) -> Report:
                 report.notes.append(f"Text fit was not measured: {exc}.")
     report.findings = ordered(findings)
     return report
+
+
+def check_markup(source: Source, tokens: list, findings: Findings) -> None:
+    """What would reach a reader as literal markup, and the placeholder text of `new`
+    (what stops the build is reported by the build check already)."""
+    for found in find_literal_markup(tokens, source.body_line):
+        if not found.stops_build:
+            findings.add(source.path, found.line, found.message, language=source.language,
+                         check="markup")
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        for line in placeholder_lines(text_of(source.path.read_bytes())):
+            findings.add(source.path, line, "the placeholder text of `python build.py new` "
+                         "is still there: replace it with the article's own",
+                         language=source.language, check="markup")
 
 
 def ordered(findings: Findings) -> list[Finding]:

@@ -21,6 +21,7 @@ from .sourcefiles import (
     read_again,
     read_bytes,
     read_source,
+    text_of,
 )
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -35,7 +36,7 @@ class Source:
     language: str
     meta: FrontMatter
     body_line: int   # line of the file where the Markdown body starts (1-based)
-    body_start: int  # its offset in the file, in bytes
+    body_start: int  # its offset in the file's text (sourcefiles.text_of), in characters
     digest: str      # of the file's bytes
 
     @property
@@ -174,10 +175,13 @@ def load_source(path: Path, language: str, problems: Problems,
     if head is None:
         return None
     fields, body_line, body_start = head
+    if fields is None:  # reported: its body is rendered only for its own problems
+        meta = FrontMatter(title=path.name, description="")
+        return Source(path, language, meta, body_line, body_start, hashed)
     meta = FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
                           for key, value in fields.items()})
     if meta.image and "://" not in meta.image and not (path.parent / meta.image).is_file():
-        head = data[:body_start].decode("utf-8").splitlines()
+        head = text_of(data)[:body_start].splitlines()
         line = next((n for n, text in enumerate(head, 1) if text.startswith("image:")), None)
         problems.add(path, line, f"the front matter's image '{meta.image}' is not a file in "
                      f"{path.parent.name}/", key="image", language=language)
@@ -185,8 +189,9 @@ def load_source(path: Path, language: str, problems: Problems,
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
-    """[front matter fields, first line and byte offset of the body], or None if
-    unusable."""
+    """[front matter fields, first line and character offset of the body (in the text
+    of sourcefiles.text_of)], or None if unusable. Fields are None when the front matter
+    has a problem: the body is still rendered, to report its problems at the same time."""
     text = decode(data, path, problems)
     if text is None:
         return None
@@ -195,18 +200,17 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
         problems.add(path, 1, "the file must start with YAML front matter between '---' lines",
                      language=language)
         return None
+    head = text[:match.end()]
     meta = parse_yaml(match.group(1) or "", path, problems, first_line=2)
     if meta is None and match.group(1):
-        return None
+        return [None, head.count("\n") + 1, len(head)]
     meta = meta if meta is not None else {}
     fields = parse_front_matter(meta, path, language, problems)
-    if fields is None:
-        return None
-    head = text[:match.end()]
-    characters, words = wordcount.counts(text[match.end():])
-    fields["words"] = characters + words
-    fields["minutes"] = wordcount.reading_minutes(characters, words, language)
-    return [fields, head.count("\n") + 1, len(head.encode("utf-8"))]
+    if fields is not None:
+        characters, words = wordcount.counts(text[match.end():])
+        fields["words"] = characters + words
+        fields["minutes"] = wordcount.reading_minutes(characters, words, language)
+    return [fields, head.count("\n") + 1, len(head)]
 
 
 REFERENCE_FIELDS = ("authors", "title", "venue", "year")

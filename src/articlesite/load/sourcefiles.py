@@ -116,9 +116,16 @@ def read_bytes(path: Path, problems: Problems) -> bytes | None:
         return None
 
 
+def text_of(data: bytes) -> str:
+    """A source file's text: UTF-8 with or without a byte order mark, its line endings
+    (LF, CRLF or CR) made LF. Raises UnicodeDecodeError."""
+    text = data.decode("utf-8").removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def decode(data: bytes, path: Path, problems: Problems) -> str | None:
     try:
-        return data.decode("utf-8")
+        return text_of(data)
     except UnicodeDecodeError:
         problems.add(path, None, "file is not valid UTF-8")
         return None
@@ -148,15 +155,15 @@ class SourceChanged(Exception):
 
 
 def read_again(path: Path, expected: str, start: int = 0) -> str:
-    """The text (from byte `start`) of a file read before, as it was then: sources are
-    not held in memory between loading and rendering, only their digests."""
+    """The text (from character `start` of `text_of`) of a file read before, as it was
+    then: sources are not held in memory between loading and rendering, only digests."""
     try:
         data = path.read_bytes()
     except OSError:
         raise SourceChanged(path) from None
     if digest(data) != expected:
         raise SourceChanged(path)
-    return data[start:].decode("utf-8")
+    return text_of(data)[start:]
 
 
 class Memo:

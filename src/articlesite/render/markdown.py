@@ -5,7 +5,8 @@ Syntax beyond CommonMark (documented in README.md):
 - `$…$` and `$$…$$`: math, converted to MathML at build time;
 - ```` ```{figure} figure-id ```` with an empty body: a figure from `figures/`;
 - `[@ref-id]` or `[@a; @b]`: citations of the article's bibliography;
-- GFM tables.
+- GFM tables;
+- and the rules of markdown_rules/ (footnotes, admonitions, tabs, code highlighting…).
 """
 
 from __future__ import annotations
@@ -23,10 +24,13 @@ from markupsafe import escape
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from . import equations
+from .markdown_rules import use_rules
+from .markdown_rules.code import render_code, render_myst_code
+from .markdown_rules.headings import check_heading
 
-HEADING_ID = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
+DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z][\w-]*)\}\s*(.*)$")
 
 
 @dataclass
@@ -59,27 +63,11 @@ class RenderContext:
     citation_number: Callable[[str], int | None]  # reference id -> number
     problem: Callable[[int | None, str], None]    # line, message
     references: Any = None                        # links.PageReferences: images, links
+    ui: Callable[[str], str] = str                # interface string in the page's language
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
     notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
-
-
-def _heading_ids(state) -> None:
-    """Core rule: take a trailing `{#id}` off a heading and make it the heading's id."""
-    tokens = state.tokens
-    for i, token in enumerate(tokens):
-        if token.type != "heading_open":
-            continue
-        inline = tokens[i + 1]
-        match = HEADING_ID.search(inline.content)
-        if not match:
-            continue
-        token.attrSet("id", match.group(1))
-        inline.content = inline.content[:match.start()]
-        last = inline.children[-1] if inline.children else None
-        if last is not None and last.type == "text":
-            last.content = HEADING_ID.sub("", last.content)
 
 
 def _citation(state: StateInline, silent: bool) -> bool:
@@ -156,6 +144,7 @@ def _line(tokens: list[Token], idx: int, env: dict) -> int | None:
 
 def _render_heading_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
+    check_heading(self, tokens, idx, options, env)
     html = self.renderToken(tokens, idx, options, env)
     context = env.get("context")
     if context is None or token.tag != "h2":
@@ -181,7 +170,10 @@ def _render_fence(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     match = FIGURE_INFO.match(token.info.strip())
     if not match:
-        return self.fence(tokens, idx, options, env)
+        directive = DIRECTIVE_INFO.match(token.info.strip())
+        if directive:
+            return _render_directive_fence(self, tokens, idx, options, env, directive)
+        return render_code(self, tokens, idx, options, env)
     context = env.get("context")
     line = _line(tokens, idx, env)
     if context is None:
@@ -193,6 +185,19 @@ def _render_fence(self, tokens, idx, options, env) -> str:
         context.problem(line, "a figure directive takes no content: its caption and texts "
                         "come from the figure-text dictionary")
     return context.figure(match.group(1), line)
+
+
+def _render_directive_fence(self, tokens, idx, options, env, directive) -> str:
+    """```` ```{code-block} python ````; admonitions in backticks are parsed as Markdown
+    (markdown_rules/directives.py); any other directive is unknown."""
+    name = directive.group(1)
+    if name in ("code-block", "code", "sourcecode"):
+        return render_myst_code(self, tokens, idx, options, env, directive.group(2))
+    context = env.get("context")
+    if context is not None:
+        context.problem(_line(tokens, idx, env), f"unknown directive '{{{name}}}' (in "
+                        "backticks: figure, code-block and the admonition kinds; see README)")
+    return ""
 
 
 def _render_citation(self, tokens, idx, options, env) -> str:
@@ -277,7 +282,7 @@ def create_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     md.use(dollarmath_plugin, allow_labels=False, allow_space=True, allow_digits=False,
            double_inline=False)
-    md.core.ruler.after("inline", "heading_ids", _heading_ids)
+    use_rules(md)
     md.inline.ruler.before("link", "citation", _citation)
     md.inline.ruler.before("escape", "eqref", equations.eqref_rule)
     md.add_render_rule("heading_open", _render_heading_open)

@@ -23,6 +23,7 @@ from . import links, markdown, readers
 from .assets import Files
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
+from .markdown_rules.literal import find_literal_markup
 
 _ID = re.compile(r'\sid="([^"]*)"')
 
@@ -217,10 +218,14 @@ class Renderer:
                                      language, problem)
         reference = self.ui(language)("equation-reference")
         context = markdown.RenderContext(figure, numbers.get, problem, refs,
+                                         ui=self.ui(language),
                                          equation_reference=lambda n: reference.format(
                                              number=n),
                                          notice=self._notices(article, language))
         body = markdown.render(tokens, source.body_line, context)
+        for found in find_literal_markup(tokens, source.body_line):
+            if found.stops_build:
+                problem(found.line, found.message)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing().without_counts(),
             source=source, body=Markup(body), sections=outline.sections,

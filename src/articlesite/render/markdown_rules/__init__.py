@@ -1,0 +1,40 @@
+"""The Markdown syntax beyond CommonMark, one module per rule, configured once by
+`use_rules` (markdown.py holds the site's own: section ids, math, figures, citations).
+
+- headings: `{#id}` on any heading, generated ids for `###` and deeper, anchor links;
+- footnotes: `[^1]`, `^[inline]`;
+- admonitions: `!!! note`, `??? note`, `> [!NOTE]` (and directives.py: `:::{note}`);
+- directives: MyST `:::{name}` fences of colons;
+- tabs: `=== "Label"` (and MyST `tab-set`);
+- lists: task lists, definition lists; and `~~strikethrough~~`;
+- cjk: no space where a Chinese or Japanese paragraph is wrapped;
+- code: Pygments highlighting, titles, line numbers, marked lines;
+- literal: what would reach the reader as literal markup.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from .admonitions import use_admonitions
+from .cjk import render_softbreak
+from .code import render_indented
+from .directives import use_directives
+from .footnotes import use_footnotes
+from .headings import heading_ids, render_heading_close
+from .lists import use_lists
+from .tabs import use_tabs
+
+
+def use_rules(md: MarkdownIt) -> None:
+    md.enable("strikethrough")
+    md.core.ruler.after("inline", "heading_ids", heading_ids)
+    md.add_render_rule("heading_close", render_heading_close)
+    md.add_render_rule("softbreak", render_softbreak)
+    md.add_render_rule("code_block", render_indented)  # fences: markdown.py's, then code.py
+    use_footnotes(md)
+    use_admonitions(md)
+    use_directives(md)
+    use_tabs(md)
+    use_lists(md)
+    md.add_render_rule("markup_problem", lambda self, tokens, idx, options, env: "")

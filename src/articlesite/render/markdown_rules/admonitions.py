@@ -1,0 +1,166 @@
+"""Admonitions (call-outs), in the three spellings authors know, rendered alike:
+
+    !!! note "Optional title"          MkDocs / Python-Markdown: the content indented
+        Content.                       by four spaces; `!!! note ""` has no title
+
+    ??? tip "Click to open"            MkDocs Material: collapsible, closed (`???+`: open)
+        Content.
+
+    :::{warning} Optional title        MyST (also ```` ```{warning} ````): `:class: dropdown`
+    Content.                           makes it collapsible, `:open:` opens it
+    :::
+
+    > [!IMPORTANT]                     GitHub
+    > Content.
+
+The kinds are those of the three tools (see KINDS): each has a default title in the
+page's language (templates/strings.yaml, `admonition-<kind>`), aliases share their
+kind's title and colour. An unknown kind is a problem: it names the known ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markupsafe import escape
+from mdit_py_plugins.admon import admon_plugin
+
+from .common import line_of, problem_token, report, ui
+
+# kind -> the kind whose title and colour it shares
+KINDS = {
+    "note": "note", "abstract": "abstract", "summary": "abstract", "tldr": "abstract",
+    "info": "info", "todo": "info", "seealso": "info",
+    "tip": "tip", "hint": "tip", "important": "important",
+    "success": "success", "check": "success", "done": "success",
+    "question": "question", "help": "question", "faq": "question",
+    "warning": "warning", "attention": "warning", "caution": "caution",
+    "failure": "failure", "fail": "failure", "missing": "failure",
+    "danger": "danger", "error": "danger", "bug": "bug",
+    "example": "example", "quote": "quote", "cite": "quote",
+}
+GITHUB = ("note", "tip", "important", "warning", "caution")
+ALERT = re.compile(r"^\[!([A-Za-z]+)\][ \t]*(?:\n|$)")
+MKDOCS_PARAMS = re.compile(r'^\s*(\S+)((?:\s+[^"\s]+)*)\s*(?:"(.*)")?\s*$')
+
+
+def known_kinds() -> str:
+    return ", ".join(sorted(KINDS))
+
+
+def use_admonitions(md: MarkdownIt) -> None:
+    admon_plugin(md)
+    md.core.ruler.after("block", "admonitions", normalize)
+    md.core.ruler.after("inline", "admonition_titles", collect_titles)
+    md.add_render_rule("admonition_open", render_open)
+    md.add_render_rule("admonition_close", render_close)
+
+
+def normalize(state) -> None:
+    """Core rule, before inline parsing: every spelling becomes `admonition_open` with
+    meta kind, collapsible (None, "open" or "closed") and whether a title was written."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "admonition_open" and "kind" not in token.meta:
+            _mkdocs(token, tokens, i)
+        elif token.type == "blockquote_open":
+            _github(token, tokens, i)
+
+
+def _mkdocs(token, tokens, i) -> None:
+    match = MKDOCS_PARAMS.match(token.info)
+    kind = (match.group(1) if match else token.info.split()[0]).lower()
+    explicit = match is not None and match.group(3) is not None
+    token.meta.update(kind=kind, explicit_title=explicit, collapsible={
+        "???": "closed", "???+": "open"}.get(token.markup))
+    if not explicit and tokens[i + 1].type == "admonition_title_open":
+        del tokens[i + 1:i + 4]  # the plugin's English default title: ours is per language
+
+
+def _github(token, tokens, i) -> None:
+    if tokens[i + 1].type != "paragraph_open":
+        return
+    inline = tokens[i + 2]
+    match = ALERT.match(inline.content)
+    if not match:
+        return
+    kind = match.group(1).lower()
+    if kind not in GITHUB:
+        tokens.append(problem_token(f"'[!{match.group(1)}]' is not a GitHub alert: it "
+                                       f"would be shown as text (alerts: "
+                                       f"{', '.join(k.upper() for k in GITHUB)})",
+                                       token.map[0]))
+        return
+    close = _closing(tokens, i)
+    token.type, token.tag, token.meta = "admonition_open", "div", {
+        "kind": kind, "explicit_title": False, "collapsible": None}
+    tokens[close].type, tokens[close].tag = "admonition_close", "div"
+    inline.content = inline.content[match.end():]
+    if not inline.content.strip():
+        del tokens[i + 1:i + 4]
+
+
+def _closing(tokens, i) -> int:
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1
+
+
+def collect_titles(state) -> None:
+    """Core rule, after inline parsing: a written title's inline tokens go into the
+    opening token's meta, so that rendering puts the title where the spelling needs it."""
+    tokens = state.tokens
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == "admonition_open" and i + 1 < len(tokens) \
+                and tokens[i + 1].type == "admonition_title_open":
+            token.meta["title"] = tokens[i + 2].children or []
+            del tokens[i + 1:i + 4]
+        i += 1
+
+
+def render_open(self, tokens, idx, options, env) -> str:
+    token = tokens[idx]
+    kind = token.meta.get("kind", "note")
+    shared = KINDS.get(kind)
+    if shared is None:
+        report(env, line_of(tokens, idx, env), f"unknown admonition kind '{kind}' (kinds: "
+               f"{known_kinds()})")
+        shared = "note"
+    for line, message in token.meta.get("problems", ()):
+        report(env, env["first_line"] + line, message)
+    title = token.meta.get("title")
+    if title is not None:
+        title_html = self.renderInline(title, options, env)
+    elif token.meta.get("explicit_title"):
+        title_html = ""  # `!!! note ""`: no title
+    else:
+        title_html = str(escape(ui(env, f"admonition-{shared}")))
+    collapsible = token.meta.get("collapsible")
+    classes = f"admonition admonition-{shared}"
+    if collapsible:
+        opened = " open" if collapsible == "open" else ""
+        summary = title_html or str(escape(ui(env, f"admonition-{shared}")))
+        return (f'<details class="{classes}"{opened}>\n'
+                f'<summary class="admonition-title">{summary}</summary>\n')
+    head = f'<p class="admonition-title">{title_html}</p>\n' if title_html else ""
+    return f'<div class="{classes}" role="note">\n{head}'
+
+
+def render_close(self, tokens, idx, options, env) -> str:
+    opening = tokens[_opening(tokens, idx)]
+    return "</details>\n" if opening.meta.get("collapsible") else "</div>\n"
+
+
+def _opening(tokens, idx) -> int:
+    depth = 0
+    for j in range(idx, -1, -1):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return 0

@@ -1,0 +1,92 @@
+"""Markup that would reach a reader as literal text, found on the parsed tokens.
+
+What can only be a mistake stops the build (`stops_build`): a reference to a footnote
+that is not defined, a footnote nothing refers to, an unknown directive or alert (these
+come as `markup_problem` tokens from the rules that found them). What may be meant as
+text is reported by `python build.py check` only: a raw HTML tag (not rendered: it shows
+as text), a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
+admonition, tab or directive written wrongly, e.g. without its blank line or indent), and
+an admonition with no content (its content not indented).
+Text in code spans and code blocks is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
+LINE_MARKER = re.compile(r"^[ \t]*(!!!|\?\?\?\+?|===|:::)")
+_ELEMENTS = """
+a abbr address area article aside audio b bdi bdo blockquote body br button canvas caption
+center cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed
+fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe
+img input ins kbd label legend li link main map mark math menu meta meter nav noscript object
+ol optgroup option output p param picture pre progress q rp rt ruby s samp script section
+select small source span strong style sub summary sup svg table tbody td template textarea
+tfoot th thead time title tr track u ul var video wbr"""
+HTML_ELEMENTS = frozenset(_ELEMENTS.split())
+HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(?=[\s/>])[^<>]*>|<!--")
+
+
+@dataclass(frozen=True)
+class Literal:
+    line: int          # in the file, 1-based
+    message: str
+    stops_build: bool
+
+
+def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
+    found: list[Literal] = []
+    for i, token in enumerate(tokens):
+        line = first_line + token.map[0] if token.map else first_line
+        if token.type == "markup_problem":
+            found.append(Literal(line, token.meta["message"], token.meta["build"]))
+        elif token.type == "admonition_open" and tokens[i + 1].type == "admonition_close":
+            found.append(Literal(line, "the admonition is empty: its content must be "
+                                 "indented by four spaces under the `!!!` line", False))
+        elif token.type == "inline":
+            found.extend(_in_inline(token, line))
+    return found
+
+
+def _in_inline(token: Token, line: int) -> list[Literal]:
+    found = []
+    for offset, text in enumerate(token.content.split("\n")):
+        marker = LINE_MARKER.match(text)
+        if marker:
+            found.append(Literal(line + offset, f"'{marker.group(1)}' would be shown as text: "
+                                 f"{_MARKERS[marker.group(1)[:3]]}", False))
+    for child in token.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        if child.type != "text":
+            continue
+        for match in FOOTNOTE_REF.finditer(child.content):
+            found.append(Literal(line, f"footnote [^{match.group(1)}] is not defined: add "
+                                 f"'[^{match.group(1)}]: the note' (or write it in backticks "
+                                 "if it is meant as text)", True))
+        for match in HTML_TAG.finditer(child.content):
+            if match.group(0) == "<!--":
+                what = "an HTML comment"
+            elif match.group(2).lower() in HTML_ELEMENTS:
+                what = f"the HTML tag '{match.group(0)[:40]}'"
+            else:
+                continue
+            found.append(Literal(line, f"{what} is not rendered: the reader sees it as text "
+                                 "(raw HTML is not allowed; use Markdown, or write it in "
+                                 "backticks if it is meant as text)", False))
+    return found
+
+
+_MARKERS = {
+    "!!!": 'an admonition is written `!!! kind "Title"` on its own line, its content '
+           "indented by four spaces",
+    "???": 'a collapsible admonition is written `??? kind "Title"` on its own line, its '
+           "content indented by four spaces",
+    "===": 'a tab is written `=== "Label"` on its own line after a blank line, its content '
+           "indented by four spaces",
+    ":::": "a directive is written `:::{name}` on its own line and closed by `:::`",
+}
