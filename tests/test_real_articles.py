@@ -46,6 +46,10 @@ ADMONITIONS = "MkDocs admonitions (!!! note)"
 HEADING_IDS = "ids for ### headings"
 RAW_HTML = "raw HTML rendered or reported by check"
 CJK_EMPHASIS = "** closing after punctuation before CJK text (**…$x$**で)"
+CJK_BREAKS = "line breaks between CJK characters dropped, not turned into spaces"
+EMPTY_TOC = "no table of contents for an article without ## sections"
+UPRIGHT = "\\mathrm{S} upright (mathvariant=normal)"
+UNARY = "unary minus after ( or [ without binary-operator spacing"
 
 
 @dataclass
@@ -295,6 +299,37 @@ def test_aligned_derivations_keep_their_rows_and_texts(request, language, label)
     assert any(label in t.get_text() for t in second.find_all("mtext"))
 
 
+@needs(ALIGNED, UPRIGHT)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mathrm_letters_are_upright(request, language):
+    """IEEE 754's fields are written `\\mathrm{S}`, `\\mathrm{E}`, `\\mathrm{N}` (and the
+    article uses no italic S, E or N): a one-letter <mi> is italic unless told otherwise."""
+    _, page = article(request, NUMBER_ENCODING, language)
+    letters = [mi for mi in body(page).find_all("mi") if mi.get_text() in ("S", "E", "N")]
+    assert letters
+    assert all(mi.get("mathvariant") == "normal" for mi in letters)
+
+
+def binary_minus_after_bracket(page) -> list[str]:
+    """`(-2)`, `[-128, 127]`: TeX sets this minus as a sign; a MathML <mo> in the middle of
+    a row is an infix operator, drawn with spaces on both sides ("( − 2)")."""
+    found = []
+    for mo in body(page).find_all("mo"):
+        if mo.get_text() != "\u2212" or mo.get("form") == "prefix":
+            continue
+        before = mo.find_previous_sibling()
+        if before is not None and before.name == "mo" and before.get_text() in "([":
+            found.append(str(mo.parent)[:120])
+    return found
+
+
+@needs(ALIGNED, UNARY)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_minus_after_a_bracket_is_a_sign(request, language):
+    _, page = article(request, NUMBER_ENCODING, language)
+    assert binary_minus_after_bracket(page) == []
+
+
 def test_table_cells_hold_formulas(request):
     for language in LANGUAGES:
         site, page = article(request, DATA_TYPES, language)
@@ -410,6 +445,37 @@ def test_admonition_is_a_titled_box(request, language):
     assert box is not None and box.find_parent("article") is not None
     title = box.get_text(" ", strip=True).split(ADMONITION_TEXT[language])[0].strip()
     assert title and "!!!" not in title
+
+
+@needs(EMPTY_TOC)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_article_without_sections_shows_no_empty_contents(request, language):
+    _, page = article(request, DATA_TYPES, language)
+    for toc in body(page).find_all("nav"):
+        assert toc.find("a"), f"an empty table of contents: {toc.get_text(' ', strip=True)!r}"
+
+
+WIDE = re.compile(r"[\u2e80-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff01-\uff60]")
+
+
+def breaks_between_wide_characters(page) -> list[str]:
+    """A line break inside a paragraph is shown by Chromium as a space, which CJK text never
+    has (CSS Text 3 would drop it between two wide characters; browsers do not)."""
+    found = []
+    for text in visible_text(body(page)):
+        for match in re.finditer(r"(.)\n(.)", text):
+            if WIDE.match(match.group(1)) and WIDE.match(match.group(2)):
+                found.append(match.group(0).replace("\n", "⏎"))
+    return found
+
+
+@pytest.mark.parametrize("language", [
+    pytest.param("zh", id="zh"), pytest.param("en", id="en"),
+    pytest.param("ja", marks=needs(CJK_BREAKS), id="ja")])
+def test_line_breaks_add_no_space_inside_cjk_text(request, language):
+    """MDN's Japanese translation puts each sentence on its own line: `…です。⏎これは…`."""
+    _, page = article(request, HTTP, language)
+    assert breaks_between_wide_characters(page) == []
 
 
 # --- Links and translations --------------------------------------------------------------------
