@@ -7,8 +7,9 @@ and every change made to them):
 - hello-algo: two sections of the data-structures book "Hello 算法" written for MkDocs
   Material: multi-line math (`aligned`), MkDocs admonitions and content tabs, code in
   twelve languages, tables with formulas, relative images, a few raw HTML tags;
-- mdn-http-overview: MDN's "Overview of HTTP": relative SVG images, code blocks inside
-  list items, `###` headings, many links, and a translation that lacks one section.
+- mdn-http: two guides of MDN's HTTP documentation: relative SVG images, a GitHub alert
+  (`> [!NOTE]`), code blocks inside list items, `###` headings, many links, Japanese
+  written one sentence per line, and a translation that lacks one section.
 
 Each project is built with the repository's templates into tmp_path. Many expectations
 wait for features of issue 9; each of those is marked `xfail(strict=True)` naming what it
@@ -44,6 +45,7 @@ HIGHLIGHT = "build-time code highlighting"
 TABS = "MkDocs content tabs (=== \"…\")"
 ADMONITIONS = "MkDocs admonitions (!!! note)"
 HEADING_IDS = "ids for ### headings"
+ALERTS = "GitHub alerts (> [!NOTE])"
 RAW_HTML = "raw HTML rendered or reported by check"
 CJK_EMPHASIS = "** closing after punctuation before CJK text (**…$x$**で)"
 CJK_BREAKS = "line breaks between CJK characters dropped, not turned into spaces"
@@ -102,7 +104,7 @@ def data_types(tmp_path_factory) -> Built:
 
 @pytest.fixture(scope="module")
 def mdn(tmp_path_factory) -> Built:
-    return build_fixture("mdn-http-overview", tmp_path_factory.mktemp("mdn") / "project")
+    return build_fixture("mdn-http", tmp_path_factory.mktemp("mdn") / "project")
 
 
 def built(request, name: str) -> Built:
@@ -114,7 +116,7 @@ def built(request, name: str) -> Built:
 
 # Which site each article is read from: number-encoding needs the whole hello-algo site.
 ARTICLES = {"number-encoding": "hello_algo", "basic-data-types": "data_types",
-            "http-overview": "mdn"}
+            "http-overview": "mdn", "http-session": "mdn"}
 
 
 def article(request, slug: str, language: str) -> tuple[Built, BeautifulSoup]:
@@ -149,6 +151,7 @@ LITERAL_MARKDOWN = {
     "~~ (strikethrough)": re.compile(r"~~"),
     "{#id} / {: attributes}": re.compile(r"\{[#.:][\w-]"),
     "{{macro}}": re.compile(r"\{\{"),
+    "[!NOTE] (GitHub alert)": re.compile(r"\[![A-Z]+\]"),
 }
 RAW_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
 
@@ -171,6 +174,7 @@ def each_language(slug: str, marks: dict[str, list] | None = None, every: list |
 NUMBER_ENCODING = "number-encoding"
 DATA_TYPES = "basic-data-types"
 HTTP = "http-overview"
+SESSION = "http-session"
 
 
 # --- The whole sites build, with every language -------------------------------------------
@@ -187,7 +191,7 @@ def test_mdn_builds(mdn):
 @pytest.mark.parametrize("name, slugs", [
     pytest.param("hello_algo", (NUMBER_ENCODING, DATA_TYPES), marks=needs(ALIGNED),
                  id="hello-algo"),
-    pytest.param("mdn", (HTTP,), id="mdn")])
+    pytest.param("mdn", (HTTP, SESSION), id="mdn")])
 def test_every_language_has_its_page_listed(request, name, slugs):
     site = built(request, name)
     for language in LANGUAGES:
@@ -203,7 +207,7 @@ def test_every_language_has_its_page_listed(request, name, slugs):
 
 @pytest.mark.parametrize("slug, language", [
     *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)]),
-    *each_language(DATA_TYPES), *each_language(HTTP)])
+    *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_one_h1_with_the_front_matter_title(request, slug, language):
     site, page = article(request, slug, language)
     title = re.search(r'^title: "(.*)"$', site.source(language, slug), re.MULTILINE).group(1)
@@ -218,7 +222,7 @@ def test_one_h1_with_the_front_matter_title(request, slug, language):
     *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, ADMONITIONS)],
                    marks={"ja": [needs(ALIGNED, ADMONITIONS, CJK_EMPHASIS)]}),
     *each_language(DATA_TYPES, every=[needs(TABS)]),
-    *each_language(HTTP)])
+    *each_language(HTTP), *each_language(SESSION, every=[needs(ALERTS)])])
 def test_no_literal_markdown_in_the_text(request, slug, language):
     _, page = article(request, slug, language)
     assert literal_markup(page.body) == []
@@ -238,7 +242,7 @@ def test_bold_closing_before_kana_after_math():
 @pytest.mark.parametrize("slug, language", [
     *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, RAW_HTML)]),
     *each_language(DATA_TYPES, every=[needs(RAW_HTML)]),
-    *each_language(HTTP)])
+    *each_language(HTTP), *each_language(SESSION)])
 def test_raw_html_never_shown_in_silence(request, slug, language, capsys):
     """hello-algo writes `<u>…</u>` and `<p align="center"> 表 <id> … </p>`. Either the tags
     take effect, or `check` reports each line where one is shown as text."""
@@ -257,7 +261,7 @@ def test_raw_html_never_shown_in_silence(request, slug, language, capsys):
 @pytest.mark.parametrize("slug, language", [
     *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)],
                    marks={"ja": [needs(ALIGNED, CJK_EMPHASIS)]}),
-    *each_language(DATA_TYPES), *each_language(HTTP)])
+    *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_every_bold_span_is_bold(request, slug, language):
     site, page = article(request, slug, language)
     source = re.sub(r"```.*?```", "", site.source(language, slug), flags=re.DOTALL)
@@ -382,7 +386,8 @@ def test_check_reports_no_broken_image_as_clean(mdn, capsys):
 
 @pytest.mark.parametrize("slug, language", [
     *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)]),
-    *each_language(HTTP, every=[needs(HEADING_IDS)])])
+    *each_language(HTTP, every=[needs(HEADING_IDS)]),
+    *each_language(SESSION, every=[needs(HEADING_IDS)])])
 def test_every_heading_has_an_id(request, slug, language):
     _, page = article(request, slug, language)
     headings = body(page).find_all(["h2", "h3", "h4"])
@@ -396,18 +401,22 @@ def highlighted(pre) -> bool:
     return any(span.get("class") for span in pre.find_all("span"))
 
 
-@pytest.mark.parametrize("slug, language, blocks", [
-    *[pytest.param(DATA_TYPES, lang, 12 if lang == "zh" else 13,
-                   marks=needs(TABS, HIGHLIGHT), id=f"{DATA_TYPES}-{lang}")
-      for lang in LANGUAGES],
-    *[pytest.param(HTTP, lang, 2, marks=needs(HIGHLIGHT), id=f"{HTTP}-{lang}")
-      for lang in LANGUAGES]])
-def test_code_blocks_are_highlighted(request, slug, language, blocks):
+# (slug, language, code blocks, blocks with a language and a body: these must be highlighted)
+CODE_BLOCKS = {DATA_TYPES: {"zh": (12, 11), "en": (13, 12), "ja": (13, 12)},
+               HTTP: {"zh": (2, 2), "en": (2, 2), "ja": (2, 2)},
+               SESSION: {"zh": (5, 5), "en": (5, 5), "ja": (5, 0)}}
+
+
+@pytest.mark.parametrize("slug, language, blocks, with_language", [
+    pytest.param(slug, lang, *counts[lang], id=f"{slug}-{lang}",
+                 marks=needs(TABS, HIGHLIGHT) if slug == DATA_TYPES else needs(HIGHLIGHT))
+    for slug, counts in CODE_BLOCKS.items() for lang in LANGUAGES
+    if counts[lang][1]])  # ja's session guide names no language: nothing to expect
+def test_code_blocks_are_highlighted(request, slug, language, blocks, with_language):
     _, page = article(request, slug, language)
     pres = body(page).find_all("pre")
     assert len(pres) == blocks
-    # The empty Kotlin/Zig blocks of hello-algo have nothing to highlight.
-    assert all(highlighted(pre) for pre in pres if pre.get_text(strip=True))
+    assert len([pre for pre in pres if highlighted(pre)]) >= with_language
     assert not any("```" in pre.get_text() for pre in pres)
 
 
@@ -428,23 +437,31 @@ def test_content_tabs_are_tabs(request, language):
         assert pre.parent.name != "article" and pre.find_parent("article") is not None
 
 
-ADMONITION_TEXT = {"zh": "在本书中，标题带有 * 符号的是选读章节",
-                   "en": "In this book, chapters marked with an asterisk",
-                   "ja": "本書では、アスタリスク「*」が付いた章は任意読書です"}
+# The first words of each admonition's body.
+ADMONITIONS_AT = {
+    NUMBER_ENCODING: {"zh": "在本书中，标题带有 * 符号的是选读章节",
+                      "en": "In this book, chapters marked with an asterisk",
+                      "ja": "本書では、アスタリスク「*」が付いた章は任意読書です"},
+    SESSION: {"zh": "客户端——服务器模型不允许服务器",
+              "en": "The client-server model does not allow the server",
+              "ja": "クライアントサーバーモデルでは、明示的な要求なく"},
+}
 
 
-@needs(ALIGNED, ADMONITIONS)
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_admonition_is_a_titled_box(request, language):
-    """`!!! note` / `!!! tip` with no title: a box with a default title in the page's
-    language around the author's paragraph."""
-    _, page = article(request, NUMBER_ENCODING, language)
-    paragraph = body(page).find(string=re.compile(re.escape(ADMONITION_TEXT[language])))
+@pytest.mark.parametrize("slug, language", [
+    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, ADMONITIONS)]),
+    *each_language(SESSION, every=[needs(ALERTS)])])
+def test_admonition_is_a_titled_box(request, slug, language):
+    """`!!! note` / `!!! tip` (hello-algo) and `> [!NOTE]` (MDN), none with a title of its
+    own: a box with a default title in the page's language around the author's text."""
+    _, page = article(request, slug, language)
+    start = ADMONITIONS_AT[slug][language]
+    paragraph = body(page).find(string=re.compile(re.escape(start)))
     assert paragraph is not None
-    box = paragraph.find_parent(["aside", "div", "section", "details"])
+    box = paragraph.find_parent(["aside", "div", "section", "details", "blockquote"])
     assert box is not None and box.find_parent("article") is not None
-    title = box.get_text(" ", strip=True).split(ADMONITION_TEXT[language])[0].strip()
-    assert title and "!!!" not in title
+    title = box.get_text(" ", strip=True).split(start)[0].strip()
+    assert title and not re.search(r"!!!|\[!", title), title
 
 
 @needs(EMPTY_TOC)
@@ -480,7 +497,8 @@ def test_line_breaks_add_no_space_inside_cjk_text(request, language):
 
 # --- Links and translations --------------------------------------------------------------------
 
-@pytest.mark.parametrize("slug, language", [*each_language(DATA_TYPES), *each_language(HTTP)])
+@pytest.mark.parametrize("slug, language", [
+    *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_links_lead_somewhere(request, slug, language):
     site, page = article(request, slug, language)
     for a in body(page).find_all("a", href=True):
