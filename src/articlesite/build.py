@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import parallel
 from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
 from .config import Site, load_site
-from .content import Article, load_articles
+from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, FigureLibrary, scan_figures
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
@@ -101,19 +101,20 @@ class Built:
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
-          cache: Cache | None = None, written: Callable[[], None] | None = None) -> Built:
+          cache: Cache | None = None, written: Callable[[], None] | None = None,
+          drafts: bool = False) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
     `cache` is the cache to use, if not the one on disk under `root`; `written()` is
     called as soon as the new site is in place, before the cache is saved (serve reloads
-    the open pages then).
+    the open pages then); `drafts` includes the sources whose front matter says `draft`.
     """
     started = time.perf_counter()
     root = root.resolve()
     problems = Problems(root)
     cache = cache or Cache(root, clean=clean)
-    sources = load_sources(root, problems, cache.memo)
+    sources = load_sources(root, problems, cache.memo, drafts=drafts)
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
     plan = plan_pages(sources, cache)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
@@ -134,11 +135,12 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                  len(sources.site.codes), time.perf_counter() - started, sources)
 
 
-def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> Sources:
+def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
+                 drafts: bool = False) -> Sources:
     """Load every source. Problems are collected; BuildError is raised here only when
     something the later stages cannot do without is unusable, so that rendering can
     still find and report the rest. `memo` spares parsing files already parsed by an
-    earlier build."""
+    earlier build. Draft sources are left out unless `drafts`."""
     memo = memo or Memo()
     site = load_site(root, problems)
     problems.raise_if_any()
@@ -149,6 +151,8 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None) -> So
     templates = load_templates(root / "templates", problems)
     figures = scan_figures(root, problems)
     articles = load_articles(site, problems, memo)
+    if not drafts:
+        articles = drop_drafts(articles)
     if dictionary is None or strings is None:
         problems.raise_if_any()
     assert dictionary is not None and strings is not None

@@ -38,7 +38,7 @@ FORMAT = 2
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
-             "pyyaml")
+             "pyyaml", "babel")
 
 
 def code_fingerprint() -> str:

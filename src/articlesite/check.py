@@ -47,7 +47,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     root = root.resolve()
     findings = Findings(root)
     try:
-        sources = load_sources(root, findings)
+        sources = load_sources(root, findings, drafts=True)
     except BuildError:
         note = ("Nothing else was checked: the site configuration, the dictionary or the "
                 "interface strings cannot be used.")

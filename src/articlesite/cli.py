@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
 
     build_parser = command("build", help="build site/ (the default)")
     build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
+    for parent in (parser, build_parser):  # `build.py --drafts` and `build.py build --drafts`
+        parent.add_argument("--drafts", action="store_true", default=argparse.SUPPRESS,
+                            help="include the sources whose front matter says draft: true "
+                                 "(marked as drafts)")
     serve_parser = command(
         "serve", help="build, serve site/ and rebuild on every save; open pages reload")
     serve_parser.add_argument("--port", type=port_number, default=8000,
@@ -38,6 +42,9 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     serve_parser.add_argument("--host", default="127.0.0.1",
                               help="address to listen on (default 127.0.0.1, this machine "
                                    "only; 0.0.0.0 serves every interface)")
+    serve_parser.add_argument("--no-drafts", action="store_true",
+                              help="leave drafts out, as build does (serve shows them, "
+                                   "marked as drafts)")
     check_parser = command(
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
@@ -59,7 +66,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     try:
         if args.command == "serve":
             from .serve import serve
-            return serve(root, args.host, args.port, clean=args.clean)
+            return serve(root, args.host, args.port, clean=args.clean,
+                         drafts=not args.no_drafts)
         if args.command == "check":
             return run_check(root, args)
         if args.command == "new":
@@ -67,7 +75,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             for path in new_article(root, args.slug):
                 print(f"Created {path.relative_to(root)}")
             return 0
-        return run_build(root, getattr(args, "out", None), clean=args.clean)
+        return run_build(root, getattr(args, "out", None), clean=args.clean,
+                         drafts=getattr(args, "drafts", False))
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -87,11 +96,12 @@ def print_problems(error: BuildError) -> None:
         print(f"  {problem}", file=sys.stderr)
 
 
-def run_build(root: Path, out: Path | None, *, clean: bool = False) -> int:
+def run_build(root: Path, out: Path | None, *, clean: bool = False,
+              drafts: bool = False) -> int:
     from .build import build
 
     try:
-        built = build(root, out, clean=clean, progress=ProgressLine())
+        built = build(root, out, clean=clean, progress=ProgressLine(), drafts=drafts)
     except BuildError as error:
         print_problems(error)
         return 1

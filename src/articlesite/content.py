@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Site
+from .frontmatter import FrontMatter, parse_front_matter, sort_key
 from .problems import Problems
 from .sourcefiles import (
     Memo,
@@ -31,11 +32,18 @@ class Source:
 
     path: Path
     language: str
-    title: str
-    description: str
+    meta: FrontMatter
     body_line: int   # line of the file where the Markdown body starts (1-based)
     body_start: int  # its offset in the file, in bytes
     digest: str      # of the file's bytes
+
+    @property
+    def title(self) -> str:
+        return self.meta.title
+
+    @property
+    def description(self) -> str:
+        return self.meta.description
 
     @property
     def body(self) -> str:
@@ -71,14 +79,7 @@ class Article:
         return list(self.sources)
 
     def listing(self) -> Listing:
-        return Listing(self.slug, {code: FrontMatter(source.title, source.description)
-                                   for code, source in self.sources.items()})
-
-
-@dataclass(frozen=True)
-class FrontMatter:
-    title: str
-    description: str
+        return Listing(self.slug, {code: source.meta for code, source in self.sources.items()})
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,29 @@ class Listing:
     @property
     def languages(self) -> list[str]:
         return list(self.sources)
+
+    def newest_first(self, language: str) -> tuple:
+        """The index's order: by the date of the version the index shows, newest first;
+        articles without a date after those with one, then by slug."""
+        shown = self.sources.get(language) or next(iter(self.sources.values()))
+        when = shown.date and sort_key(shown.date).timestamp()
+        return (when is None, -(when or 0), self.slug)
+
+
+def newest_first(listings: list[Listing], language: str) -> list[Listing]:
+    return sorted(listings, key=lambda listing: listing.newest_first(language))
+
+
+def drop_drafts(articles: list[Article]) -> list[Article]:
+    """The articles without their draft sources (an article left with none is dropped)."""
+    kept = []
+    for article in articles:
+        sources = {code: source for code, source in article.sources.items()
+                   if not source.meta.draft}
+        if sources:
+            kept.append(Article(article.slug, article.folder, sources, article.references,
+                                article.references_path, article.references_digest))
+    return kept
 
 
 def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> list[Article]:
@@ -137,12 +161,20 @@ def load_source(path: Path, language: str, problems: Problems,
         "source", hashed, lambda: _front_matter(path, data, language, problems), problems)
     if head is None:
         return None
-    title, description, body_line, body_start = head
-    return Source(path, language, title, description, body_line, body_start, hashed)
+    fields, body_line, body_start = head
+    meta = FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
+                          for key, value in fields.items()})
+    if meta.image and "://" not in meta.image and not (path.parent / meta.image).is_file():
+        head = data[:body_start].decode("utf-8").splitlines()
+        line = next((n for n, text in enumerate(head, 1) if text.startswith("image:")), None)
+        problems.add(path, line, f"the front matter's image '{meta.image}' is not a file in "
+                     f"{path.parent.name}/", key="image", language=language)
+    return Source(path, language, meta, body_line, body_start, hashed)
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
-    """[title, description, first line and byte offset of the body], or None if unusable."""
+    """[front matter fields, first line and byte offset of the body], or None if
+    unusable."""
     text = decode(data, path, problems)
     if text is None:
         return None
@@ -155,16 +187,11 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
     if meta is None and match.group(1):
         return None
     meta = meta if meta is not None else {}
-    if not check_fields(meta, path, problems, what="front matter",
-                        required=("title", "description")):
+    fields = parse_front_matter(meta, path, language, problems)
+    if fields is None:
         return None
-    for key in ("title", "description"):
-        if not isinstance(meta[key], str) or not meta[key].strip():
-            problems.add(path, line_of(meta, key), f"'{key}' must be non-empty text",
-                         key=key, language=language)
     head = text[:match.end()]
-    return [str(meta["title"]), str(meta["description"]), head.count("\n") + 1,
-            len(head.encode("utf-8"))]
+    return [fields, head.count("\n") + 1, len(head.encode("utf-8"))]
 
 
 REFERENCE_FIELDS = ("authors", "title", "venue", "year")

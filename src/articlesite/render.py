@@ -15,7 +15,8 @@ from markupsafe import Markup
 from . import markdown
 from .config import Site
 from .connections import describe
-from .content import Article
+from .content import Article, newest_first
+from .dates import long_date, name_list
 from .figures import Figure, FigureLibrary
 from .pages import Page, PageJob
 from .problems import Problems
@@ -56,6 +57,8 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
                       keep_trailing_newline=True)
     env.filters["px"] = px
     env.filters["deg"] = deg
+    env.filters["long_date"] = long_date
+    env.filters["name_list"] = name_list
     return env
 
 
@@ -124,7 +127,8 @@ class Renderer:
             return self.render_article(self.articles[job.slug], job.language)
         # Index pages get listings, not articles: see content.Listing.
         return Page(job.path, self.page_html(job.path, job.template, job.language,
-                                             articles=self.listings))
+                                             articles=newest_first(self.listings,
+                                                                   job.language)))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
         try:
@@ -200,6 +204,7 @@ class Renderer:
             page.path, "article.html", language, article=article.listing(),
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
+            extra=source.meta.extra,
         )
         self._check_page_ids(page, source.path, language, outline)
         return page

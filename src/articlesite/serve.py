@@ -124,8 +124,10 @@ class Builder:
     changed are rendered again (the build cache), the first build ignores the cache with
     `clean`."""
 
-    def __init__(self, root: Path, state: BuildState, clean: bool = False):
+    def __init__(self, root: Path, state: BuildState, clean: bool = False,
+                 drafts: bool = True):
         self.root, self.state, self.clean = root.resolve(), state, clean
+        self.drafts = drafts  # serve shows drafts (marked as such) unless --no-drafts
         self.cache = None  # the last good build's cache and summary, kept in memory for
         self.last = None   # the next build
 
@@ -156,7 +158,8 @@ class Builder:
                 gc.unfreeze()  # what earlier builds left may be collected again
                 cache = cache_class(self.root, clean=clean, after=self.cache)
                 try:
-                    built = build(self.root, clean=clean, cache=cache, written=written)
+                    built = build(self.root, clean=clean, cache=cache, written=written,
+                                  drafts=self.drafts)
                 except build_error as error:
                     self.last = None
                     self.fail(error.problems)
@@ -304,7 +307,7 @@ def watched(root: Path) -> list[Path]:
             if p.is_dir()]
 
 
-def serve(root: Path, host: str, port: int, clean: bool = False) -> int:
+def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True) -> int:
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
@@ -319,7 +322,7 @@ def serve(root: Path, host: str, port: int, clean: bool = False) -> int:
         hint = ("; choose another port with --port (0 picks a free one)"
                 if exc.errno == errno.EADDRINUSE else "")
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
-    builder = Builder(root, state, clean)
+    builder = Builder(root, state, clean, drafts)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

@@ -232,7 +232,8 @@ def json_key_lines(text: str) -> dict[str, int]:
 
 
 def check_fields(mapping: Any, path: Path, problems: Problems, *, required: tuple[str, ...],
-                 optional: tuple[str, ...] = (), what: str) -> bool:
+                 optional: tuple[str, ...] = (), what: str, language: str | None = None
+                 ) -> bool:
     """Check a mapping has the required keys and no unknown ones. True if usable."""
     line = getattr(mapping, "line", None)
     if not isinstance(mapping, dict):
@@ -241,13 +242,14 @@ def check_fields(mapping: Any, path: Path, problems: Problems, *, required: tupl
     ok = True
     for key in required:
         if key not in mapping:
-            problems.add(path, line, f"{what} is missing the field '{key}'", key=key)
+            problems.add(path, line, f"{what} is missing the field '{key}'", key=key,
+                         language=language)
             ok = False
     for key in mapping:
         if key not in required and key not in optional:
             known = ", ".join(required + optional)
             problems.add(path, _key_line(mapping, key), f"unknown field '{key}' in {what} "
-                         f"(known fields: {known})", key=str(key))
+                         f"(known fields: {known})", key=str(key), language=language)
             ok = False
     return ok
 
