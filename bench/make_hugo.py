@@ -24,7 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from articlesite.build import load_sources, renderer_for
+from articlesite.build import renderer_for
+from articlesite.load.sources import load_sources
 from articlesite.problems import Problems
 
 FIGURE_FENCE = re.compile(r"^```\{figure\}\s*(\S+)\s*\n```\s*$", re.MULTILINE)

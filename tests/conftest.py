@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from articlesite.fit import CHROMIUM, browser_required, launch
+from articlesite.check.fit import browser_required, chromium_path, launch
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
@@ -129,7 +129,7 @@ def need_browser() -> None:
     """Skip a test that needs Debian's Chromium and Playwright where they are missing,
     unless ARTICLESITE_REQUIRE_BROWSER=1 (as in CI) makes that a failure."""
     missing = [what for what, ok in (
-        (f"Chromium at {CHROMIUM}", CHROMIUM.exists()),
+        (f"Chromium at {chromium_path()}", chromium_path().exists()),
         ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
     require(not missing, " and ".join(missing))
 
@@ -145,3 +145,12 @@ def chromium():
         browser = launch(playwright)  # the package's own: Debian's, offline flags
         yield browser
         browser.close()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The math corpus's measured share (tests/test_math_corpus.py), in the test output."""
+    import mathcorpus
+    if mathcorpus.SUMMARY:
+        terminalreporter.section("math corpus")
+        for line in mathcorpus.SUMMARY:
+            terminalreporter.write_line(line)

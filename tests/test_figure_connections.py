@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO, soup
 
-from articlesite.build import load_sources
-from articlesite.connections import find_connections
-from articlesite.figures import Edge, Figure, FigureLibrary, Label, Node
+from articlesite.load.figures import Edge, Figure, FigureLibrary, Label, Node
+from articlesite.load.sources import load_sources
 from articlesite.problems import Problems
+from articlesite.render.connections import find_connections
 
 SOURCES = load_sources(REPO, Problems(REPO))
 FIGURES = FigureLibrary(SOURCES.figures, SOURCES.dictionary, Problems(REPO)).every()

@@ -63,6 +63,18 @@ def test_missing_browser_is_said_plainly_and_skips_only_text_fit(project):
     assert result.stdout.rstrip().endswith("Clean: no problems, 2 warnings.")
 
 
+def test_missing_browser_is_said_the_same_where_playwright_is_missing(project, tmp_path):
+    blocked = tmp_path / "blocked" / "playwright"   # Playwright made unimportable
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text('raise ImportError("not installed")\n')
+    for required, code in (("0", 0), ("1", 1)):
+        env = {**os.environ, "ARTICLESITE_CHROMIUM": "/nonexistent/chromium",
+               "ARTICLESITE_REQUIRE_BROWSER": required, "PYTHONPATH": str(blocked.parent)}
+        result = run_build(project, "check", env=env)
+        assert result.returncode == code, result.stdout
+        assert "Chromium not found at /nonexistent/chromium" in result.stdout
+
+
 def test_missing_browser_is_an_error_when_required(project):
     env = {**os.environ, "ARTICLESITE_CHROMIUM": "/nonexistent/chromium",
            "ARTICLESITE_REQUIRE_BROWSER": "1"}

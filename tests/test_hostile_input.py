@@ -19,7 +19,7 @@ HOSTILE = SCRIPT + BREAKOUT
 # The inline scripts pages carry: templates/head.js and page.js, and the translator's
 # view's measure.js from the package.
 OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
-               [*(REPO / "templates").glob("*.js"), *(REPO / "src/articlesite").glob("*.js")]}
+               [*(REPO / "templates").glob("*.js"), *(REPO / "src/articlesite").rglob("*.js")]}
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
 
 
@@ -109,15 +109,27 @@ def test_markdown_links_cannot_run_script(project: Path, markdown: str):
 
 
 @pytest.mark.parametrize("latex", [
-    r"\text{<script>alert(1)</script>}",
-    r"\text{x<img src=x onerror=alert(1)>}",
     r"\href{javascript:alert(1)}{x}",
     r"\style{position:fixed;inset:0}{x}",
+    r"\htmlClass{x}{y}",
 ])
 def test_a_formula_cannot_smuggle_markup(project: Path, latex: str):
     edit(project, f"{ARTICLE}/en.md", "\n## ", f"\n$${latex}$$\n\n## ")
     message = failed_build(project)
     assert "content/ppo-long-horizon/en.md:" in message and "formula" in message
+
+
+@pytest.mark.parametrize("latex, shown", [
+    (r"\text{<script>alert(1)</script>}", "<script>alert(1)</script>"),
+    (r"\text{x<img src=x onerror=alert(1)>}", "x<img src=x onerror=alert(1)>"),
+])
+def test_markup_in_a_formula_text_is_shown_as_text(project: Path, latex: str, shown: str):
+    edit(project, f"{ARTICLE}/en.md", "\n## ", f"\n$${latex}$$\n\n## ")
+    result = run_build(project)
+    assert result.returncode == 0, result.stderr
+    assert_inert(project / "site")
+    page = soup(project / "site" / "en" / "ppo-long-horizon.html")
+    assert shown in [t.get_text().replace("\xa0", " ") for t in page.find_all("mtext")]
 
 
 def test_a_bibliography_url_must_be_http(project: Path):

@@ -277,7 +277,7 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
 
 
 def test_a_spec_is_parsed_once_per_build(project: Path, monkeypatch: pytest.MonkeyPatch):
-    from articlesite import figures
+    from articlesite.load import figures
 
     parsed = []
     load_figure = figures.load_figure

@@ -213,7 +213,7 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
     pages["ja"].wait_for_function("document.body.textContent.includes('GRPO と DPO（改訂）')",
                                   timeout=DEADLINE * 1000)
     assert poll(lambda: built(before + 1)), server.output()
-    time.sleep(0.5)
+    seen_by(pages["en"], server.status()["version"])
     assert pages["en"].evaluate("window.sentinel") == 1
 
     pages["ja"].wait_for_load_state("load")
@@ -223,7 +223,16 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
                                   timeout=DEADLINE * 1000)
     pages["ja"].evaluate("window.sentinel = 3")
     assert poll(lambda: built(before + 2)), server.output()
-    time.sleep(0.5)
+    version = server.status()["version"]
+    seen_by(pages["ja"], version)
+    seen_by(pages["en"], version)
     assert pages["ja"].evaluate("window.sentinel") == 3
     assert pages["en"].evaluate("window.sentinel") == 1
+
+
+def seen_by(page, version: str) -> None:
+    """Wait until the open page has handled the build event of `version` (live.js notes
+    the version of each event it handles without reloading; a reloaded page is sent it)."""
+    page.wait_for_function(f"window.articlesiteLive.version === {json.dumps(version)}",
+                           timeout=DEADLINE * 1000)
 

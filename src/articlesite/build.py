@@ -1,14 +1,21 @@
-"""The build, a list of stages: load and check the sources; plan which pages must be
-rendered (the cache holds the others); render those, over the cores when there are many,
+"""The build, a list of stages: load the sources (or, after a change, only what changed
+since the `previous` build); plan which pages must be rendered (the cache, or the
+previous build, holds the others); render those, over the cores when there are many,
 each page streamed to the cache's store as it is done; then the translator's view, which
-links to the figures on those pages; check the figure specs no page needed; then
-assemble the new site in a fresh folder and swap it in place of site/."""
+links to the figures on those pages; check the figure specs no page needed; then write:
+assemble the new site in a fresh folder and swap it in place of site/, or, after a
+change, replace only the pages that changed, each in one atomic rename.
+
+There is one build: `serve` calls it after every save with the previous build and the
+paths that changed, and it reuses what that build loaded and rendered.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import ctypes.util
+import dataclasses
 import functools
 import os
 import shutil
@@ -20,17 +27,26 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from . import parallel
-from .cache import Cache, Entry, Store, StoredCopy, key_of, site_key, texts_digest
-from .config import Site, load_site
-from .content import Article, drop_drafts, load_articles
-from .figures import FigureFile, FigureLibrary, scan_figures
+from .cache import (
+    Cache,
+    Entry,
+    Store,
+    StoredCopy,
+    article_key,
+    index_key,
+    listings_digest,
+    texts_digest,
+    view_key,
+)
+from .load.content import load_source
+from .load.figures import FigureFile, FigureLibrary
+from .load.sourcefiles import Memo
+from .load.sources import Sources, load_sources
+from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
-from .sourcefiles import Memo, read_bytes
-from .texts import Dictionary, load_dictionary
-from .translations import Record, load_record, record_path
-from .translator_view import PATH as VIEW
-from .translator_view import (
+from .translate.view import PATH as VIEW
+from .translate.view import (
     Links,
     figure_copy,
     figure_links,
@@ -39,29 +55,7 @@ from .translator_view import (
 )
 
 if TYPE_CHECKING:
-    from .render import Renderer
-
-
-@dataclass
-class Sources:
-    """Everything a build reads, loaded and checked (figure specs are parsed on demand)."""
-
-    site: Site
-    articles: list[Article]
-    figures: dict[str, FigureFile]
-    dictionary: Dictionary
-    strings: Dictionary
-    templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
-    confirmed: Record           # the translations' confirmation record (translations.py)
-
-    @functools.cached_property
-    def key(self) -> str:
-        """What every page depends on (cache.site_key)."""
-        return site_key(self.site, self.templates, self.strings)
-
-    def copy_key(self, figure: FigureFile) -> str:
-        """The memo's key of a figure's copy for the translator's view."""
-        return key_of(self.key, figure.digest)
+    from .render.templates import Renderer
 
 
 @dataclass
@@ -83,14 +77,16 @@ class Rendered:
 
 @dataclass
 class Built:
-    """What a build did, for its summary line."""
+    """What a build did, for its summary line, and what the next build can start from."""
 
     pages: int
     rendered: list[str]   # the paths of the pages rendered; the others came from the cache
     languages: int
     seconds: float
-    sources: Sources | None = None   # what it built from (serve's quick rebuilds start there)
-    figures: FigureLibrary | None = None  # a quick rebuild's figure specs, for the next one
+    sources: Sources | None = None   # what it built from (the next build with `previous`)
+    figures: FigureLibrary | None = None  # the figure specs it parsed, for the next build
+    out: Path | None = None          # where it wrote the site
+    incremental: bool = False        # built on top of `previous`, replacing changed pages
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
@@ -99,102 +95,189 @@ class Built:
                 "unchanged)")
 
 
+Written = Callable[[list[str] | None], None]
+
+
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
-          cache: Cache | None = None, written: Callable[[], None] | None = None,
-          drafts: bool = False) -> Built:
+          cache: Cache | None = None, written: Written | None = None,
+          drafts: bool = False, previous: Built | None = None,
+          changed: list[Path] | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
-    `cache` is the cache to use, if not the one on disk under `root`; `written()` is
-    called as soon as the new site is in place, before the cache is saved (serve reloads
-    the open pages then); `drafts` includes the sources whose front matter says `draft`.
+    `cache` is the cache to use, if not the one on disk under `root`; `written(paths)` is
+    called as soon as pages are in place, before the cache is saved (serve reloads the
+    open pages then), with the paths of the pages replaced (None: the whole site);
+    `drafts` includes the sources whose front matter says `draft`.
+
+    `previous` is the last good build of this process with `cache` (saved by it) and
+    `changed` the source files saved since: only those are read again, and the pages
+    that did not read them are neither planned nor checked again.
     """
     started = time.perf_counter()
     root = root.resolve()
+    out = (out or root / "site").resolve()
     problems = Problems(root)
     cache = cache or Cache(root, clean=clean)
-    sources = load_sources(root, problems, cache.memo, drafts=drafts)
-    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems))
-    plan = plan_pages(sources, cache)
+    base = previous if previous is not None and previous.out == out and not clean else None
+    sources = reload_sources(base.sources, changed, cache, drafts) if base and changed and \
+        base.sources else None
+    if sources is None:
+        base = None
+        sources = load_sources(root, problems, cache.memo, drafts=drafts)
+    delta = compare(base.sources, sources) if base is not None else None
+    # The figure specs the previous build parsed hold while the specs and the dictionary
+    # they were checked against are the same.
+    library = base.figures if delta is not None and not delta.dictionary_changed else None
+    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
+                                                      library=library))
+    plan = plan_pages(sources, cache, delta)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
     for copy_key, stored in rendered.copies.items():
         cache.keep_copy(copy_key, stored)
-    view = plan_view(sources, plan.cached | rendered.pages, cache)
+    pages = plan.cached | rendered.pages
+    # Replace pages one at a time only where site/ is what the previous build left.
+    replace = base is not None and all((out / path).is_file() for path in rendered.pages)
+    if replace:
+        problems.raise_if_any()
+        place_pages(out, rendered.pages, cache.store, written)
+    view = plan_view(sources, pages, cache, delta, plan)
     rendered_view = render_view(sources, view, make_renderer, cache, problems)
     for spec, keys in (rendered.specs | rendered_view.specs).items():
         cache.memo.keep("spec", spec, list(keys))
-    check_figures(sources.figures, sources.dictionary, cache.memo, problems)
+    if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
+        check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
-    pages = plan.cached | rendered.pages | view.cached | rendered_view.pages
-    write_site(pages, cache.store, out or root / "site")
-    if written is not None:
-        written()
+    pages |= view.cached | rendered_view.pages
+    if replace:
+        place_pages(out, rendered_view.pages, cache.store, written)
+    else:
+        write_site(pages, cache.store, out)
+        if written is not None:
+            written(None)
+    if base is not None:
+        cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
     cache.save(pages, sources.dictionary)
+    figures = make_renderer().figures if rendered.pages or rendered_view.pages else library
     return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
-                 len(sources.site.codes), time.perf_counter() - started, sources)
+                 len(sources.site.codes), time.perf_counter() - started, sources,
+                 figures, out, replace)
 
 
-def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
-                 drafts: bool = False) -> Sources:
-    """Load every source. Problems are collected; BuildError is raised here only when
-    something the later stages cannot do without is unusable, so that rendering can
-    still find and report the rest. `memo` spares parsing files already parsed by an
-    earlier build. Draft sources are left out unless `drafts`."""
-    memo = memo or Memo()
-    site = load_site(root, problems)
-    problems.raise_if_any()
-    assert site is not None
-    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
-    strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
-                              what="interface strings")
-    templates = load_templates(root / "templates", problems)
-    figures = scan_figures(root, problems)
-    articles = load_articles(site, problems, memo)
-    if not drafts:
-        articles = drop_drafts(articles)
-    if dictionary is None or strings is None:
-        problems.raise_if_any()
-    assert dictionary is not None and strings is not None
-    confirmed = load_record(record_path(dictionary), site.codes, problems)
-    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
+def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
+                   drafts: bool) -> Sources | None:
+    """The previous build's sources with the `changed` files read again, when these are
+    article sources the site already has, or the dictionary; None when anything else
+    changed, or a changed file has a problem: then everything is loaded again (and its
+    problems reported with all their context)."""
+    problems = Problems(sources.site.root)
+    paths = [path.resolve() for path in changed]
+    if paths == [sources.dictionary.path.resolve()]:
+        old = sources.dictionary
+        new = load_dictionary(old.path, sources.site.codes, problems)
+        if new is None or problems or list(new.texts) != list(old.texts):
+            return None
+        return dataclasses.replace(sources, dictionary=new)
+    articles = {article.slug: article for article in sources.articles}
+    edited: dict[str, dict] = {}
+    for path in paths:
+        slug, code = path.parent.name, path.stem
+        article = articles.get(slug)
+        if (path.suffix != ".md" or path.parent.parent != sources.site.root / "content"
+                or article is None or code not in article.sources):
+            return None
+        source = load_source(path, code, problems, cache.memo)
+        if source is None or problems or (source.meta.draft and not drafts):
+            return None
+        edited.setdefault(slug, {})[code] = source
+    for slug, new_sources in edited.items():
+        old = articles[slug]
+        articles[slug] = dataclasses.replace(old, sources=old.sources | new_sources)
+    return dataclasses.replace(sources, articles=[articles[a.slug] for a in sources.articles])
 
 
-def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
-    """Every text file under templates/ by name: what Jinja renders from, and what the
-    cache keys on (a file that is not UTF-8 cannot be a template, and is left out)."""
-    texts = {}
-    for path in sorted(folder.rglob("*")):
-        data = read_bytes(path, problems) if path.is_file() else None
-        with contextlib.suppress(UnicodeDecodeError):
-            if data is not None:
-                texts[path.relative_to(folder).as_posix()] = data.decode("utf-8")
-    return texts
+def same_keys(previous: Built, sources: Sources) -> bool:
+    """Whether the dictionary has the keys it had (the figure specs were checked against
+    them)."""
+    return previous.sources is not None and \
+        list(previous.sources.dictionary.texts) == list(sources.dictionary.texts)
 
 
-def plan_pages(sources: Sources, cache: Cache) -> Plan:
-    common = sources.key
-    listings = key_of([article.listing() for article in sources.articles])
+@dataclass
+class Delta:
+    """What changed since the previous build, when the site, its templates, its figure
+    specs and every article's listing are what they were: the article sources read again
+    and the dictionary texts that differ. Only pages that read these can differ."""
+
+    sources: list[tuple[str, str]]   # (slug, language) of each source read again
+    texts: set[tuple[str, str]]      # (key, language) of each dictionary text changed
+    dictionary_changed: bool
+
+
+def compare(previous: Sources | None, sources: Sources) -> Delta | None:
+    """The delta from `previous` (the previous build's sources) to `sources`, or None
+    when more changed than a delta covers."""
+    if previous is None or previous.key != sources.key or previous.figures is not \
+            sources.figures or len(previous.articles) != len(sources.articles):
+        return None
+    edited = []
+    for before, after in zip(previous.articles, sources.articles, strict=True):
+        if before is after:
+            continue
+        if before.slug != after.slug or before.listing() != after.listing():
+            return None
+        edited += [(after.slug, code) for code, source in after.sources.items()
+                   if before.sources.get(code) is not source]
+    return Delta(edited, changed_texts(previous.dictionary, sources.dictionary),
+                 previous.dictionary is not sources.dictionary)
+
+
+def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Plan:
+    """Every page's cache key, and whether the cache holds it. With a `delta` from the
+    previous build (whose pages `cache` holds), only the pages that read what changed
+    are planned: the others keep their entries."""
+    if delta is None:
+        jobs = site_pages(sources.site, sources.articles)
+    else:
+        jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
+        if delta.texts:
+            showing = {path for path, entry in cache.pages.items()
+                       if entry.texts and not delta.texts.isdisjoint(entry.texts)}
+            jobs += [job for job in site_pages(sources.site, sources.articles)
+                     if job.path in showing and job not in jobs]
+    listings = None
     articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [])
-    for job in site_pages(sources.site, sources.articles):
+    for job in jobs:
         if job.slug is None:
-            key = key_of(common, job.template, job.language, listings)
+            listings = listings or listings_digest([a.listing() for a in sources.articles])
+            key = index_key(sources.key, job.template, job.language, listings)
         else:
-            key = article_key(sources, articles[job.slug], job.language)
+            article = articles[job.slug]
+            key = article_key(sources.key, job.language, article.listing(),
+                              article.sources[job.language].digest,
+                              article.references_digest)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is None:
             plan.stale.append(job)
         else:
             plan.cached[job.path] = entry
+    if delta is not None:
+        planned = {job.path for job in jobs}
+        plan.cached = {path: entry for path, entry in cache.pages.items()
+                       if path not in planned and path != VIEW} | plan.cached
     return plan
 
 
-def article_key(sources: Sources, article: Article, language: str) -> str:
-    """An article page's cache key: see cache.py."""
-    return key_of(sources.key, "article.html", language, article.listing(),
-                  article.sources[language].digest, article.references_digest)
+def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]:
+    """The (key, language) of every text that differs between two dictionaries."""
+    if before is after:
+        return set()
+    return {(key, code) for key in before.texts.keys() | after.texts.keys()
+            for code in before.texts.get(key, {}).keys() | after.texts.get(key, {}).keys()
+            if before.texts.get(key, {}).get(code) != after.texts.get(key, {}).get(code)}
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
@@ -202,7 +285,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
     dictionary)."""
-    from .render import Renderer  # Jinja, markdown-it and latex2mathml: only when needed
+    from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
@@ -267,16 +350,25 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
                  texts_digest(texts, dictionary), *store.put(page.html))
 
 
-def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache) -> Plan:
+def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
+              delta: Delta | None = None, plan: Plan | None = None) -> Plan:
     """The translator's view's plan. The view shows every dictionary text, the
     confirmation record, every figure spec, and links to the figures on the article
-    pages: its key covers all of these, so any change to them renders it again."""
+    pages: its key covers all of these, so any change to them renders it again. With a
+    `delta` that changed no dictionary text, when no page `plan` rendered places other
+    figures than it did, the view the previous build left holds."""
+    job = PageJob(VIEW, sources.site.default_language)
+    entry = cache.pages.get(job.path)
+    if entry is not None and plan is not None and delta is not None \
+            and not delta.dictionary_changed \
+            and all(stale.path in cache.pages and stale.path in pages
+                    and pages[stale.path].figures == cache.pages[stale.path].figures
+                    for stale in plan.stale):
+        return Plan({job: entry.key}, {job.path: entry}, [])
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
-    job = PageJob(VIEW, sources.site.default_language)
-    key = key_of(sources.key, job.path,
-                 sources.dictionary.texts, sources.confirmed,
-                 [(file.id, file.digest) for file in sources.figures.values()], links)
+    key = view_key(sources.key, job.path, sources.dictionary.texts, sources.confirmed,
+                   [(file.id, file.digest) for file in sources.figures.values()], links)
     entry = cache.reusable(job.path, key, {}, sources.dictionary)
     if entry is None:
         return Plan({job: key}, {}, [job], links)
@@ -327,6 +419,22 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
             library.get(file.id)
     for spec, keys in library.clean.items():
         memo.keep("spec", spec, list(keys))
+
+
+def place_pages(out: Path, entries: dict[str, Entry], store: Store,
+                written: Written | None) -> None:
+    """Put stored pages in `out`, each file replaced in one atomic rename (a server killed
+    between two renames leaves pages of both builds; the next build puts it right)."""
+    if not entries:
+        return
+    for path, entry in entries.items():
+        temporary = out / f".{path.replace('/', '-')}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()  # left by a killed build
+        store.place(entry.blob, temporary)
+        os.replace(temporary, out / path)
+    if written is not None:
+        written(sorted(entries))
 
 
 def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:

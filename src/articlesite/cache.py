@@ -18,6 +18,7 @@ always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import marshal
 import os
@@ -28,32 +29,32 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
-from .config import Site
-from .figures import FigureFile
-from .sourcefiles import Memo, digest, hasher
-from .texts import Dictionary
+from .load.config import Site
+from .load.figures import FigureFile
+from .load.sourcefiles import Memo, digest, hasher
+from .load.texts import Dictionary
 
 FOLDER = ".articlesite-cache"
 FORMAT = 2
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "latex2mathml",
+LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
              "pyyaml", "babel")
 
 
+@functools.cache
 def code_fingerprint() -> str:
     """The generator's own code (its modules and the scripts it puts in pages) and the
-    libraries that shape its output."""
-    files = sorted(p for p in Path(__file__).parent.iterdir() if p.suffix in (".py", ".js"))
-    parts = [sys.version, *(f"{path.name}:{digest(path.read_bytes())}" for path in files)]
+    libraries that shape its output. Taken once a process, at its first build: the code
+    that runs, whatever the disk says later."""
+    package = Path(__file__).parent
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
+    parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:{digest(path.read_bytes())}"
+                            for path in files)]
     for library in LIBRARIES:
         with contextlib.suppress(PackageNotFoundError):
             parts.append(f"{library}={version(library)}")
     return digest("\n".join(parts).encode())
-
-
-# Taken when the package is imported: the code that runs, whatever the disk says later.
-CODE = code_fingerprint()
 
 
 def key_of(*parts: object) -> str:
@@ -64,9 +65,37 @@ def key_of(*parts: object) -> str:
 
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
     """What every page depends on: configuration, templates and interface strings."""
-    return key_of(CODE, str(site.root), site.languages, site.default_language,
+    return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
                   site.source_language, site.base_url, sorted(templates.items()),
                   strings.texts)
+
+
+def index_key(site: str, template: str, language: str, listings: str) -> str:
+    """An index page's (or the root page's): the listings of every article it shows
+    (`listings` is their listings_digest)."""
+    return key_of(site, template, language, listings)
+
+
+def listings_digest(listings: list) -> str:
+    return key_of(listings)
+
+
+def article_key(site: str, language: str, listing: object, source: str,
+                references: str | None) -> str:
+    """An article page's: its own source, the article's bibliography and its listing (the
+    titles and descriptions the switcher shows in the other languages)."""
+    return key_of(site, "article.html", language, listing, source, references)
+
+
+def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
+             links: dict) -> str:
+    """The translator's view's: everything it shows (see build.plan_view)."""
+    return key_of(site, path, texts, confirmed, figures, links)
+
+
+def copy_key(site: str, figure: str) -> str:
+    """A figure's copy for the translator's view: its spec's digest."""
+    return key_of(site, figure)
 
 
 def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> str:
@@ -182,7 +211,7 @@ class Cache:
         # twice as fast as json, without pickle's running of code.
         try:
             data = marshal.loads((self.folder / "index").read_bytes())
-            if data["format"] != FORMAT or data["code"] != CODE:
+            if data["format"] != FORMAT or data["code"] != code_fingerprint():
                 return
             self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
             self.memo = Memo(data["parsed"])
@@ -243,7 +272,7 @@ class Cache:
         self.saved = (pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        data = {"format": FORMAT, "code": CODE, "parsed": self.memo.kept, "texts": texts,
+        data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept, "texts": texts,
                 "pages": {path: tuple(entry) for path, entry in pages.items()}}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     args.clean = getattr(args, "clean", False)
     try:
         if args.command == "serve":
-            from .serve import serve
+            from .serve.server import serve
             return serve(root, args.host, args.port, clean=args.clean,
                          drafts=not args.no_drafts)
         if args.command == "check":
@@ -128,9 +128,9 @@ class ProgressLine:
 
 
 def run_check(root: Path, args: argparse.Namespace) -> int:
-    from .build import load_sources
-    from .check import format_json, format_text, run_checks
-    from .translations import confirm
+    from .check.report import format_json, format_text, run_checks
+    from .load.sources import load_sources
+    from .translate.record import confirm
 
     if args.confirm or args.confirm_all:
         try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .config import Site
-from .content import Article
+from .load.config import Site
+from .load.content import Article
 
 
 @dataclass(frozen=True)

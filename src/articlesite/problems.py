@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,9 @@ class Problem:
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         extra = [f"key '{self.key}'"] if self.key else []
-        if self.language:
+        if self.language and ", " in self.language:
+            extra.append(f"languages {self.language}")
+        elif self.language:
             extra.append(f"language '{self.language}'")
         suffix = f" [{', '.join(extra)}]" if extra else ""
         return f"{where}: {self.message}{suffix}"
@@ -34,11 +36,30 @@ class UsageError(Exception):
     shown as is, without a traceback."""
 
 
+def merge_repeated(problems: list) -> list:
+    """The same formula refused in several languages of an article: one problem, at its
+    first file and line, naming the others and every language."""
+    groups: dict[tuple, list] = {}
+    for problem in sorted(set(problems), key=Problem.sort_key):
+        if problem.message.startswith("formula $") and problem.language:
+            folder = str(PurePosixPath(problem.file).parent)
+            groups.setdefault((folder, problem.message), []).append(problem)
+    merged = [p for p in problems if not (p.message.startswith("formula $") and p.language)]
+    for same in groups.values():
+        first = same[0]
+        if len(same) > 1:
+            also = ", ".join(f"{PurePosixPath(p.file).name}:{p.line}" for p in same[1:])
+            first = replace(first, message=f"{first.message} (the same formula in {also})",
+                            language=", ".join(dict.fromkeys(p.language for p in same)))
+        merged.append(first)
+    return merged
+
+
 class BuildError(Exception):
     """Raised once, at the end of a stage, with every problem found so far."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems), key=Problem.sort_key)
+        self.problems = sorted(set(merge_repeated(problems)), key=Problem.sort_key)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

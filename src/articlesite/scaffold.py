@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .config import load_site
-from .content import SLUG
+from .load.config import load_site
+from .load.content import SLUG
 from .problems import Problems, UsageError
 
 SOURCE = """---

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from conftest import REPO
 
-from articlesite.build import load_sources
-from articlesite.figures import FigureLibrary
+from articlesite.load.figures import FigureLibrary
+from articlesite.load.sources import load_sources
 from articlesite.pages import site_pages
 from articlesite.problems import Problems
-from articlesite.translator_view import PATH as TRANSLATOR_VIEW
+from articlesite.translate.view import PATH as TRANSLATOR_VIEW
 
 SOURCES = load_sources(REPO, Problems(REPO))
 SPECS = FigureLibrary(SOURCES.figures, SOURCES.dictionary, Problems(REPO)).every()

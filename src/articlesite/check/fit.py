@@ -1,0 +1,103 @@
+"""Text fit, measured in headless Chromium: does every node's and label's text fit its
+box, in every language and diagram style?
+
+Chromium (Debian's `chromium`, driven by Playwright for Python, never a downloaded
+browser) loads the translator's view with all network requests refused; the view's
+script, `measure.js`, makes a copy of every figure in every language and measures them,
+the same code the page runs for a translator.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from ..load.figures import Figure
+from ..problems import Findings
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1400, "height": 900}
+
+
+class BrowserUnavailable(Exception):
+    """Chromium or Playwright is not installed, or Chromium would not start."""
+
+
+def chromium_path() -> Path:
+    """Where Chromium is: ARTICLESITE_CHROMIUM, or Debian's."""
+    return Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
+
+
+def browser_required() -> bool:
+    return os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
+
+
+def launch(playwright):
+    """Debian's Chromium under Playwright, with the flags of a quiet, offline browser."""
+    executable = chromium_path()
+    if not executable.exists():
+        raise BrowserUnavailable(f"Chromium not found at {executable} (install Debian's "
+                                 "chromium package, or set ARTICLESITE_CHROMIUM)")
+    try:
+        return playwright.chromium.launch(executable_path=str(executable), args=ARGS)
+    except Exception as exc:  # Playwright reports a failed start as its own Error
+        raise BrowserUnavailable(f"Chromium at {executable} did not start: {exc}") from exc
+
+
+def measure(html: str) -> dict:
+    """Load the translator's view in Chromium and return measure.js's result. A missing
+    Chromium is said first: Playwright is of no use without it."""
+    if not chromium_path().exists():
+        launch(None)  # says where Chromium was looked for
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        raise BrowserUnavailable("Playwright for Python is not installed (pip install "
+                                 "playwright; no browser download is needed)") from exc
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            page.route("**/*", lambda route: route.abort())
+            page.set_content(html, wait_until="load")
+            return page.evaluate("window.articlesiteMeasure(document)")
+        finally:
+            browser.close()
+
+
+def element_line(spec: Figure, kind: str, name: str) -> int | None:
+    """The spec line of a node (by id) or a label (by key)."""
+    found = (n.line for n in spec.nodes if n.id == name) if kind == "node" else (
+        lb.line for lb in spec.labels if lb.text == name)
+    return next(found, None)
+
+
+def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings) -> str:
+    """Add a finding per element and language that does not fit, in its worst diagram
+    style; return what was measured."""
+    result = measure(view_html)
+    worst: dict[tuple, dict] = {}
+    styles: dict[tuple, list[str]] = defaultdict(list)
+    for found in result["findings"]:
+        group = (found["figure"], found["element"], found["language"], found["covered_by"])
+        styles[group].append(found["style"])
+        if group not in worst or found["px"] > worst[group]["px"]:
+            worst[group] = found
+    for group, found in worst.items():
+        figure_id, element, language, node = group
+        spec, keys, px = figures[figure_id], found["keys"], found["px"]
+        what = f"the {language} text" if len(keys) == 1 else (
+            f"the {language} texts ({', '.join(keys)}) together")
+        how = (f"is covered by node '{node}' by {px:g} px" if node
+               else f"overflow{'s' if len(keys) == 1 else ''} its box by {px:g} px")
+        seen_in = " and ".join(styles[group]) + (" styles" if len(styles[group]) > 1
+                                                 else " style")
+        kind, name = element.split(" ", 1)
+        findings.add(spec.path, element_line(spec, kind, name),
+                     f"{kind} '{name}': {what} {how} ({seen_in})",
+                     key=keys[0], language=language, check="fit", figure=figure_id,
+                     element=element, overflow=px)
+    return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "
+            "of every figure, language and diagram style)")

@@ -1,0 +1,118 @@
+"""Geometry of a figure, on its transformed coordinates: what overlaps, what sticks out,
+and which edges end in mid-air.
+
+A label's height depends on its text; here it is one line of the label's class as
+`templates/figure.css` sets it (font size × line height 1.45 + 6 px padding). Whether
+the real text fits is measured in a browser by `fit.py`.
+
+An edge end must touch a node's border or another edge (within TOUCH px), or point at a
+label from at most LABEL_REACH px away: in the author's design an arrow may start at a
+label ("Preference label: A over B" → the loss) or end beside one ("A_t goes to the
+Actor update").
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+from ..load.figures import Figure, Label, Node, Segment
+from ..problems import Findings
+
+TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
+LABEL_REACH = 12.0  # px: an edge end this close to a label's box points at the label
+SLACK = 0.5      # px: overlaps smaller than this are rounding, not design
+LABEL_HEIGHT = {None: 25.0, "stage": 28.0, "task-title": 31.0, "math": 32.0}
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def node_box(node: Node) -> Box:
+    return (node.x, node.y, node.x + node.w, node.y + node.h)
+
+
+def label_box(label: Label) -> Box:
+    return (label.x, label.y, label.x + label.w, label.y + LABEL_HEIGHT[label.cls])
+
+
+def overlap(a: Box, b: Box) -> tuple[float, float]:
+    """Width and height of the intersection of two boxes (0 when they do not meet)."""
+    return (max(0.0, min(a[2], b[2]) - max(a[0], b[0])),
+            max(0.0, min(a[3], b[3]) - max(a[1], b[1])))
+
+
+def outside(box: Box, width: float, height: float) -> float:
+    """How far a box sticks out of the canvas, in px (0 when inside)."""
+    return max(0.0, -box[0], -box[1], box[2] - width, box[3] - height)
+
+
+def distance_to_box(x: float, y: float, box: Box) -> float:
+    """Distance from a point to a box; 0 inside it."""
+    left, top, right, bottom = box
+    return math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom))
+
+
+def distance_to_border(x: float, y: float, box: Box) -> float:
+    left, top, right, bottom = box
+    if left <= x <= right and top <= y <= bottom:
+        return min(x - left, right - x, y - top, bottom - y)
+    return distance_to_box(x, y, box)
+
+
+def distance_to_segment(x: float, y: float, s: Segment) -> float:
+    dx, dy = s.x2 - s.x1, s.y2 - s.y1
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - s.x1) * dx + (y - s.y1) * dy) / length2))
+    return math.hypot(x - (s.x1 + t * dx), y - (s.y1 + t * dy))
+
+
+def check_geometry(figure: Figure, findings: Findings) -> None:
+    def add(line: int | None, message: str, element: str, amount: float,
+            key: str | None = None) -> None:
+        findings.add(figure.path, line, message, key=key, check="geometry",
+                     figure=figure.id, element=element, overflow=round(amount, 1))
+
+    size = (figure.width, figure.height)
+    for a, b in combinations(figure.nodes, 2):
+        w, h = overlap(node_box(a), node_box(b))
+        if w > SLACK and h > SLACK:
+            add(b.line, f"node '{b.id}' overlaps node '{a.id}' ({w:g} × {h:g} px)",
+                f"node {b.id}", min(w, h), b.text)
+    for node in figure.nodes:
+        out = outside(node_box(node), *size)
+        if out > SLACK:
+            add(node.line, f"node '{node.id}' sticks out of the canvas by {out:g} px",
+                f"node {node.id}", out, node.text)
+    for label in figure.labels:
+        out = outside(label_box(label), *size)
+        if out > SLACK:
+            add(label.line, f"label '{label.text}' sticks out of the canvas by {out:g} px",
+                f"label {label.text}", out, label.text)
+        for node in figure.nodes:
+            w, h = overlap(label_box(label), node_box(node))
+            if w > SLACK and h > SLACK:
+                add(label.line, f"label '{label.text}' lies on node '{node.id}' "
+                    f"({w:g} × {h:g} px)", f"label {label.text}", min(w, h), label.text)
+    for number, edge in enumerate(figure.edges, start=1):
+        element = f"edge {number}"
+        xs = [x for x, _ in edge.points]
+        ys = [y for _, y in edge.points]
+        out = outside((min(xs), min(ys), max(xs), max(ys)), *size)
+        if out > SLACK:
+            add(edge.line, f"edge {number} sticks out of the canvas by {out:g} px", element, out)
+        others = [s for other in figure.edges if other is not edge for s in other.segments]
+        for end, (x, y) in (("start", edge.points[0]), ("end", edge.points[-1])):
+            gap = min([distance_to_border(x, y, node_box(n)) for n in figure.nodes]
+                      + [distance_to_segment(x, y, s) for s in others] or [math.inf])
+            if gap > TOUCH and not any(distance_to_box(x, y, label_box(lb)) <= LABEL_REACH
+                                       for lb in figure.labels):
+                add(edge.line, f"edge {number} {end}s at ({x:g}, {y:g}), touching neither a "
+                    f"node border nor another edge (nearest: {gap:.1f} px)", element, gap)
+    for rule in figure.rules:
+        box = (rule.x, rule.y, rule.x, rule.y + rule.length) if rule.vertical else (
+            rule.x, rule.y, rule.x + rule.length, rule.y)
+        out = outside(box, *size)
+        if out > SLACK:
+            kind = "lifeline" if rule.vertical else "divider"
+            add(rule.line, f"a {kind} at ({rule.x:g}, {rule.y:g}) sticks out of the canvas by "
+                f"{out:g} px", kind, out)

@@ -1,0 +1,136 @@
+"""`python build.py check`: everything a build would stop on, and what it would not:
+translations, article parity, bibliography, figure geometry and text fit.
+
+Findings are problems (exit 1) or warnings (reported, exit 0). The only warnings are
+bibliography entries marked unconfirmed: they are published, marked as awaiting the
+author, and stay until the author confirms them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..build import renderer_for
+from ..load.sourcefiles import CHANGED, SourceChanged
+from ..load.sources import load_sources
+from ..pages import site_pages
+from ..problems import BuildError, Finding, Findings, merge_repeated
+from ..render import markdown
+from ..translate.record import check_translations
+from ..translate.view import figure_links, render_translator_view, view_copies
+from .bibliography import check_bibliography
+from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
+from .geometry import check_geometry
+from .parity import check_parity
+
+SHOWN = 20  # findings of one check listed in the human report
+CHECKS = ("build", "translations", "parity", "bibliography", "geometry", "fit")
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    checked: str = ""                               # what was checked, one line
+    notes: list[str] = field(default_factory=list)  # what was not checked, and why
+
+    @property
+    def problems(self) -> list[Finding]:
+        return [f for f in self.findings if not f.warning]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.warning]
+
+
+def run_checks(root: Path, browser: bool = True) -> Report:
+    root = root.resolve()
+    findings = Findings(root)
+    try:
+        sources = load_sources(root, findings, drafts=True)
+    except BuildError:
+        note = ("Nothing else was checked: the site configuration, the dictionary or the "
+                "interface strings cannot be used.")
+        return Report(ordered(findings), notes=[note])
+    # Every page a build renders, for the problems that stop a build (not written).
+    renderer = renderer_for(sources, findings, keep=len(sources.figures))
+    pages = [renderer.render(job) for job in site_pages(sources.site, sources.articles)]
+    links = figure_links(sources.articles, {page.path: page.figures for page in pages})
+    copies = view_copies(renderer, list(sources.figures), {})
+    view = "".join(render_translator_view(renderer, sources, links, copies))
+    figures = renderer.figures.every()
+    check_translations(sources, figures, findings)
+    for article in sources.articles:
+        try:
+            outlines = {code: markdown.outline_of(source.body, source.body_line)
+                        for code, source in article.sources.items()}
+        except SourceChanged as changed:
+            findings.add(changed.path, None, CHANGED)
+            continue
+        check_parity(article, outlines, sources.site.source_language, findings)
+        check_bibliography(article, outlines, findings)
+    for figure in figures.values():
+        check_geometry(figure, findings)
+    report = Report([], f"{plural(len(sources.articles), 'article')} in "
+                        f"{plural(len(sources.site.codes), 'language')}, "
+                        f"{plural(len(sources.figures), 'figure')}, "
+                        f"{plural(len(sources.dictionary.texts), 'dictionary key')}")
+    if not browser:
+        report.notes.append("Text fit was not measured (--no-browser).")
+    else:
+        try:
+            report.checked += "; " + check_fit(figures, view, findings)
+        except BrowserUnavailable as exc:
+            if browser_required():
+                findings.add(chromium_path(), None, f"text fit cannot be measured: {exc}; "
+                             "ARTICLESITE_REQUIRE_BROWSER=1 makes that an error",
+                             check="fit")
+            else:
+                report.notes.append(f"Text fit was not measured: {exc}.")
+    report.findings = ordered(findings)
+    return report
+
+
+def ordered(findings: Findings) -> list[Finding]:
+    """Each finding once, by check, then file and line."""
+    return sorted(set(merge_repeated(list(findings))),
+                  key=lambda f: (CHECKS.index(f.check), f.sort_key()))
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def format_text(report: Report) -> str:
+    lines = [f"Checked {report.checked}." if report.checked else "Check stopped early."]
+    lines += report.notes
+    for check in CHECKS:
+        found = [f for f in report.problems if f.check == check]
+        if found:
+            what = " (the build stops on these)" if check == "build" else ""
+            lines.append(f"\n{check}: {plural(len(found), 'problem')}{what}")
+            lines += [f"  {f}" for f in found[:SHOWN]]
+            if len(found) > SHOWN:
+                lines.append(f"  … and {len(found) - SHOWN} more: `check --format json` "
+                             "lists them all, site/translations.html shows translations")
+    if report.warnings:
+        lines.append("\nwarnings (they do not fail the check):")
+        lines += [f"  {f}" for f in report.warnings]
+    tail = f", {plural(len(report.warnings), 'warning')}" if report.warnings else ""
+    lines.append(f"\n{plural(len(report.problems), 'problem')}{tail}." if report.problems
+                 else f"\nClean: no problems{tail}.")
+    return "\n".join(lines)
+
+
+def format_json(report: Report) -> str:
+    findings = []
+    for finding in report.findings:
+        entry = asdict(finding)
+        entry["severity"] = "warning" if entry.pop("warning") else "problem"
+        entry["overflow_px"] = entry.pop("overflow")
+        findings.append(entry)
+    return json.dumps({"ok": not report.problems, "problems": len(report.problems),
+                       "warnings": len(report.warnings), "checked": report.checked,
+                       "notes": report.notes, "findings": findings},
+                      ensure_ascii=False, indent=2)

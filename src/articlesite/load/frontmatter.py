@@ -1,0 +1,174 @@
+"""An article source's front matter: the fields, declared once, and their checks.
+
+    title, description   required, non-empty text
+    date, updated        an ISO 8601 date (2024-05-01) or date and time
+                         (2024-05-01T09:30:00+08:00; without an offset, UTC)
+    authors              a list of names, or one name
+    tags                 a list of tags, or one tag
+    draft                true or false (default false): left out unless drafts are asked for
+    image                the preview image: a path in the article's folder, or an http(s) URL
+    extra                a mapping of the author's own, handed to the templates as `extra`
+
+Values are kept as plain data (dates as ISO text) so that the memo (sourcefiles.Memo)
+can keep them across builds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..problems import Problems
+from .sourcefiles import check_fields, line_of
+
+REQUIRED = ("title", "description")
+OPTIONAL = ("date", "updated", "authors", "tags", "draft", "image", "extra")
+URL = re.compile(r"^https?://\S+$")
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    title: str
+    description: str
+    date: str | None = None        # ISO 8601: "2024-05-01" or "2024-05-01T09:30:00+08:00"
+    updated: str | None = None
+    authors: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    draft: bool = False
+    image: str | None = None       # relative to the article's folder, or an absolute URL
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def newest(self) -> str | None:
+        """The last date the article changed: `updated`, else `date`."""
+        return self.updated or self.date
+
+
+def parse_front_matter(meta: Any, path: Path, language: str,
+                       problems: Problems) -> dict | None:
+    """The checked fields as plain data (FrontMatter's fields), or None if unusable. Every
+    problem of the front matter is reported, not only the first."""
+    found = len(problems)
+    # After a missing or unknown field, the known fields there are still checked, to
+    # list every problem at once.
+    if not check_fields(meta, path, problems, what="front matter", required=REQUIRED,
+                        optional=OPTIONAL, language=language) and not isinstance(meta, dict):
+        return None
+    fields: dict[str, Any] = {}
+
+    def problem(key: str, message: str) -> None:
+        problems.add(path, line_of(meta, key), message, key=key, language=language)
+
+    for key in REQUIRED:
+        if key in meta:
+            value = meta[key]
+            if not isinstance(value, str) or not value.strip():
+                problem(key, f"'{key}' must be non-empty text")
+            else:
+                fields[key] = value
+    for key in ("date", "updated"):
+        if meta.get(key) is not None:
+            value = iso_date(meta[key])
+            if value is None:
+                problem(key, f"'{key}' must be an ISO date such as 2024-05-01, or a date "
+                        f"and time such as 2024-05-01T09:30:00+08:00; found '{meta[key]}'")
+            else:
+                fields[key] = value
+    if "date" in fields and "updated" in fields and \
+            sort_key(fields["updated"]) < sort_key(fields["date"]):
+        problem("updated", f"'updated' ({fields['updated']}) is before 'date' "
+                f"({fields['date']})")
+    if "updated" in fields and "date" not in meta:
+        problem("updated", "'updated' needs a 'date' (when the article was first "
+                "published)")
+    for key in ("authors", "tags"):
+        if key in meta:
+            names = texts(meta[key])
+            if names is None:
+                what = "author names" if key == "authors" else "tags"
+                problem(key, f"'{key}' must be a list of {what} (or a single one), each "
+                        "non-empty text")
+            else:
+                fields[key] = names
+    if "draft" in meta:
+        if not isinstance(meta["draft"], bool):
+            problem("draft", f"'draft' must be true or false; found '{meta['draft']}'")
+        else:
+            fields["draft"] = meta["draft"]
+    if "image" in meta:
+        image = meta["image"]
+        if not isinstance(image, str) or not (URL.match(image) or relative_file(image)):
+            problem("image", "'image' must be a path inside the article's folder (such as "
+                    f"cover.png) or an http(s) URL; found '{image}'")
+        else:
+            fields["image"] = image
+    if "extra" in meta:
+        if not isinstance(meta["extra"], dict):
+            problem("extra", "'extra' must be a mapping (key: value lines)")
+        else:
+            fields["extra"] = plain(meta["extra"])
+    if len(problems) > found:
+        return None
+    return fields
+
+
+def iso_date(value: Any) -> str | None:
+    """A date or date-time as ISO text, from what YAML gave (a date, a datetime or text);
+    None if it is none. A time without an offset is taken as UTC."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if len(text) == 10:
+                value = dt.date.fromisoformat(text)
+            else:
+                value = dt.datetime.fromisoformat(text)  # Python 3.11 reads "Z" too
+        except ValueError:
+            return None
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return None
+
+
+def parse_iso(text: str) -> dt.datetime:
+    """An ISO date or date-time as an aware datetime (a date: its midnight, UTC)."""
+    if len(text) == 10:
+        return dt.datetime.combine(dt.date.fromisoformat(text), dt.time(),
+                                   tzinfo=dt.UTC)
+    return dt.datetime.fromisoformat(text)
+
+
+def sort_key(text: str) -> dt.datetime:
+    return parse_iso(text)
+
+
+def texts(value: Any) -> tuple[str, ...] | None:
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(
+            isinstance(v, str) and v.strip() for v in values):
+        return None
+    return tuple(v.strip() for v in values)
+
+
+def relative_file(text: str) -> bool:
+    path = PurePosixPath(text)
+    return bool(text) and not path.is_absolute() and ".." not in path.parts \
+        and "\\" not in text and ":" not in text
+
+
+def plain(value: Any) -> Any:
+    """YAML data as plain values: mappings and lists of text, numbers, booleans and None;
+    dates as ISO text."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return iso_date(value)
+    return value

@@ -1,0 +1,79 @@
+"""Everything a build reads, loaded: the site config, the articles, the figure-text
+dictionary, the interface strings, the templates, the figure spec files (each parsed when
+first needed) and the translations' confirmation record."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cache import copy_key, site_key
+from ..problems import Problems
+from .config import Site, load_site
+from .confirmed import Record, load_record, record_path
+from .content import Article, drop_drafts, load_articles
+from .figures import FigureFile, scan_figures
+from .sourcefiles import Memo, read_bytes
+from .texts import Dictionary, load_dictionary
+
+
+@dataclass
+class Sources:
+    """Everything a build reads, loaded and checked (figure specs are parsed on demand)."""
+
+    site: Site
+    articles: list[Article]
+    figures: dict[str, FigureFile]
+    dictionary: Dictionary
+    strings: Dictionary
+    templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
+    confirmed: Record           # the translations' confirmation record (confirmed.py)
+
+    @functools.cached_property
+    def key(self) -> str:
+        """What every page depends on (cache.site_key)."""
+        return site_key(self.site, self.templates, self.strings)
+
+    def copy_key(self, figure: FigureFile) -> str:
+        """The memo's key of a figure's copy for the translator's view."""
+        return copy_key(self.key, figure.digest)
+
+
+
+def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
+                 drafts: bool = False) -> Sources:
+    """Load every source. Problems are collected; BuildError is raised here only when
+    something the later stages cannot do without is unusable, so that rendering can
+    still find and report the rest. `memo` spares parsing files already parsed by an
+    earlier build. Draft sources are left out unless `drafts`."""
+    memo = memo or Memo()
+    site = load_site(root, problems)
+    problems.raise_if_any()
+    assert site is not None
+    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems)
+    strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
+                              what="interface strings")
+    templates = load_templates(root / "templates", problems)
+    figures = scan_figures(root, problems)
+    articles = load_articles(site, problems, memo)
+    if not drafts:
+        articles = drop_drafts(articles)
+    if dictionary is None or strings is None:
+        problems.raise_if_any()
+    assert dictionary is not None and strings is not None
+    confirmed = load_record(record_path(dictionary), site.codes, problems)
+    return Sources(site, articles, figures, dictionary, strings, templates, confirmed)
+
+
+def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
+    """Every text file under templates/ by name: what Jinja renders from, and what the
+    cache keys on (a file that is not UTF-8 cannot be a template, and is left out)."""
+    texts = {}
+    for path in sorted(folder.rglob("*")):
+        data = read_bytes(path, problems) if path.is_file() else None
+        with contextlib.suppress(UnicodeDecodeError):
+            if data is not None:
+                texts[path.relative_to(folder).as_posix()] = data.decode("utf-8")
+    return texts

@@ -1,0 +1,2 @@
+"""Rendering: Markdown to HTML, formulas to MathML, figures and pages through the Jinja
+templates."""

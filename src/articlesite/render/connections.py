@@ -1,0 +1,88 @@
+"""What connects to what in a figure, read off its geometry, for readers who cannot see it.
+
+Each edge is a polyline; its ends are matched to the node or label they touch (in the
+transformed coordinates the page shows). An end that touches no box but lies on another
+edge joins that edge: a branch leaving a line starts where that line starts, a branch
+merging into a line ends where that line ends.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from ..check.geometry import TOUCH as ON_EDGE
+from ..check.geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..load.figures import Edge, Figure, Label, Node
+
+TOUCH = 12.0         # px: an edge end this close to a box touches it
+_PLACEHOLDER = re.compile(r"\{(source|target)\}")
+
+
+@dataclass(frozen=True)
+class Connection:
+    source: Node | Label
+    target: Node | Label
+    directed: bool  # the edge has an arrow (source -> target)
+
+
+def find_connections(figure: Figure) -> list[Connection]:
+    """Every node-or-label pair an edge joins, in spec order, without repeats."""
+    found: list[Connection] = []
+    for edge in figure.edges:
+        for source in _ends(figure, edge, start=True, seen=set()):
+            for target in _ends(figure, edge, start=False, seen=set()):
+                connection = Connection(source, target, edge.arrow)
+                if source is not target and connection not in found:
+                    found.append(connection)
+    return found
+
+
+def describe(connections: list[Connection], name: Callable[[Node | Label], Markup],
+             arrow: str, line: str) -> list[Markup]:
+    """One sentence per connection, from the plain-text pattern `arrow` (directed) or
+    `line`, where `{source}` and `{target}` stand for the boxes' names."""
+    def sentence(connection: Connection) -> Markup:
+        names = {"source": name(connection.source), "target": name(connection.target)}
+        parts = _PLACEHOLDER.split(arrow if connection.directed else line)
+        return Markup("").join(names[part] if i % 2 else escape(part)
+                               for i, part in enumerate(parts))
+    return [sentence(c) for c in connections]
+
+
+def _ends(figure: Figure, edge: Edge, *, start: bool, seen: set[int]) -> list[Node | Label]:
+    """The boxes one end of `edge` leads to, following edges it branches from or joins."""
+    seen.add(id(edge))
+    point = edge.points[0] if start else edge.points[-1]
+    box = _touched_box(figure, point)
+    if box is not None:
+        return [box]
+    found: list[Node | Label] = []
+    for other in figure.edges:
+        if id(other) not in seen and _on_edge(point, other):
+            found.extend(b for b in _ends(figure, other, start=start, seen=seen)
+                         if b not in found)
+    return found
+
+
+def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | None:
+    boxes = [(n, node_box(n)) for n in figure.nodes]
+    boxes += [(label, label_box(label)) for label in figure.labels]
+    distance, box = min(((distance_to_box(*point, rect), i) for i, (_, rect) in
+                         enumerate(boxes)), default=(math.inf, -1))
+    return boxes[box][0] if distance <= TOUCH else None
+
+
+def _on_edge(point: tuple[float, float], edge: Edge) -> bool:
+    return any(distance_to_segment(*point, segment) <= ON_EDGE for segment in edge.segments)
+
+
+def connections_of(figure: Figure) -> list[Connection]:
+    """What the figure's edges join: the same in every language, found once a figure."""
+    if figure.connections is None:
+        figure.connections = find_connections(figure)
+    return figure.connections

@@ -1,0 +1,235 @@
+"""Markdown: one configured markdown-it parser and the renderer rules of this site.
+
+Syntax beyond CommonMark (documented in README.md):
+- `## Heading {#id}`: an explicit, language-independent section id;
+- `$…$` and `$$…$$`: math, converted to MathML at build time;
+- ```` ```{figure} figure-id ```` with an empty body: a figure from `figures/`;
+- `[@ref-id]` or `[@a; @b]`: citations of the article's bibliography;
+- GFM tables.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from . import equations
+
+HEADING_ID = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
+CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
+FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
+
+
+@dataclass
+class Heading:
+    level: int
+    id: str | None
+    html: str          # the heading's inline content, rendered
+    line: int
+
+
+@dataclass
+class Outline:
+    """What a page's body contains, found before rendering it."""
+
+    headings: list[Heading] = field(default_factory=list)
+    figures: list[tuple[str, int, str | None]] = field(default_factory=list)  # id, line, section
+    citations: list[tuple[str, int, str | None]] = field(default_factory=list)
+    display_math: list[tuple[int, str | None]] = field(default_factory=list)  # line, section
+
+    @property
+    def sections(self) -> list[Heading]:
+        return [h for h in self.headings if h.level == 2]
+
+
+@dataclass
+class RenderContext:
+    """What rendering needs from the rest of the build, per page."""
+
+    figure: Callable[[str, int], str]             # figure id, line -> HTML
+    citation_number: Callable[[str], int | None]  # reference id -> number
+    problem: Callable[[int | None, str], None]    # line, message
+    cite_count: dict[str, int] = field(default_factory=dict)
+    section_number: int = 0
+    equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
+
+
+def _heading_ids(state) -> None:
+    """Core rule: take a trailing `{#id}` off a heading and make it the heading's id."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        inline = tokens[i + 1]
+        match = HEADING_ID.search(inline.content)
+        if not match:
+            continue
+        token.attrSet("id", match.group(1))
+        inline.content = inline.content[:match.start()]
+        last = inline.children[-1] if inline.children else None
+        if last is not None and last.type == "text":
+            last.content = HEADING_ID.sub("", last.content)
+
+
+def _citation(state: StateInline, silent: bool) -> bool:
+    """Inline rule: `[@id]` or `[@a; @b]`."""
+    if not state.src.startswith("[@", state.pos):
+        return False
+    match = CITATION.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("citation", "", 0)
+        token.meta = {"ids": [part.strip()[1:] for part in match.group(1).split(";")]}
+    state.pos = match.end()
+    return True
+
+
+def outline(tokens: list[Token], first_line: int) -> Outline:
+    """Headings, figures, citations and display formulas, with their source lines."""
+    found = Outline()
+    section: str | None = None
+    for i, token in enumerate(tokens):
+        line = first_line + token.map[0] if token.map else None
+        if token.type == "heading_open":
+            level = int(token.tag[1])
+            heading_id = token.attrGet("id")
+            md = parser()
+            html = md.renderer.renderInline(tokens[i + 1].children or [], md.options,
+                                            {"outline": True})
+            found.headings.append(Heading(level, heading_id, html, line or 0))
+            if level == 2:
+                section = heading_id
+        elif token.type == "fence" and FIGURE_INFO.match(token.info.strip()):
+            found.figures.append((FIGURE_INFO.match(token.info.strip()).group(1), line or 0,
+                                  section))
+        elif token.type == "math_block":
+            found.display_math.append((line or 0, section))
+        elif token.type == "inline":
+            for child in token.children or []:
+                if child.type == "citation":
+                    found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
+    return found
+
+
+def outline_of(body: str, first_line: int) -> Outline:
+    """The outline of a Markdown body whose first line is `first_line` of its file."""
+    return outline(parse(body), first_line)
+
+
+def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
+    """Render a page body; like RendererHTML.render, but inline rules learn their line."""
+    renderer, options = parser().renderer, parser().options
+    env: dict = {"context": context, "first_line": first_line,
+                 "equations": equations.number(tokens)}
+    for line, label in equations.duplicate_labels(tokens, first_line):
+        context.problem(line, f"\\label{{{label}}} is used by another display formula "
+                        "of this page")
+    out = []
+    for i, token in enumerate(tokens):
+        if token.type == "inline":
+            env["inline_line"] = first_line + token.map[0] if token.map else None
+            env["inline_source"] = token.content
+            out.append(renderer.renderInline(token.children or [], options, env))
+        elif token.type in renderer.rules:
+            out.append(renderer.rules[token.type](tokens, i, options, env))
+        else:
+            out.append(renderer.renderToken(tokens, i, options, env))
+    return "".join(out)
+
+
+def _line(tokens: list[Token], idx: int, env: dict) -> int | None:
+    token = tokens[idx]
+    return env["first_line"] + token.map[0] if token.map else env.get("inline_line")
+
+
+def _render_heading_open(self, tokens, idx, options, env) -> str:
+    token = tokens[idx]
+    html = self.renderToken(tokens, idx, options, env)
+    context = env.get("context")
+    if context is None or token.tag != "h2":
+        return html
+    if not token.attrGet("id"):
+        context.problem(_line(tokens, idx, env), "a section heading needs an id that is the "
+                        "same in every language: end it with {#some-id}")
+    context.section_number += 1
+    return f'{html}<span class="secno">{context.section_number}</span> '
+
+
+def _render_fence(self, tokens, idx, options, env) -> str:
+    token = tokens[idx]
+    match = FIGURE_INFO.match(token.info.strip())
+    if not match:
+        return self.fence(tokens, idx, options, env)
+    context = env.get("context")
+    line = _line(tokens, idx, env)
+    if context is None:
+        return ""
+    if not match.group(1):
+        context.problem(line, "a figure directive needs a figure id: ```{figure} figure-id")
+        return ""
+    if token.content.strip():
+        context.problem(line, "a figure directive takes no content: its caption and texts "
+                        "come from the figure-text dictionary")
+    return context.figure(match.group(1), line)
+
+
+def _render_citation(self, tokens, idx, options, env) -> str:
+    context = env.get("context")
+    ids = tokens[idx].meta["ids"]
+    if context is None:
+        return ""
+    links = []
+    for ref in ids:
+        number = context.citation_number(ref)
+        if number is None:
+            context.problem(env.get("inline_line"), f"citation '@{ref}' has no entry in the "
+                            "bibliography (references.yaml)")
+            continue
+        count = context.cite_count[ref] = context.cite_count.get(ref, 0) + 1
+        links.append(f'<a href="#ref-{ref}" id="cite-{ref}-{count}" role="doc-noteref">'
+                     f'{number}</a>')
+    return f'<span class="cite">[{", ".join(links)}]</span>'
+
+
+def _render_math(self, tokens, idx, options, env) -> str:
+    context = env.get("context")
+    line = _line(tokens, idx, env)
+    source = env.get("inline_source", "")
+    if tokens[idx].type == "math_inline" and line is not None and tokens[idx].content in source:
+        line += source[:source.index(tokens[idx].content)].count("\n")  # the formula's own line
+    return equations.render(tokens[idx], line, env.get("equations"),
+                            context.problem if context else None,
+                            context.equation_reference if context else None)
+
+
+def create_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    md.use(dollarmath_plugin, allow_labels=False, allow_space=True, allow_digits=False,
+           double_inline=False)
+    md.core.ruler.after("inline", "heading_ids", _heading_ids)
+    md.inline.ruler.before("link", "citation", _citation)
+    md.inline.ruler.before("escape", "eqref", equations.eqref_rule)
+    md.add_render_rule("heading_open", _render_heading_open)
+    md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("citation", _render_citation)
+    md.add_render_rule("math_inline", _render_math)
+    md.add_render_rule("math_block", _render_math)
+    return md
+
+
+@functools.cache
+def parser() -> MarkdownIt:
+    """The parser, configured once, when first needed."""
+    return create_parser()
+
+
+def parse(text: str) -> list[Token]:
+    return parser().parse(text)

@@ -1,0 +1,266 @@
+"""Rendering: Markdown bodies, figures and pages through the Jinja templates."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
+from markupsafe import Markup
+
+from ..load.config import Site
+from ..load.content import Article, newest_first
+from ..load.figures import Figure, FigureLibrary
+from ..load.sourcefiles import CHANGED, SourceChanged, digest
+from ..load.texts import Dictionary, rich_text
+from ..pages import Page, PageJob
+from ..problems import Problems
+from . import markdown
+from .connections import connections_of, describe
+from .dates import long_date, name_list
+
+_ID = re.compile(r'\sid="([^"]*)"')
+
+
+@lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
+def px(value: float) -> str:
+    """A coordinate as CSS pixels: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "") else text) + "px"
+
+
+@lru_cache(maxsize=4096)
+def deg(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text) + "deg"
+
+
+class TextsLoader(BaseLoader):
+    """Templates from texts already read (and hashed for the cache), never the disk again."""
+
+    def __init__(self, folder: Path, texts: dict[str, str]):
+        self.folder, self.texts = folder, texts
+
+    def get_source(self, environment: Environment, template: str):
+        if template not in self.texts:
+            raise TemplateNotFound(template)
+        return self.texts[template], str(self.folder / template), lambda: True
+
+
+def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
+    env = Environment(loader=TextsLoader(folder, texts), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    env.filters["px"] = px
+    env.filters["deg"] = deg
+    env.filters["long_date"] = long_date
+    env.filters["name_list"] = name_list
+    return env
+
+
+# Environments (with their compiled templates) of this process, by the digest of the
+# template texts: a process that builds again (serve) compiles them only when they change.
+_environments: OrderedDict[str, Environment] = OrderedDict()
+
+
+def environment(folder: Path, texts: dict[str, str]) -> Environment:
+    key = digest(repr((str(folder), sorted(texts.items()))).encode())
+    if key not in _environments:
+        _environments[key] = create_environment(folder, texts)
+        if len(_environments) > 2:
+            _environments.popitem(last=False)
+    return _environments[key]
+
+
+class Renderer:
+    """Renders pages one at a time; problems are collected, never raised here."""
+
+    def __init__(self, site: Site, articles: list[Article], figures: FigureLibrary,
+                 dictionary: Dictionary, strings: Dictionary, templates: dict[str, str],
+                 problems: Problems):
+        self.site, self.figures, self.problems = site, figures, problems
+        self.dictionary, self.strings = dictionary, strings
+        self.articles = {article.slug: article for article in articles}
+        self.listings = [article.listing() for article in articles]
+        self.env = environment(site.root / "templates", templates)
+        self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
+            OrderedDict()
+
+    def collect_problems(self) -> Problems:
+        """From now on, send this renderer's problems (and its figure library's) to a new
+        list, and return it."""
+        self.problems = self.figures.problems = Problems(self.site.root)
+        return self.problems
+
+    def compile_templates(self) -> None:
+        """Compile the templates now, e.g. once before forking workers rather than once in
+        each. An error is left for rendering to report, with the page it broke."""
+        with contextlib.suppress(TemplateError):
+            for name in ("base.html", "root.html", "index.html", "article.html"):
+                self.env.get_template(name)
+            self.env.get_template("figure.html").module  # noqa: B018 - defines the macro
+
+    # Texts ----------------------------------------------------------------------------
+    def texts(self, language: str, read: set) -> Callable[[str], Markup]:
+        def text(key: str) -> Markup:
+            read.add((key, language))
+            return rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+        return text
+
+    def ui(self, language: str) -> Callable[[str], str]:
+        def string(key: str) -> str:
+            entry = self.strings.texts.get(key)
+            if entry is None:
+                self.problems.add(self.strings.path, None, "interface string used by the "
+                                  "templates is missing", key=key)
+                return key
+            return entry.get(language, key)
+        return string
+
+    # Pages ----------------------------------------------------------------------------
+    def render(self, job: PageJob) -> Page:
+        if job.slug is not None:
+            return self.render_article(self.articles[job.slug], job.language)
+        # Index pages get listings, not articles: see content.Listing.
+        return Page(job.path, self.page_html(job.path, job.template, job.language,
+                                             articles=newest_first(self.listings,
+                                                                   job.language)))
+
+    def page_html(self, path: str, template: str, language: str, **values) -> str:
+        try:
+            return self.env.get_template(template).render(
+                **self._page_values(path, language, values))
+        except TemplateError as exc:
+            self._template_error(template, exc)
+            return ""
+
+    def page_chunks(self, path: str, template: str, language: str,
+                    **values) -> Iterator[str]:
+        """A page as the template renders it, a piece at a time, so that a large page can
+        be written out without being held whole. A template error is added to the
+        problems and ends the page."""
+        try:
+            yield from self.env.get_template(template).generate(
+                **self._page_values(path, language, values))
+        except TemplateError as exc:
+            self._template_error(template, exc)
+
+    def _page_values(self, path: str, language: str, values: dict) -> dict:
+        return values | {
+            "site": self.site, "language": self.site.language(language),
+            "ui": self.ui(language), "to_root": "../" * path.count("/"),
+            "article_path": lambda a, code: f"{code}/{a.slug}.html"}
+
+    def _template_error(self, template: str, exc: TemplateError) -> None:
+        line = getattr(exc, "lineno", None)
+        name = getattr(exc, "filename", None) or self.site.root / "templates" / template
+        self.problems.add(name, line, f"template error: {exc}")
+
+    def render_article(self, article: Article, language: str) -> Page:
+        source = article.sources[language]
+        page = Page(f"{language}/{article.slug}.html", "")
+        try:
+            tokens = markdown.parse(source.body)
+        except SourceChanged:
+            self.problems.add(source.path, None, CHANGED, language=language)
+            return page
+        outline = markdown.outline(tokens, source.body_line)
+        sections = {h.id for h in outline.sections if h.id}
+        self._check_sections(source.path, language, outline)
+        numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
+
+        def problem(line: int | None, message: str) -> None:
+            self.problems.add(source.path, line, message, language=language)
+
+        def figure(figure_id: str, line: int) -> str:
+            if figure_id not in self.figures:
+                page.figures[figure_id] = None
+                if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
+                    return ""  # its file was refused (unreadable, badly named): reported already
+                known = ", ".join(sorted(self.figures.files)) or "none"
+                self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
+                                  f"(figures: {known})", key=figure_id, language=language)
+                return ""
+            page.figures[figure_id] = self.figures.files[figure_id].digest
+            spec = self.figures.get(figure_id)
+            if spec is None:
+                return ""
+            for node in spec.nodes:
+                if node.link and node.link not in sections:
+                    self.problems.add(spec.path, node.line, f"node '{node.id}' links to "
+                                      f"'#{node.link}', which is not a section of "
+                                      f"{source.path.name}", key=node.link, language=language)
+            html, read = self._figure(spec, language)
+            page.texts |= read
+            return html
+
+        reference = self.ui(language)("equation-reference")
+        context = markdown.RenderContext(figure, numbers.get, problem,
+                                         equation_reference=lambda n: reference.format(
+                                             number=n))
+        body = markdown.render(tokens, source.body_line, context)
+        page.html = self.page_html(  # of the other languages only their listing: as index pages
+            page.path, "article.html", language, article=article.listing(),
+            source=source, body=Markup(body), sections=outline.sections,
+            references=article.references, cite_count=context.cite_count,
+            extra=source.meta.extra,
+        )
+        self._check_page_ids(page, source.path, language, outline)
+        return page
+
+    def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
+        seen: set[str] = set()
+        for heading in outline.headings:
+            if heading.id and heading.id in seen:
+                self.problems.add(path, heading.line, f"section id '{heading.id}' is used "
+                                  "twice", key=heading.id, language=language)
+            if heading.id:
+                seen.add(heading.id)
+        placed: set[str] = set()
+        for figure_id, line, _ in outline.figures:
+            if figure_id in placed:
+                self.problems.add(path, line, f"figure '{figure_id}' is placed twice: a "
+                                  "figure appears once per article", key=figure_id,
+                                  language=language)
+            placed.add(figure_id)
+
+    def _check_page_ids(self, page: Page, path: Path, language: str,
+                        outline: markdown.Outline) -> None:
+        """A section id must not be one the page itself uses (references, figure-…)."""
+        on_page = Counter(_ID.findall(page.html))
+        in_source = Counter(h.id for h in outline.headings if h.id)
+        for heading in outline.headings:
+            if heading.id and on_page[heading.id] > in_source[heading.id]:
+                self.problems.add(path, heading.line, f"section id '{heading.id}' is already "
+                                  "an id of the page (its table of contents, references or "
+                                  "a figure): choose another", key=heading.id,
+                                  language=language)
+
+    def render_figure(self, spec: Figure, language: str) -> str:
+        """A figure in a language, as an article page shows it."""
+        return self._figure(spec, language)[0]
+
+    def render_copy(self, spec: Figure) -> str:
+        """The translator's view's copy of a figure: in no language (see figure.html)."""
+        macro = self.env.get_template("figure.html").module.figure
+        return str(macro(spec, lambda key: "", [], self.ui(self.site.default_language),
+                         "copy"))
+
+    def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
+        """A figure's HTML in a language, rendered once per build, and the texts it read."""
+        key = (spec.id, language)
+        if key not in self._figure_cache:
+            read: set = set()
+            text, ui = self.texts(language, read), self.ui(language)
+            sentences = describe(connections_of(spec), lambda box: text(box.text),
+                                 ui("figure-arrow"), ui("figure-line"))
+            macro = self.env.get_template("figure.html").module.figure
+            html = str(macro(spec, text, sentences, ui))
+            self._figure_cache[key] = (html, frozenset(read))
+            if len(self._figure_cache) > 32:
+                self._figure_cache.popitem(last=False)
+        return self._figure_cache[key]

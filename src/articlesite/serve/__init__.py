@@ -1,0 +1,1 @@
+"""`python build.py serve`: the preview server, its watcher and the reload script."""

@@ -1,0 +1,364 @@
+"""`python build.py serve`: build, serve site/ over HTTP, rebuild on every save.
+
+The watcher (the main thread) rebuilds the site when a file under content/, figures/,
+templates/ or the articlesite package changes, rendering again only the pages whose
+inputs changed (the build cache); a change to the package reloads its modules first
+(except this one and cli.py: restart for those), which renders everything again. Request threads
+serve files from site/ only. HTML responses get live.js, which follows the build events
+(Server-Sent Events at EVENTS): open pages reload after a good build and show an overlay
+of the problems after a failed one. Nothing of this is ever written into site/.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import importlib
+import json
+import logging
+import mimetypes
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from html import escape
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..problems import Problem, UsageError
+
+EVENTS = "/__articlesite/events"
+STATUS = "/__articlesite/status"
+PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
+LIVE_JS = files("articlesite.serve") / "live.js"
+KEEP_MODULES = {__name__, "articlesite", "articlesite.cli", "articlesite.serve"}
+TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+              ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
+              ".xml": "application/xml"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One build's result, as the pages see it: with `changed`, the only pages of site/
+    that differ from the `previous` version (None: any may)."""
+
+    version: str
+    ok: bool
+    problems: tuple[dict, ...] = ()
+    changed: tuple[str, ...] | None = None
+    previous: str = ""
+
+    def as_json(self) -> dict:
+        return {"version": self.version, "ok": self.ok, "problems": list(self.problems),
+                "overlay": "" if self.ok else overlay(self.problems),
+                "changed": None if self.changed is None else list(self.changed),
+                "previous": self.previous}
+
+
+class BuildState:
+    """The last build's outcome, shared by the watcher and every request thread."""
+
+    def __init__(self) -> None:
+        self._token = f"{os.getpid()}-{time.time_ns()}"  # differs after a restart
+        self._count = 0
+        self._changed = threading.Condition()
+        self.outcome = Outcome(f"{self._token}-0", False)
+        self.stopping = False
+
+    def publish(self, ok: bool, problems: list[dict],
+                changed: list[str] | None = None) -> None:
+        with self._changed:
+            self._count += 1
+            self.outcome = Outcome(f"{self._token}-{self._count}", ok, tuple(problems),
+                                   None if changed is None else tuple(changed),
+                                   self.outcome.version)
+            self._changed.notify_all()
+
+    def wait(self, seen: str | None, timeout: float) -> Outcome | None:
+        """The outcome once it differs from version `seen`; None after `timeout` s."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.stopping or self.outcome.version != seen,
+                                   timeout)
+            return None if self.stopping or self.outcome.version == seen else self.outcome
+
+    def stop(self) -> None:
+        with self._changed:
+            self.stopping = True
+            self._changed.notify_all()
+
+
+def overlay(problems: tuple[dict, ...]) -> str:
+    """The error overlay, as HTML with every source text escaped."""
+    items = "".join(
+        f'<li style="margin:0 0 10px"><b>{escape(p["where"])}</b> {escape(p["message"])}'
+        + "".join(f' <span style="opacity:.75">[{name} {escape(p[name])}]</span>'
+                  for name in ("key", "language") if p.get(name))
+        + "</li>" for p in problems)
+    count = len(problems)
+    return (
+        '<div id="articlesite-overlay" role="alert" style="position:fixed;inset:0;'
+        "z-index:2147483647;overflow:auto;margin:0;padding:24px 28px;background:#1d1f1e;"
+        'color:#f3f1ea;font:15px/1.55 ui-monospace,Menlo,Consolas,monospace;text-align:left">'
+        f'<p style="margin:0 0 6px;font-size:20px;color:#ff9c85">Build failed: {count} '
+        f"problem{'s' if count != 1 else ''}</p>"
+        '<p style="margin:0 0 16px;opacity:.8">site/ still holds the last good build. Fix '
+        "the sources and save: this page reloads by itself.</p>"
+        f'<ol style="margin:0;padding-left:1.6em">{items}</ol></div>')
+
+
+def problem_entries(problems) -> list[dict]:
+    return [{"where": p.file if p.line is None else f"{p.file}:{p.line}", "file": p.file,
+             "line": p.line, "message": p.message, "key": p.key, "language": p.language}
+            for p in problems]
+
+
+class Builder:
+    """Rebuilds the site with the package's current code: only the pages whose inputs
+    changed are rendered again (the build cache), the first build ignores the cache with
+    `clean`."""
+
+    def __init__(self, root: Path, state: BuildState, clean: bool = False,
+                 drafts: bool = True):
+        self.root, self.state, self.clean = root.resolve(), state, clean
+        self.drafts = drafts  # serve shows drafts (marked as such) unless --no-drafts
+        self.cache = None  # the last good build's cache and summary, kept in memory for
+        self.last = None   # the next build
+
+    def run(self, reason: str, reload_package: bool = False,
+            paths: list[Path] | None = None) -> None:
+        """Build again after `paths` changed (None: the first build), on top of the last
+        good build: only what the change touches is read and rendered again."""
+        clean, self.clean = self.clean, False
+        try:
+            if reload_package:
+                self.cache = self.last = None
+                for name in [n for n in sys.modules if n.startswith("articlesite.")]:
+                    if name not in KEEP_MODULES:
+                        del sys.modules[name]
+            build = importlib.import_module("articlesite.build").build
+            build_error = importlib.import_module("articlesite.problems").BuildError
+            cache_class = importlib.import_module("articlesite.cache").Cache
+
+            def written(changed: list[str] | None = None) -> None:
+                self.state.publish(True, [], changed)
+
+            if self.last is None or not paths:
+                gc.unfreeze()  # what earlier builds left may be collected again
+            cache = cache_class(self.root, clean=clean, after=self.cache)
+            try:
+                built = build(self.root, clean=clean, cache=cache, written=written,
+                              drafts=self.drafts, previous=self.last, changed=paths)
+            except build_error as error:
+                self.last = None
+                self.fail(error.problems)
+                return
+            if not built.incremental:
+                gc.unfreeze()  # what the previous build kept may be collected now
+                gc.collect()
+            self.cache, self.last = cache, built
+            # The collector need not walk what this build keeps (at N=1000, a collection of
+            # it takes some 80 ms: a quick rebuild would wait for it).
+            gc.freeze()
+        except Exception as exc:  # noqa: BLE001 - a bug or syntax error in the package: keep serving
+            self.last = None  # the next build is a full one
+            traceback.print_exc()
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            self.fail([Problem(getattr(exc, "filename", None) or frame.filename,
+                               getattr(exc, "lineno", None) or frame.lineno,
+                               f"{type(exc).__name__}: {exc}")])
+            return
+        print(f"{built.summary()}{reason}.", flush=True)
+
+    def fail(self, problems) -> None:
+        count = len(problems)
+        print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ keeps the "
+              "last good build, open pages show the problems.", flush=True)
+        for problem in problems:
+            print(f"  {problem}", flush=True)
+        self.state.publish(False, problem_entries(problems))
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Serves files inside site/ only, with the live-reload script added to HTML."""
+
+    server_version = "articlesite"
+    site: Path
+    state: BuildState
+
+    def log_message(self, format: str, *args) -> None:
+        pass  # quiet: the terminal shows builds, not requests
+
+    def do_HEAD(self) -> None:
+        self.do_GET(head=True)
+
+    def do_GET(self, head: bool = False) -> None:
+        path = urlsplit(self.path).path
+        if path == EVENTS:
+            self.stream_events()
+        elif path == STATUS:
+            self.respond(HTTPStatus.OK, ".json", json.dumps(
+                self.state.outcome.as_json(), ensure_ascii=False).encode(), head)
+        else:
+            self.serve_file(path, head)
+
+    def serve_file(self, path: str, head: bool) -> None:
+        # The build's outcome is read before the file: a page read just before a swap
+        # then carries the older version and reloads, never the reverse.
+        outcome = self.state.outcome
+        target = self.resolve(path)
+        if target is None:
+            self.respond(HTTPStatus.FORBIDDEN, ".html", self.page(
+                "403 Forbidden: only files inside site/ are served", outcome), head)
+        elif target.is_dir() and not path.endswith("/"):
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", path + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif target.is_dir() and (target / "index.html").is_file():
+            self.send_file(target / "index.html", outcome, head)
+        elif target.is_file():
+            self.send_file(target, outcome, head)
+        else:
+            self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
+
+    def resolve(self, path: str) -> Path | None:
+        """The file a URL path names inside site/, or None if it would leave site/."""
+        parts = [part for part in unquote(path).split("/") if part]
+        if any(part in (".", "..") or "\\" in part or "\0" in part for part in parts):
+            return None
+        site = self.site.resolve()
+        target = site.joinpath(*parts).resolve()
+        return target if target == site or target.is_relative_to(site) else None
+
+    def send_file(self, target: Path, outcome: Outcome, head: bool) -> None:
+        try:
+            body = target.read_bytes()
+        except OSError:
+            self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
+            return
+        if target.suffix == ".html":
+            body = inject(body, outcome)
+        self.respond(HTTPStatus.OK, target.suffix, body, head)
+
+    @staticmethod
+    def page(title: str, outcome: Outcome) -> bytes:
+        """A small page for an error status; it reloads when a build succeeds."""
+        return inject(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
+                      f"{escape(title)}</title></head><body><p>{escape(title)}</p></body></html>"
+                      .encode(), outcome)
+
+    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool) -> None:
+        kind = TEXT_TYPES.get(suffix)
+        kind = f"{kind}; charset=utf-8" if kind else (
+            mimetypes.guess_type(f"x{suffix}")[0] or "application/octet-stream")
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def stream_events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        seen = None
+        try:
+            self.wfile.write(b"retry: 500\n\n")
+            while not self.state.stopping:
+                outcome = self.state.wait(seen, timeout=15)
+                if outcome is None:
+                    self.wfile.write(b": still here\n\n")
+                else:
+                    data = json.dumps(outcome.as_json(), ensure_ascii=False)
+                    self.wfile.write(f"data: {data}\n\n".encode())
+                    seen = outcome.version
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the page was closed or reloaded
+
+
+def inject(html: bytes, outcome: Outcome) -> bytes:
+    """The page with the live-reload script (and the overlay after a failed build) added
+    before </body>."""
+    settings = json.dumps({"version": outcome.version, "events": EVENTS})
+    snippet = (("" if outcome.ok else overlay(outcome.problems))
+               + f"<script>window.articlesiteLive={settings};\n{LIVE_JS.read_text('utf-8')}"
+               "</script>")
+    end = html.rfind(b"</body>")
+    end = len(html) if end < 0 else end
+    return html[:end] + snippet.encode() + html[end:]
+
+
+def watched(root: Path) -> list[Path]:
+    return [p for p in (root / "content", root / "figures", root / "templates", PACKAGE)
+            if p.is_dir()]
+
+
+def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True) -> int:
+    import watchfiles
+
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
+    site = root / "site"
+    state = BuildState()
+    handler = type("SiteHandler", (Handler,), {"site": site, "state": state})
+    server_class = type("Server", (ThreadingHTTPServer,), {
+        "address_family": socket.AF_INET6 if ":" in host else socket.AF_INET})
+    try:
+        server = server_class((host, port), handler)
+    except OSError as exc:
+        hint = ("; choose another port with --port (0 picks a free one)"
+                if exc.errno == errno.EADDRINUSE else "")
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+    builder = Builder(root, state, clean, drafts)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        builder.run("")
+        announce(site, host, server.server_address[1], root)
+        threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+        for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
+                                        step=5, raise_interrupt=False):
+            paths = sorted({Path(p) for _, p in changes})
+            names = ", ".join(shorten(p, root) for p in paths[:3])
+            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+            builder.run(f": {names}{more} changed",
+                        reload_package=any(p.is_relative_to(PACKAGE) for p in paths),
+                        paths=paths)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C while building: stop as cleanly as while watching
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        state.stop()
+        server.shutdown()
+        server.server_close()
+        print("Stopped.", flush=True)
+    return 0
+
+
+def announce(site: Path, host: str, port: int, root: Path) -> None:
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host
+                                                         else host)
+    print(f"Serving {site} at http://{shown}:{port}/", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"Listening on {host}: anyone who can reach this machine can read the site.",
+              flush=True)
+    print("Watching " + ", ".join(str(p) for p in watched(root)) + ". Ctrl-C stops.",
+          flush=True)
+
+
+def shorten(path: Path, root: Path) -> str:
+    for base in (root, PACKAGE.parent):
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return str(path)

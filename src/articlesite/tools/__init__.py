@@ -1,0 +1,1 @@
+"""Tools for the maintainers of the package itself."""

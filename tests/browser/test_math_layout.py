@@ -1,0 +1,103 @@
+"""Formulas as Chromium lays them out (tests/fixtures/math-article built in every language):
+function names spaced from their argument, accents on their base, aligned rows aligned at
+`=`, equation numbers beside their formula, `\\eqref` links that reach it. Screenshots of
+each language, light and dark, go to test-artifacts/ for a person to look at."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO, copy_project, run_build
+
+from .pages import artifact
+
+LANGUAGES = ("en", "zh", "ja")
+
+
+@pytest.fixture(scope="module")
+def math_site(tmp_path_factory) -> Path:
+    root = copy_project(tmp_path_factory.mktemp("math") / "project")
+    shutil.copytree(REPO / "tests" / "fixtures" / "math-article", root / "content" / "formulas")
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    return root / "site"
+
+
+@pytest.fixture
+def open_formulas(chromium, math_site: Path):
+    contexts, troubles = [], []
+
+    def open_page(code: str, scheme: str = "light"):
+        context = chromium.new_context(viewport={"width": 1000, "height": 900},
+                                      color_scheme=scheme)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("request", lambda r: r.url.startswith("file://") or troubles.append(r.url))
+        page.on("console", lambda m: m.type == "error" and troubles.append(m.text))
+        page.goto((math_site / code / "formulas.html").as_uri())
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert troubles == []
+
+
+MEASURE = """() => {
+  const box = e => e.getBoundingClientRect();
+  const em = parseFloat(getComputedStyle(document.querySelector("main math")).fontSize);
+  const log = [...document.querySelectorAll("main p math mi")].find(e => e.textContent === "log");
+  let next = log.closest("mrow").nextElementSibling;
+  while (next && next.textContent.trim() === "\\u2061") next = next.nextElementSibling;
+  const accents = [...document.querySelectorAll('main mover[accent="true"]')].map(m => {
+    const base = box(m.children[0]), mark = box(m.children[1]);
+    return {centre: (mark.left + mark.right) / 2 - (base.left + base.right) / 2,
+            width: base.width, gap: base.top - mark.bottom};
+  });
+  const aligned = document.querySelectorAll("main .math-display")[2].querySelector("mtable");
+  const equals = [...aligned.querySelectorAll("mtr")].map(r =>
+    box([...r.querySelectorAll("mo")].find(o => o.textContent === "=")).left);
+  const numbers = [...document.querySelectorAll("main .math-display.numbered")].map(d => {
+    const math = box(d.querySelector("math")), no = box(d.querySelector(".eqno"));
+    return {after: no.left - math.right, middle: Math.abs((no.top + no.bottom) / 2 -
+            (math.top + math.bottom) / 2), height: math.height};
+  });
+  return {em, gap: box(next).left - box(log).right, accents, equals, numbers};
+}"""
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_formulas_are_typeset_as_tex_would(open_formulas, code: str):
+    page = open_formulas(code)
+    found = page.evaluate(MEASURE)
+    em = found["em"]
+    assert found["gap"] > 0.1 * em, found["gap"]   # O(n log n): "log n", never "logn"
+    assert len(found["accents"]) >= 8
+    for accent in found["accents"]:               # on its base: centred, close above it
+        assert abs(accent["centre"]) < max(0.25 * em, accent["width"] / 2), accent
+        assert -0.3 * em < accent["gap"] < 0.3 * em, accent
+    assert max(found["equals"]) - min(found["equals"]) < 1   # aligned at "="
+    assert len(found["numbers"]) == 4
+    for number in found["numbers"]:               # right of its formula, level with it
+        assert number["after"] > 0 and number["middle"] < number["height"] / 2, number
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_eqref_takes_the_reader_to_the_equation(open_formulas, code: str):
+    page = open_formulas(code)
+    page.click("main a.eqref >> nth=0")
+    assert page.evaluate("location.hash") == "#eq-eq-clip"
+    top = page.evaluate("document.getElementById('eq-eq-clip').getBoundingClientRect().top")
+    assert 0 <= top < 900
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_of_the_formula_pages(open_formulas, scheme: str):
+    for code in LANGUAGES:
+        page = open_formulas(code, scheme)
+        page.screenshot(path=artifact(f"math-{code}-{scheme}.png"), full_page=True)
+        ink = page.evaluate("getComputedStyle(document.querySelector('main math')).color")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert ink != background

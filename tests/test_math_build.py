@@ -1,0 +1,128 @@
+"""Math in a built site: numbered equations linked per language, and formulas that cannot
+be shown stopping the build with one clear message."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import REPO, edit, failed_build, line_of, require, run_build, soup
+
+FIXTURE = REPO / "tests" / "fixtures" / "math-article"
+ARTICLE = "content/formulas"
+REFERENCE = {"en": "Eq. ({})", "zh": "式 ({})", "ja": "式({})"}
+
+
+@pytest.fixture
+def math_project(project: Path) -> Path:
+    shutil.copytree(FIXTURE, project / ARTICLE)
+    return project
+
+
+@pytest.fixture
+def math_site(math_project: Path) -> Path:
+    result = run_build(math_project)
+    assert result.returncode == 0, result.stderr
+    return math_project / "site"
+
+
+@pytest.mark.parametrize("code", ["en", "zh", "ja"])
+def test_eqref_links_to_the_numbered_equation_in_the_page_language(math_site: Path, code):
+    page = soup(math_site / code / "formulas.html")
+    links = {a["href"]: a.get_text() for a in page.select("main a.eqref")}
+    assert links == {"#eq-eq-clip": REFERENCE[code].format(2),
+                     "#eq-eq-ratio": REFERENCE[code].format(1),
+                     "#eq-eq-value": REFERENCE[code].format(3),
+                     "#eq-bayes": REFERENCE[code].format("B")}
+    for href in links:
+        target = page.find(id=href[1:])
+        assert target is not None and "math-display" in target["class"]
+        assert target.math is not None
+    numbers = [(div.get("id"), div.select_one(".eqno").get_text())
+               for div in page.select("main .math-display.numbered")]
+    assert numbers == [("eq-eq-ratio", "(1)"), ("eq-eq-clip", "(2)"), ("eq-eq-value", "(3)"),
+                       ("eq-bayes", "(B)")]
+    text = page.main.get_text()
+    assert "\\label" not in text and "\\tag" not in text and "\\eqref" not in text
+
+
+def test_the_fixture_page_has_the_structure_the_tex_asks_for(math_site: Path):
+    page = soup(math_site / "en" / "formulas.html")
+    inline = page.select("main p math")
+    assert any(mo.get_text() == "∼" for m in inline for mo in m.find_all("mo"))
+    sorting = inline[0]   # O(n \log n): log, then space, then n
+    log = sorting.find("mi", string="log")
+    assert log is not None
+    apply = log.find_parent("mrow").find_next_sibling("mo")
+    assert apply.get_text() == "\u2061" and apply["lspace"] == "0.1667em"
+    displays = page.select("main .math-display math")
+    value = displays[2]   # aligned: two rows of two columns
+    rows = value.find("mtable").find_all("mtr", recursive=False)
+    assert [len(r.find_all("mtd", recursive=False)) for r in rows] == [2, 2]
+    argmax = displays[4].find("munder")
+    assert argmax is not None and "arg" in argmax.contents[0].get_text()
+    assert "*" not in displays[4].get_text()
+    tables = displays[5].find_all("mtable")
+    assert len(tables) == 4   # cases, pmatrix, bmatrix, vmatrix
+    breaks = displays[7].find("mtable")
+    assert len(breaks.find_all("mtr", recursive=False)) == 3   # \\ and \newline
+
+
+def test_a_formula_refused_in_every_language_is_reported_once(math_project: Path):
+    needle = r"\lim_{n \to \infty} \frac{1}{n} = 0"
+    for code in ("en", "zh", "ja"):
+        edit(math_project, f"{ARTICLE}/{code}.md", needle, r"\limes_{n} \frac{1}{n} = 0")
+    lines = {code: line_of(math_project, f"{ARTICLE}/{code}.md", r"\limes") for code in
+             ("en", "zh", "ja")}
+    message = failed_build(math_project)
+    assert message.startswith("Build failed: 1 problem;"), message
+    assert (f"content/formulas/en.md:{lines['en']}: formula $\\theta^* = "
+            "\\operatorname*{arg\\,max}_{\\theta \\in \\Theta}") in message
+    assert 'Unknown command "\\limes"' in message
+    assert f"(the same formula in ja.md:{lines['ja']}, zh.md:{lines['zh']})" in message
+    assert "[languages en, ja, zh]" in message
+
+
+def test_every_refused_formula_is_listed_with_file_line_and_reason(math_project: Path):
+    edit(math_project, f"{ARTICLE}/ja.md", r"$\eqref{bayes}$", r"$\eqref{bayse}$")
+    edit(math_project, f"{ARTICLE}/zh.md", r"$p \mid q$", r"$p \mid q \tag{9}$")
+    edit(math_project, f"{ARTICLE}/en.md", r"\label{eq:clip}", r"\label{eq:ratio}")
+    edit(math_project, f"{ARTICLE}/en.md", r"\dot{x}", r"\cancel{x}")
+    message = failed_build(math_project)
+    # the fifth: en's $\eqref{eq:clip}$ now refers to no formula
+    assert message.startswith("Build failed: 5 problems;"), message
+    assert "formula $\\eqref{eq:clip}$: no display formula on this page" in message
+    ja = line_of(math_project, f"{ARTICLE}/ja.md", r"\eqref{bayse}")
+    assert (f"content/formulas/ja.md:{ja}: formula $\\eqref{{bayse}}$: no display formula on "
+            "this page has \\label{bayse} (labels: bayes, eq:clip, eq:ratio, eq:value) "
+            "[language 'ja']") in message
+    zh = line_of(math_project, f"{ARTICLE}/zh.md", r"\tag{9}")
+    assert (f"content/formulas/zh.md:{zh}: formula $p \\mid q \\tag{{9}}$: \\tag and \\label "
+            "number display formulas only ($$…$$) [language 'zh']") in message
+    assert "\\label{eq:ratio} is used by another display formula of this page" in message
+    assert "browsers draw no 'updiagonalstrike'" in message
+
+
+def test_a_formula_with_markup_in_its_text_shows_it_as_text(math_project: Path):
+    edit(math_project, f"{ARTICLE}/en.md", r"\text{otherwise}",
+         r"\text{<img src=x onerror=alert(1)>}")
+    result = run_build(math_project)
+    assert result.returncode == 0, result.stderr
+    page = soup(math_project / "site" / "en" / "formulas.html")
+    assert page.find("img") is None
+    shown = [t.get_text().replace("\xa0", " ") for t in page.find_all("mtext")]
+    assert "<img src=x onerror=alert(1)>" in shown
+
+
+def test_the_formula_pages_pass_the_nu_html_checker(math_site: Path):
+    """math-core's MathML as the build writes it: no error and no warning."""
+    from test_validators import VNU_JAR
+    java = shutil.which("java")
+    require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar")
+    pages = [str(math_site / code / "formulas.html") for code in ("en", "zh", "ja")]
+    result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert json.loads(result.stderr)["messages"] == []
