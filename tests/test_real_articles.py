@@ -39,7 +39,6 @@ def needs(*features: str):
 
 
 # What each expectation waits for, named once.
-ALIGNED = "multi-line math (aligned, \\newline)"
 IMAGES = "relative images published beside the page"
 HIGHLIGHT = "build-time code highlighting"
 TABS = "MkDocs content tabs (=== \"…\")"
@@ -50,8 +49,6 @@ RAW_HTML = "raw HTML rendered or reported by check"
 CJK_EMPHASIS = "** closing after punctuation before CJK text (**…$x$**で)"
 CJK_BREAKS = "line breaks between CJK characters dropped, not turned into spaces"
 EMPTY_TOC = "no table of contents for an article without ## sections"
-UPRIGHT = "\\mathrm{S} upright (mathvariant=normal)"
-UNARY = "unary minus after ( or [ without binary-operator spacing"
 
 
 @dataclass
@@ -179,7 +176,6 @@ SESSION = "http-session"
 
 # --- The whole sites build, with every language -------------------------------------------
 
-@needs(ALIGNED)
 def test_hello_algo_builds(hello_algo):
     assert hello_algo.returncode == 0, hello_algo.stderr
 
@@ -189,8 +185,7 @@ def test_mdn_builds(mdn):
 
 
 @pytest.mark.parametrize("name, slugs", [
-    pytest.param("hello_algo", (NUMBER_ENCODING, DATA_TYPES), marks=needs(ALIGNED),
-                 id="hello-algo"),
+    pytest.param("hello_algo", (NUMBER_ENCODING, DATA_TYPES), id="hello-algo"),
     pytest.param("mdn", (HTTP, SESSION), id="mdn")])
 def test_every_language_has_its_page_listed(request, name, slugs):
     site = built(request, name)
@@ -206,7 +201,7 @@ def test_every_language_has_its_page_listed(request, name, slugs):
 # --- One title, the author's -----------------------------------------------------------------
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)]),
+    *each_language(NUMBER_ENCODING),
     *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_one_h1_with_the_front_matter_title(request, slug, language):
     site, page = article(request, slug, language)
@@ -219,8 +214,8 @@ def test_one_h1_with_the_front_matter_title(request, slug, language):
 # --- No literal Markdown reaches the reader --------------------------------------------------
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, ADMONITIONS)],
-                   marks={"ja": [needs(ALIGNED, ADMONITIONS, CJK_EMPHASIS)]}),
+    *each_language(NUMBER_ENCODING, every=[needs(ADMONITIONS)],
+                   marks={"ja": [needs(ADMONITIONS, CJK_EMPHASIS)]}),
     *each_language(DATA_TYPES, every=[needs(TABS)]),
     *each_language(HTTP), *each_language(SESSION, every=[needs(ALERTS)])])
 def test_no_literal_markdown_in_the_text(request, slug, language):
@@ -240,7 +235,7 @@ def test_bold_closing_before_kana_after_math():
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, RAW_HTML)]),
+    *each_language(NUMBER_ENCODING, every=[needs(RAW_HTML)]),
     *each_language(DATA_TYPES, every=[needs(RAW_HTML)]),
     *each_language(HTTP), *each_language(SESSION)])
 def test_raw_html_never_shown_in_silence(request, slug, language, capsys):
@@ -272,8 +267,7 @@ def prose_lines_with_tags(source: str) -> set[int]:
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)],
-                   marks={"ja": [needs(ALIGNED, CJK_EMPHASIS)]}),
+    *each_language(NUMBER_ENCODING, marks={"ja": [needs(CJK_EMPHASIS)]}),
     *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_every_bold_span_is_bold(request, slug, language):
     site, page = article(request, slug, language)
@@ -293,7 +287,7 @@ def formulas(source: str) -> tuple[list[str], list[str]]:
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)]), *each_language(DATA_TYPES)])
+    *each_language(NUMBER_ENCODING), *each_language(DATA_TYPES)])
 def test_every_formula_is_mathml(request, slug, language):
     site, page = article(request, slug, language)
     display, inline = formulas(site.source(language, slug))
@@ -303,7 +297,6 @@ def test_every_formula_is_mathml(request, slug, language):
     assert not body(page).find_all("merror")
 
 
-@needs(ALIGNED)
 @pytest.mark.parametrize("language, label", [("zh", "原码"), ("en", "Sign-magnitude"),
                                              ("ja", "符号絶対値")])
 def test_aligned_derivations_keep_their_rows_and_texts(request, language, label):
@@ -316,7 +309,6 @@ def test_aligned_derivations_keep_their_rows_and_texts(request, language, label)
     assert any(label in t.get_text() for t in second.find_all("mtext"))
 
 
-@needs(ALIGNED, UPRIGHT)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_mathrm_letters_are_upright(request, language):
     """IEEE 754's fields are written `\\mathrm{S}`, `\\mathrm{E}`, `\\mathrm{N}` (and the
@@ -343,7 +335,6 @@ def binary_minus_after_bracket(page) -> list[str]:
     return found
 
 
-@needs(ALIGNED, UNARY)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_minus_after_a_bracket_is_a_sign(request, language):
     _, page = article(request, NUMBER_ENCODING, language)
@@ -378,7 +369,7 @@ def images_resolve(site: Built, language: str, slug: str, page: BeautifulSoup) -
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, IMAGES)]),
+    *each_language(NUMBER_ENCODING, every=[needs(IMAGES)]),
     *each_language(HTTP, every=[needs(IMAGES)])])
 def test_every_image_is_published(request, slug, language):
     site, page = article(request, slug, language)
@@ -402,7 +393,7 @@ def test_check_never_calls_a_broken_image_clean(mdn, capsys):
 # --- Headings, code, admonitions, tabs -------------------------------------------------------
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED)]),
+    *each_language(NUMBER_ENCODING),
     *each_language(HTTP, every=[needs(HEADING_IDS)]),
     *each_language(SESSION, every=[needs(HEADING_IDS)])])
 def test_every_heading_has_an_id(request, slug, language):
@@ -466,7 +457,7 @@ ADMONITIONS_AT = {
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ALIGNED, ADMONITIONS)]),
+    *each_language(NUMBER_ENCODING, every=[needs(ADMONITIONS)]),
     *each_language(SESSION, every=[needs(ALERTS)])])
 def test_admonition_is_a_titled_box(request, slug, language):
     """`!!! note` / `!!! tip` (hello-algo) and `> [!NOTE]` (MDN), none with a title of its
