@@ -21,6 +21,17 @@
     root.setAttribute("data-theme", theme);
     store("articlesite-theme", theme);
     show();
+  /* A figure that fits its box needs no scroll hint nor fit switch. */
+  function markFits() {
+    for (var i = 0; i < figures.length; i++) {
+      var box = figures[i].querySelector(".ppo-figure-scroll"), canvas = box && box.querySelector(".canvas");
+      if (!canvas) continue;
+      if (parseFloat(canvas.style.width) <= box.clientWidth) figures[i].setAttribute("data-fits", "");
+      else figures[i].removeAttribute("data-fits");
+    }
+  }
+  markFits();
+  window.addEventListener("resize", markFits);
   });
   if (styleButton) styleButton.addEventListener("click", function () {
     var style = diagramStyle() === "engineering" ? "openai-blog" : "engineering";

@@ -38,10 +38,13 @@ def style_numbers(element, *names: str) -> list[float]:
 
 def test_every_page_is_written(built_site: Path):
     written = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*")
-                     if p.is_file())
-    assert written == sorted(["index.html", "translations.html"]
+                     if p.is_file() and "pagefind" not in p.relative_to(built_site).parts)
+    # No sitemap.xml nor robots.txt: the real site has no base_url.
+    assert written == sorted(["index.html", "translations.html", "404.html"]
                              + [f"{c}/index.html" for c in LANGUAGES]
+                             + [f"{c}/feed.xml" for c in LANGUAGES]
                              + [f"{c}/{ARTICLE}.html" for c in LANGUAGES])
+    assert (built_site / "pagefind" / "pagefind.js").is_file()   # the search index
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -54,7 +57,7 @@ def test_head_names_the_language_and_its_alternates(built_site: Path, code: str)
     assert html.h1.get_text() == title
     assert html.find("meta", attrs={"name": "description"})["content"]
     alternates = {link["hreflang"]: link["href"]
-                  for link in html.find_all("link", rel="alternate")}
+                  for link in html.find_all("link", rel="alternate", hreflang=True)}
     assert alternates == {"zh-CN": f"../zh/{ARTICLE}.html", "en": f"../en/{ARTICLE}.html",
                           "ja": f"../ja/{ARTICLE}.html", "x-default": f"../en/{ARTICLE}.html"}
 

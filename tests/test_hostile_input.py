@@ -27,9 +27,16 @@ def assert_inert(site: Path) -> None:
     """No page holds a script, element or attribute that the templates did not put there."""
     for page in site.rglob("*.html"):
         html = soup(page)
-        scripts = {s.get_text().strip() for s in html.find_all("script")}
+        scripts = {s.get_text().strip() for s in html.find_all("script")
+                   if s.get("type") != "application/ld+json"}
         assert scripts <= OWN_SCRIPTS, page
-        assert not html.find(["img", "iframe", "object", "embed", "form", "base"]), page
+        for data in html.find_all("script", type="application/ld+json"):   # JSON-LD: data
+            json.loads(data.string)
+            assert "<" not in data.string, page   # no text can close the script element
+        # The one form is the templates' search box, which submits nowhere.
+        assert all(form.get("class") == ["search"] and not form.get("action")
+                   for form in html.find_all("form")), page
+        assert not html.find(["img", "iframe", "object", "embed", "base"]), page
         assert not html.find("meta", attrs={"http-equiv": True}), page
         for element in html.find_all(True):
             for name, value in element.attrs.items():

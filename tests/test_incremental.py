@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parent.parent
 ARTICLE = "ppo-long-horizon"
 COPY = "second-article"     # a copy of the real article, placing the same figures
 VIEW = "translations.html"  # the translator's view: every key, spec and confirmation
-PAGES = 1 + 3 + 2 * 3 + 1   # root, language indexes, two articles in 3 languages, view
+# root, 404, language indexes and feeds, two articles in 3 languages, view
+PAGES = 1 + 1 + 3 + 3 + 2 * 3 + 1
 
 
 @pytest.fixture
@@ -68,8 +69,12 @@ def test_nothing_changed_renders_nothing_and_leaves_site_be(project: Path, tmp_p
 
 def test_one_article_body_in_one_language_renders_only_that_page(project: Path,
                                                                    tmp_path: Path):
-    edit(project / "content" / COPY / "ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    edit(project / "content" / COPY / "ja.md", "## GRPO と DPO", "## DPO と GRPO")
     assert build(project).rendered == [f"ja/{COPY}.html"]
+    assert "DPO と GRPO" in (project / "site" / "ja" / f"{COPY}.html").read_text()
+    # A change of length: the index showing it too.
+    edit(project / "content" / COPY / "ja.md", "## DPO と GRPO", "## GRPO と DPO（改訂）")
+    assert build(project).rendered == sorted([f"ja/{COPY}.html", "ja/index.html"])
     assert "GRPO と DPO（改訂）" in (project / "site" / "ja" / f"{COPY}.html").read_text()
     assert_same_as_clean_build(project, tmp_path)
 
@@ -77,10 +82,10 @@ def test_one_article_body_in_one_language_renders_only_that_page(project: Path,
 def test_a_title_renders_the_pages_that_show_it(project: Path, tmp_path: Path):
     edit(project / "content" / COPY / "en.md", 'title: "How PPO', 'title: "Why PPO')
     # The article in every language (its switcher and hreflang links list the languages
-    # by listing), the English index and the root page (both list it).
+    # by listing), the indexes, the root page and the feeds.
     assert build(project).rendered == sorted(
-        ["index.html", "en/index.html", "ja/index.html", "zh/index.html",
-         *article_pages(COPY)])
+        ["index.html", "en/index.html", "ja/index.html", "zh/index.html", "en/feed.xml",
+         "ja/feed.xml", "zh/feed.xml", *article_pages(COPY)])
     assert_same_as_clean_build(project, tmp_path)
 
 
@@ -169,7 +174,7 @@ def test_removed_and_added_pages(project: Path, tmp_path: Path):
 def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_path: Path):
     """The view's figure copies live in the cache's store, read back when the view is
     rendered again: one that is not exactly what was stored is never used."""
-    site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*.html")}
+    site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
     store = project / ".articlesite-cache" / "pages"
     copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files]
     assert len(copies) == 5  # one per figure
@@ -269,7 +274,7 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
         edit(root / "content" / f"copy-{number}" / "en.md", "## The complete training loop",
              f"## The complete training loop, take {number}")
     monkeypatch.setattr(parallel, "cores", lambda: 2)
-    assert len(build(root).rendered) == 1 + 3 + 6 * 3 + 1
+    assert len(build(root).rendered) == 1 + 1 + 3 + 3 + 6 * 3 + 1
     monkeypatch.setattr(parallel, "cores", lambda: 1)
     serial = tmp_path / "serial"
     build(root, serial, clean=True)

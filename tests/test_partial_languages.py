@@ -29,7 +29,8 @@ def test_missing_languages_are_shown_as_not_available(project: Path):
     unavailable = page.select("nav.switcher .unavailable")
     assert sorted(u["lang"] for u in unavailable) == ["ja", "zh-CN"]
     assert [a["lang"] for a in page.select("nav.switcher a")] == ["en"]
-    alternates = {link["hreflang"] for link in page.find_all("link", rel="alternate")}
+    alternates = {link["hreflang"] for link in page.find_all("link", rel="alternate",
+                                                             hreflang=True)}
     assert alternates == {"en", "x-default"}
 
     for code in ("zh", "en", "ja"):

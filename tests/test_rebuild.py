@@ -42,7 +42,8 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
     root, last, cache = served
     edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
     built, cache = quick(root, last, cache, "ja.md")
-    assert built.incremental and built.rendered == ["ja/ppo-long-horizon.html"]
+    # The ja index shows the page's length, which grew by two characters.
+    assert built.incremental and built.rendered == ["ja/index.html", "ja/ppo-long-horizon.html"]
     assert "GRPO と DPO（改訂）" in (root / "site/ja/ppo-long-horizon.html").read_text("utf-8")
     assert_same_as_clean_build(root, tmp_path)
 
@@ -51,11 +52,19 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
     edit(root, f"{ARTICLE}/zh.md", "## GRPO 与 DPO 改变了什么", "## GRPO 与 DPO 又改变了什么")
     built, cache = quick(root, built, cache, "en.md", "zh.md")
     assert built.incremental and built.rendered == [
-        "en/ppo-long-horizon.html", "zh/ppo-long-horizon.html"]
+        "en/index.html", "en/ppo-long-horizon.html", "zh/index.html", "zh/ppo-long-horizon.html"]
     assert_same_as_clean_build(root, tmp_path / "again")
 
     # The cache it saved is sound: a full build finds nothing to render.
     assert build(root).rendered == []
+
+
+def test_a_body_edit_that_keeps_the_length_renders_only_its_page(served, tmp_path):
+    root, last, cache = served
+    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## DPO と GRPO")
+    built, cache = quick(root, last, cache, "ja.md")
+    assert built is not None and built.rendered == ["ja/ppo-long-horizon.html"]
+    assert_same_as_clean_build(root, tmp_path)
 
 
 def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tmp_path):
@@ -76,13 +85,15 @@ def test_a_site_folder_changed_by_hand_is_written_whole(served, tmp_path):
     (root / "site" / "en" / "index.html").unlink()
     edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
     built, _ = quick(root, last, cache, "ja.md")
-    assert not built.incremental and built.rendered == ["ja/ppo-long-horizon.html"]
+    assert not built.incremental and built.rendered == ["ja/index.html",
+                                                         "ja/ppo-long-horizon.html"]
     assert_same_as_clean_build(root, tmp_path)
 
 
 @pytest.mark.parametrize("change, rendered", [
-    ("title", ["en/index.html", "en/ppo-long-horizon.html", "index.html", "ja/index.html",
-               "ja/ppo-long-horizon.html", "zh/index.html", "zh/ppo-long-horizon.html"]),
+    ("title", ["en/feed.xml", "en/index.html", "en/ppo-long-horizon.html", "index.html",
+               "ja/feed.xml", "ja/index.html", "ja/ppo-long-horizon.html", "zh/feed.xml",
+               "zh/index.html", "zh/ppo-long-horizon.html"]),
     ("figure removed", ["ja/ppo-long-horizon.html", "translations.html"]),
     ("dictionary key added", ["translations.html"]),
 ])

@@ -45,6 +45,8 @@ from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
+from .render import assets
+from .search import BUNDLE, search_bundle
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -87,10 +89,13 @@ class Built:
     figures: FigureLibrary | None = None  # the figure specs it parsed, for the next build
     out: Path | None = None          # where it wrote the site
     incremental: bool = False        # built on top of `previous`, replacing changed pages
+    files: int = 0   # files articles reference, published beside the pages (render/assets.py)
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
-        return (f"Built {self.pages} pages in {self.languages} languages{where} in "
+        files = f" and {self.files} file{'s' if self.files != 1 else ''}" if self.files \
+            else ""
+        return (f"Built {self.pages} pages{files} in {self.languages} languages{where} in "
                 f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
                 "unchanged)")
 
@@ -131,7 +136,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # they were checked against are the same.
     library = base.figures if delta is not None and not delta.dictionary_changed else None
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
-                                                      library=library))
+                                                      library=library, store=cache.store))
     plan = plan_pages(sources, cache, delta)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
     for copy_key, stored in rendered.copies.items():
@@ -149,9 +154,22 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
         check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
-    pages |= view.cached | rendered_view.pages
-    if replace:
+    pages = {path: entry for path, entry in (pages | view.cached | rendered_view.pages).items()
+             if not assets.is_published_file(path)}
+    files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
+    problems.raise_if_any()
+    pages |= files
+    # The search index, made from the finished pages (search.py).
+    pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
+    bundle = search_bundle(pages, cache.store, cache.pages, problems, root)
+    problems.raise_if_any()
+    pages |= bundle
+    same_files = files == {path: entry for path, entry in cache.pages.items()
+                           if assets.is_published_file(path)}
+    if replace and same_files:
         place_pages(out, rendered_view.pages, cache.store, written)
+        place_bundle(out, {path: entry for path, entry in cache.pages.items()
+                           if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
     else:
         write_site(pages, cache.store, out)
         if written is not None:
@@ -160,9 +178,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
     cache.save(pages, sources.dictionary)
     figures = make_renderer().figures if rendered.pages or rendered_view.pages else library
-    return Built(len(pages), sorted(rendered.pages | rendered_view.pages),
+    return Built(len(pages) - len(files) - len(bundle), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources,
-                 figures, out, replace)
+                 figures, out, replace and same_files, len(files))
 
 
 def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
@@ -225,7 +243,9 @@ def compare(previous: Sources | None, sources: Sources) -> Delta | None:
     for before, after in zip(previous.articles, sources.articles, strict=True):
         if before is after:
             continue
-        if before.slug != after.slug or before.listing() != after.listing():
+        # (A change of length alone is covered: the indexes showing it are planned.)
+        if before.slug != after.slug or \
+                before.listing().without_counts() != after.listing().without_counts():
             return None
         edited += [(after.slug, code) for code, source in after.sources.items()
                    if before.sources.get(code) is not source]
@@ -241,6 +261,11 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
         jobs = site_pages(sources.site, sources.articles)
     else:
         jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
+        # The indexes that show an edited source: they show its length.
+        jobs += [PageJob("index.html", code) for code in sources.site.codes
+                 if any(article.listing().shown_in(code) == language
+                        for article in sources.articles for slug, language in delta.sources
+                        if article.slug == slug)]
         if delta.texts:
             showing = {path for path, entry in cache.pages.items()
                        if entry.texts and not delta.texts.isdisjoint(entry.texts)}
@@ -249,17 +274,30 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
     listings = None
     articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [])
+    files = assets.Files(sources.site.root)
+    languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
-        if job.slug is None:
-            listings = listings or listings_digest([a.listing() for a in sources.articles])
-            key = index_key(sources.key, job.template, job.language, listings)
+        if job.template in ("404.html", "robots.txt"):   # they show no article
+            key = index_key(sources.key, job.template, job.language, "")
+        elif job.slug is None:
+            listings = listings or listings_digest(
+                [a.listing().without_counts() for a in sources.articles])
+            # An index also shows the length of the version it shows of each article.
+            lengths = "" if job.template != "index.html" else listings_digest([
+                (a.slug, a.sources[a.listing().shown_in(job.language)].meta.words,
+                 a.sources[a.listing().shown_in(job.language)].meta.minutes)
+                for a in sources.articles])
+            key = index_key(sources.key, job.template, job.language, listings + lengths)
         else:
             article = articles[job.slug]
-            key = article_key(sources.key, job.language, article.listing(),
+            key = article_key(sources.key, job.language, article.listing().without_counts(),
                               article.sources[job.language].digest,
                               article.references_digest)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
+        if entry is not None and not assets.current(entry.files, files, languages,
+                                                    cache.store):
+            entry = None
         if entry is None:
             plan.stale.append(job)
         else:
@@ -281,17 +319,19 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None) -> Renderer:
+                 library: FigureLibrary | None = None, store: Store | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary)."""
+    dictionary); the files articles reference go to `store` (none: only read)."""
     from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
         library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
     library.problems = problems
-    return Renderer(sources.site, sources.articles, library, sources.dictionary,
-                    sources.strings, sources.templates, problems)
+    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
+                        sources.strings, sources.templates, problems)
+    renderer.files.store = store
+    return renderer
 
 
 def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
@@ -347,7 +387,8 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
     """Store a rendered page; its cache entry."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
-                 texts_digest(texts, dictionary), *store.put(page.html))
+                 texts_digest(texts, dictionary), *store.put(page.html),
+                 tuple(sorted(page.files.items())))
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
@@ -419,6 +460,21 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
             library.get(file.id)
     for spec, keys in library.clean.items():
         memo.keep("spec", spec, list(keys))
+
+
+def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
+                 store: Store) -> None:
+    """Put a new search bundle in place of the old in `out`: its new files first, then the
+    entry file that names them, then the old files go (pages need no reload for it)."""
+    entry_file = f"{BUNDLE}/pagefind-entry.json"
+    changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
+    for batch in ({p: e for p, e in changed.items() if p != entry_file},
+                  {p: e for p, e in changed.items() if p == entry_file}):
+        for path in batch:
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+        place_pages(out, batch, store, None)
+    for path in old.keys() - new.keys():
+        (out / path).unlink(missing_ok=True)
 
 
 def place_pages(out: Path, entries: dict[str, Entry], store: Store,

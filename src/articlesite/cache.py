@@ -6,8 +6,14 @@ A page is reused only when everything its HTML depends on is what it was:
   interface string, and the page's own sources (for an article page, its source, the
   bibliography and the article's listing; for an index page, the listings it shows; for
   the translator's view, everything it shows: see build.plan_view);
-- what it read while it was rendered: each figure spec's digest, and each dictionary
-  text its figures showed, in its language.
+- what it read while it was rendered: each figure spec's digest, each dictionary text
+  its figures showed, in its language, and the digest of each file its images and links
+  looked for (None for a file that was absent, such as a language's variant) and the
+  languages of each article it links to (links.py).
+
+The files articles reference are kept in the same store, by digest, and listed among the
+pages, at their place in site/ (assets/<slug>/…), so that they are put in place as the
+pages are.
 
 The stored HTML is a file named after its own digest, hard-linked into the new site; it is
 reused only while its size and modification time are what they were when written, so an
@@ -35,11 +41,11 @@ from .load.sourcefiles import Memo, digest, hasher
 from .load.texts import Dictionary
 
 FOLDER = ".articlesite-cache"
-FORMAT = 2
+FORMAT = 3
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
-             "pyyaml", "babel")
+             "pyyaml", "babel", "imagesize", "pagefind")
 
 
 @functools.cache
@@ -112,6 +118,7 @@ class Entry(NamedTuple):
     blob: str                                     # digest of the HTML, its name in store
     size: int
     mtime_ns: int
+    files: tuple[tuple[str, str | None], ...] = ()  # what its images and links looked at
 
 
 def batched(chunks: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
@@ -147,6 +154,16 @@ class Store:
                 content.update(data)
                 out.write(data)
         blob = content.hexdigest()
+        path = self.path(blob)
+        os.replace(temporary, path)
+        stat = path.stat()
+        return blob, stat.st_size, stat.st_mtime_ns
+
+    def put_bytes(self, data: bytes) -> tuple[str, int, int]:
+        """Store a file as it is (a file an article references); as `put`."""
+        temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
+        temporary.write_bytes(data)
+        blob = digest(data)
         path = self.path(blob)
         os.replace(temporary, path)
         stat = path.stat()

@@ -7,13 +7,19 @@ from dataclasses import dataclass, field
 from .load.config import Site
 from .load.content import Article
 
+# Written at the root of site/: 404.html always; sitemap.xml and robots.txt only with a
+# base_url (sitemap.py).
+SITE_FILES = ("404.html", "sitemap.xml", "robots.txt")
+
 
 @dataclass(frozen=True)
 class PageJob:
     """A page to render: the root page, a language's index, an article in a language, or
     the translator's view."""
 
-    template: str             # root.html, index.html, article.html or translations.html
+    template: str             # root.html, index.html, article.html, translations.html,
+                              # or one of the files readers and robots meet (SITE_FILES,
+                              # feed.xml)
     language: str
     slug: str | None = None   # the article's
 
@@ -21,8 +27,10 @@ class PageJob:
     def path(self) -> str:
         if self.template == "root.html":
             return "index.html"
-        if self.template == "translations.html":
+        if self.template in ("translations.html", *SITE_FILES):
             return self.template
+        if self.template == "feed.xml":
+            return f"{self.language}/feed.xml"
         return f"{self.language}/{self.slug or 'index'}.html"
 
 
@@ -30,20 +38,30 @@ class PageJob:
 class Page:
     """One output file: its path inside site/ and its HTML, with what it read beyond its
     article's sources, for the cache: the figures it placed (id -> spec digest, None if no
-    such spec) and the dictionary texts shown ((key, language) pairs)."""
+    such spec), the dictionary texts shown ((key, language) pairs) and the files and
+    articles its images and links looked at (links.PageReferences.files); and what only
+    `check` reports of it (line, message: links.PageReferences.notes)."""
 
     path: str
     html: str
     figures: dict[str, str | None] = field(default_factory=dict)
     texts: set[tuple[str, str]] = field(default_factory=set)
+    files: dict[str, str | None] = field(default_factory=dict)
+    notes: list[tuple[int | None, str]] = field(default_factory=list)
+    targets: list[tuple[str, str, int | None]] = field(default_factory=list)  # page, id, line
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:
     """Every page of the site in order, but the translator's view (planned after them:
     build.plan_view)."""
-    jobs = [PageJob("root.html", site.default_language)]
+    jobs = [PageJob("root.html", site.default_language),
+            PageJob("404.html", site.default_language)]
+    if site.base_url:
+        jobs += [PageJob("sitemap.xml", site.default_language),
+                 PageJob("robots.txt", site.default_language)]
     for language in site.codes:
         jobs.append(PageJob("index.html", language))
+        jobs.append(PageJob("feed.xml", language))
         jobs.extend(PageJob("article.html", language, article.slug)
                     for article in articles if language in article.sources)
     return jobs

@@ -78,9 +78,11 @@ class Problems(list):
                             None if language is None else str(language)))
 
     def relative(self, path: Path | str) -> str:
+        """The path from the project's root; a symbolic link is named, not its target."""
         path = Path(path)
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return (path.parent.resolve() / path.name).relative_to(
+                self.root.resolve()).as_posix()
         except ValueError:
             return str(path)
 

@@ -39,8 +39,8 @@ def visit(chromium, server, built_site: Path):
     """Open a page of the site: `visit("en/x.html", width=390, javascript=False)`.
 
     Every request leaves only for the site itself (over HTTP, or from disk with
-    `from_disk=True`); anything else is aborted and, like a console error or an uncaught
-    exception, fails the test when it ends.
+    `from_disk=True`), and is for the page or the search bundle; anything else is aborted
+    and, like a console error or an uncaught exception, fails the test when it ends.
     """
     contexts, troubles = [], []
     own = (server, built_site.as_uri() + "/")
@@ -54,6 +54,10 @@ def visit(chromium, server, built_site: Path):
             route.abort()
 
     def watch(request) -> None:
+        # A page loads nothing but itself; only the search box, once used, loads the
+        # site's own search bundle (site/pagefind/).
+        if request.url.startswith(tuple(f"{site}pagefind/" for site in own)):
+            return
         if request.resource_type != "document" or not request.url.startswith(own):
             troubles.append(f"{request.resource_type} request to {request.url}")
 

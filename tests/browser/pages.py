@@ -22,7 +22,8 @@ ARTICLE_PAGES = [f"{code}/{article.slug}.html" for article in ARTICLES
 # What a reader is sent to: the language chooser, each language's index, the articles.
 READER_PAGES = ["index.html", *(f"{code}/index.html" for code in LANGUAGES), *ARTICLE_PAGES]
 # Every page site/ holds, the translator's view included.
-ALL_PAGES = [*(job.path for job in site_pages(SOURCES.site, ARTICLES)), TRANSLATOR_VIEW]
+ALL_PAGES = [*(job.path for job in site_pages(SOURCES.site, ARTICLES)
+               if job.path.endswith(".html")), TRANSLATOR_VIEW]
 STYLES = ("openai-blog", "engineering")
 THEMES = ("light", "dark")
 ARTIFACTS = Path(os.environ.get("ARTICLESITE_ARTIFACTS", REPO / "test-artifacts"))

@@ -1,5 +1,6 @@
 """`python build.py check`: everything a build would stop on, and what it would not:
-translations, article parity, bibliography, figure geometry and text fit.
+images and links, translations, article parity, bibliography, figure geometry and text
+fit.
 
 Findings are problems (exit 1) or warnings (reported, exit 0). The only warnings are
 bibliography entries marked unconfirmed: they are published, marked as awaiting the
@@ -18,6 +19,7 @@ from ..load.sources import load_sources
 from ..pages import site_pages
 from ..problems import BuildError, Finding, Findings, merge_repeated
 from ..render import markdown
+from ..render.links import check_targets
 from ..translate.record import check_translations
 from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
@@ -26,7 +28,7 @@ from .geometry import check_geometry
 from .parity import check_parity
 
 SHOWN = 20  # findings of one check listed in the human report
-CHECKS = ("build", "translations", "parity", "bibliography", "geometry", "fit")
+CHECKS = ("build", "links", "translations", "parity", "bibliography", "geometry", "fit")
 
 
 @dataclass
@@ -55,7 +57,16 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         return Report(ordered(findings), notes=[note])
     # Every page a build renders, for the problems that stop a build (not written).
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
-    pages = [renderer.render(job) for job in site_pages(sources.site, sources.articles)]
+    jobs = site_pages(sources.site, sources.articles)
+    pages = [renderer.render(job) for job in jobs]
+    sources_of = {page.path: (renderer.articles[job.slug].sources[job.language].path,
+                              job.language) for job, page in zip(jobs, pages, strict=True)
+                  if job.slug is not None}
+    for page in pages:
+        for line, message in page.notes:  # images and links: see links.py
+            path, language = sources_of[page.path]
+            findings.add(path, line, message, language=language, check="links")
+    check_targets(pages, findings, lambda page: sources_of[page.path])
     links = figure_links(sources.articles, {page.path: page.figures for page in pages})
     copies = view_copies(renderer, list(sources.figures), {})
     view = "".join(render_translator_view(renderer, sources, links, copies))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Problems
+from . import wordcount
 from .config import Site
 from .frontmatter import FrontMatter, parse_front_matter, sort_key
 from .sourcefiles import (
@@ -94,10 +95,21 @@ class Listing:
     def languages(self) -> list[str]:
         return list(self.sources)
 
+    def without_counts(self) -> Listing:
+        """What pages other than the indexes are given: word counts and reading times
+        left out, so that an edit to a body renders again only what shows them."""
+        return Listing(self.slug, {code: meta.without_counts()
+                                   for code, meta in self.sources.items()})
+
+    def shown_in(self, language: str) -> str:
+        """The language of the version an index in `language` shows: its own, or else
+        the article's first."""
+        return language if language in self.sources else next(iter(self.sources))
+
     def newest_first(self, language: str) -> tuple:
         """The index's order: by the date of the version the index shows, newest first;
         articles without a date after those with one, then by slug."""
-        shown = self.sources.get(language) or next(iter(self.sources.values()))
+        shown = self.sources[self.shown_in(language)]
         when = shown.date and sort_key(shown.date).timestamp()
         return (when is None, -(when or 0), self.slug)
 
@@ -191,6 +203,9 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
     if fields is None:
         return None
     head = text[:match.end()]
+    characters, words = wordcount.counts(text[match.end():])
+    fields["words"] = characters + words
+    fields["minutes"] = wordcount.reading_minutes(characters, words, language)
     return [fields, head.count("\n") + 1, len(head.encode("utf-8"))]
 
 

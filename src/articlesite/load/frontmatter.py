@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -40,6 +40,12 @@ class FrontMatter:
     draft: bool = False
     image: str | None = None       # relative to the article's folder, or an absolute URL
     extra: dict = field(default_factory=dict)
+    # Not written by the author: counted from the body (wordcount.py).
+    words: int = 0                 # CJK characters plus other words
+    minutes: int = 0               # reading time, in the source's language
+
+    def without_counts(self) -> FrontMatter:
+        return replace(self, words=0, minutes=0)
 
     @property
     def newest(self) -> str | None:

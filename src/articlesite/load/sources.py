@@ -16,6 +16,7 @@ from .confirmed import Record, load_record, record_path
 from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, scan_figures
 from .sourcefiles import Memo, read_bytes
+from .symlinks import check_symlinks
 from .texts import Dictionary, load_dictionary
 
 
@@ -49,6 +50,7 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     still find and report the rest. `memo` spares parsing files already parsed by an
     earlier build. Draft sources are left out unless `drafts`."""
     memo = memo or Memo()
+    check_symlinks(root, problems)
     site = load_site(root, problems)
     problems.raise_if_any()
     assert site is not None

@@ -8,6 +8,7 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
 from ..load.frontmatter import parse_iso
 
@@ -38,3 +39,9 @@ def name_list(names: tuple[str, ...], lang: str) -> str:
     """Names joined as the language joins them: "A, B, and C", "A、B和C"."""
     locale = locale_of(lang)
     return format_list(list(names), locale=locale) if locale else ", ".join(names)
+
+
+def number(value: int, lang: str) -> str:
+    """A whole number as the language groups its digits: 12,345."""
+    locale = locale_of(lang)
+    return format_decimal(value, locale=locale) if locale else str(value)

@@ -14,10 +14,12 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from markupsafe import escape
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from . import equations
@@ -56,6 +58,7 @@ class RenderContext:
     figure: Callable[[str, int], str]             # figure id, line -> HTML
     citation_number: Callable[[str], int | None]  # reference id -> number
     problem: Callable[[int | None, str], None]    # line, message
+    references: Any = None                        # links.PageReferences: images, links
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
@@ -210,6 +213,55 @@ def _render_math(self, tokens, idx, options, env) -> str:
                             context.equation_reference if context else None)
 
 
+def _references(env: dict):
+    context = env.get("context")
+    return None if context is None else context.references
+
+
+def _child_line(tokens: list[Token], idx: int, env: dict) -> int | None:
+    """The line of an inline token: its paragraph's first line and the line breaks
+    before it."""
+    line = env.get("inline_line")
+    if line is None:
+        return None
+    return line + sum(token.type in ("softbreak", "hardbreak") for token in tokens[:idx])
+
+
+def _render_image(self, tokens, idx, options, env) -> str:
+    """An image of the article's folder: see links.py."""
+    references = _references(env)
+    token = tokens[idx]
+    alt = self.renderInlineAsText(token.children or [], options, env)
+    if env.get("outline"):  # a heading's copy in the table of contents: its text
+        return str(escape(alt))
+    if references is None:
+        return self.image(tokens, idx, options, env)
+    return references.image(token.attrGet("src") or "", alt, token.attrGet("title"),
+                            _child_line(tokens, idx, env))
+
+
+def _render_link_open(self, tokens, idx, options, env) -> str:
+    """A link to a file of the article's folder or to another article: see links.py."""
+    references = _references(env)
+    if env.get("outline"):  # the table of contents links to the heading: no link inside
+        env.setdefault("link_tags", []).append("")
+        return ""
+    if references is not None:
+        token = tokens[idx]
+        target = references.link(token.attrGet("href") or "", _child_line(tokens, idx, env))
+        token.attrSet("href", target.href)
+        if target.hreflang:
+            token.attrSet("hreflang", target.hreflang)
+        env.setdefault("link_tags", []).append(target.tag)
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _render_link_close(self, tokens, idx, options, env) -> str:
+    tags = env.get("link_tags")
+    tag = str(tags.pop() if tags else "")
+    return "" if env.get("outline") else tag + self.renderToken(tokens, idx, options, env)
+
+
 def create_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     md.use(dollarmath_plugin, allow_labels=False, allow_space=True, allow_digits=False,
@@ -220,6 +272,9 @@ def create_parser() -> MarkdownIt:
     md.add_render_rule("heading_open", _render_heading_open)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("citation", _render_citation)
+    md.add_render_rule("image", _render_image)
+    md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("link_close", _render_link_close)
     md.add_render_rule("math_inline", _render_math)
     md.add_render_rule("math_block", _render_math)
     return md

@@ -19,9 +19,10 @@ from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary, rich_text
 from ..pages import Page, PageJob
 from ..problems import Problems
-from . import markdown
+from . import links, markdown, readers
+from .assets import Files
 from .connections import connections_of, describe
-from .dates import long_date, name_list
+from .dates import long_date, name_list, number
 
 _ID = re.compile(r'\sid="([^"]*)"')
 
@@ -59,6 +60,8 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
     env.filters["deg"] = deg
     env.filters["long_date"] = long_date
     env.filters["name_list"] = name_list
+    env.filters["number"] = number
+    readers.register(env)
     return env
 
 
@@ -86,7 +89,9 @@ class Renderer:
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
         self.listings = [article.listing() for article in articles]
+        self.uncounted = [listing.without_counts() for listing in self.listings]
         self.env = environment(site.root / "templates", templates)
+        self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
 
@@ -100,7 +105,7 @@ class Renderer:
         """Compile the templates now, e.g. once before forking workers rather than once in
         each. An error is left for rendering to report, with the page it broke."""
         with contextlib.suppress(TemplateError):
-            for name in ("base.html", "root.html", "index.html", "article.html"):
+            for name in ("base.html", "root.html", "index.html", "article.html", "feed.xml"):
                 self.env.get_template(name)
             self.env.get_template("figure.html").module  # noqa: B018 - defines the macro
 
@@ -125,10 +130,11 @@ class Renderer:
     def render(self, job: PageJob) -> Page:
         if job.slug is not None:
             return self.render_article(self.articles[job.slug], job.language)
-        # Index pages get listings, not articles: see content.Listing.
+        # Index pages get listings, not articles: see content.Listing. Only the indexes
+        # show word counts (see build.page_key).
+        listings = self.listings if job.template == "index.html" else self.uncounted
         return Page(job.path, self.page_html(job.path, job.template, job.language,
-                                             articles=newest_first(self.listings,
-                                                                   job.language)))
+                                             articles=newest_first(listings, job.language)))
 
     def page_html(self, path: str, template: str, language: str, **values) -> str:
         try:
@@ -151,7 +157,7 @@ class Renderer:
 
     def _page_values(self, path: str, language: str, values: dict) -> dict:
         return values | {
-            "site": self.site, "language": self.site.language(language),
+            "site": self.site, "language": self.site.language(language), "page_path": path,
             "ui": self.ui(language), "to_root": "../" * path.count("/"),
             "article_path": lambda a, code: f"{code}/{a.slug}.html"}
 
@@ -198,18 +204,24 @@ class Renderer:
             page.texts |= read
             return html
 
+        refs = links.page_references(self.site, self.articles, self.files, article.slug,
+                                     language, problem)
         reference = self.ui(language)("equation-reference")
-        context = markdown.RenderContext(figure, numbers.get, problem,
+        context = markdown.RenderContext(figure, numbers.get, problem, refs,
                                          equation_reference=lambda n: reference.format(
                                              number=n))
         body = markdown.render(tokens, source.body_line, context)
         page.html = self.page_html(  # of the other languages only their listing: as index pages
-            page.path, "article.html", language, article=article.listing(),
+            page.path, "article.html", language, article=article.listing().without_counts(),
             source=source, body=Markup(body), sections=outline.sections,
             references=article.references, cite_count=context.cite_count,
             extra=source.meta.extra,
         )
         self._check_page_ids(page, source.path, language, outline)
+        if refs.fragments:
+            refs.check_fragments(set(_ID.findall(page.html)))
+        page.files, page.notes = refs.files, refs.notes
+        page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
 
     def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:

@@ -325,10 +325,18 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         builder.run("")
-        announce(site, host, server.server_address[1], root)
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+        announced = False
+        # The watcher reports "nothing" every 200 ms when idle: the first report says it is
+        # watching, and only then is the server announced (a save before that is seen).
         for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
-                                        step=5, raise_interrupt=False):
+                                        step=5, raise_interrupt=False, rust_timeout=200,
+                                        yield_on_timeout=True):
+            if not announced:
+                announce(site, host, server.server_address[1], root)
+                announced = True
+            if not changes:
+                continue
             paths = sorted({Path(p) for _, p in changes})
             names = ", ".join(shorten(p, root) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""

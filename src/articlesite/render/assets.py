@@ -1,0 +1,261 @@
+"""Files an article references: images and downloads in its own folder, published once
+for every language under `site/assets/<slug>/`, with per-language variants.
+
+A reference `chart.assets/fig.png` on the page in language `ja` is the file
+`content/<slug>/chart.assets/fig.ja.png` when it exists (the variant), else
+`content/<slug>/chart.assets/fig.png` (the shared file). Both are published under their
+own names, so a file shared by every language is written once. Each file is read once
+per build and process: its digest names it in the cache's store, and the pages that show
+it record the digests of what they looked for (see `current`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from xml.etree import ElementTree
+
+import imagesize
+
+from ..load.sourcefiles import CHANGED, digest
+
+ARTICLE_KEY = "article:"   # in a page's record of what it looked at: an article's languages
+FOLDER = "assets"   # site/assets/<slug>/<path inside the article's folder>
+
+
+def is_published_file(path: str) -> bool:
+    """Whether a path of the site is a file an article references (not a page)."""
+    return path.startswith(f"{FOLDER}/")
+
+
+IMAGE_FORMATS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """What a build read of a referenced file."""
+
+    digest: str
+    size: tuple[int, int] | None   # an image's width and height in CSS px
+    kind: str | None               # "png", "jpeg", "gif", "webp", "avif", "svg"; None: no image
+
+
+def variant_name(name: str, language: str) -> str:
+    """`fig.png` -> `fig.ja.png`; `notes` -> `notes.ja`."""
+    path = PurePosixPath(name)
+    if path.suffix:
+        return str(path.with_name(f"{path.stem}.{language}{path.suffix}"))
+    return f"{name}.{language}"
+
+
+def site_path(slug: str, relative: str) -> str:
+    """Where a file of the article's folder is published, inside site/."""
+    return f"{FOLDER}/{slug}/{relative}"
+
+
+class Files:
+    """Reads referenced files, once per process and build; puts each in the cache's store
+    (when given one) so that the site can be assembled from it."""
+
+    def __init__(self, root: Path, store=None):
+        self.root = root
+        self.store = store
+        self._seen: dict[str, FileInfo | None] = {}
+
+    def info(self, relative: str) -> FileInfo | None:
+        """The file `relative` (to the project root), or None when there is no such file."""
+        if relative not in self._seen:
+            self._seen[relative] = self._read(relative)
+        return self._seen[relative]
+
+    def _read(self, relative: str) -> FileInfo | None:
+        path = self.root / relative
+        try:
+            if not path.is_file():
+                return None
+            data = path.read_bytes()
+        except (OSError, ValueError):
+            return None
+        hashed = digest(data)
+        if self.store is not None and not self.store.path(hashed).is_file():
+            self.store.put_bytes(data)
+        kind, size = image_size(data)
+        return FileInfo(hashed, size, kind)
+
+    def choose(self, article_folder: str, relative: str, language: str
+               ) -> tuple[str, dict[str, str | None]]:
+        """The file a page in `language` shows for `relative` (inside the article's folder
+        `article_folder`, root-relative), and what was looked at: {root-relative path:
+        digest or None}. The chosen path is None-valued in the record when neither exists."""
+        looked: dict[str, str | None] = {}
+        for name in (variant_name(relative, language), relative):
+            info = self.info(f"{article_folder}/{name}")
+            looked[f"{article_folder}/{name}"] = info.digest if info else None
+            if info is not None:
+                return name, looked
+        return relative, looked
+
+
+def current(files: Iterable[tuple[str, str | None]], reader: Files,
+            articles: dict[str, str], store) -> bool:
+    """Whether every file a cached page looked at is what it was (and, for those it
+    showed, still in the store), and every article it linked to has the languages it
+    had (`articles`: slug -> its languages, space-separated)."""
+    for relative, expected in files:
+        if relative.startswith(ARTICLE_KEY):
+            if articles.get(relative.removeprefix(ARTICLE_KEY)) != expected:
+                return False
+            continue
+        info = reader.info(relative)
+        if (info.digest if info else None) != expected:
+            return False
+        if info is not None and not store.path(info.digest).is_file():
+            return False
+    return True
+
+
+def published(pages: dict) -> dict[str, tuple[str, str]]:
+    """Every file the pages show or link to: {path in site/: (digest, root-relative
+    path of the source)}."""
+    found: dict[str, tuple[str, str]] = {}
+    for entry in pages.values():
+        for relative, hashed in entry.files:
+            where = article_file(relative) if hashed else None
+            if where is not None:
+                found[site_path(*where)] = (hashed, relative)
+    return found
+
+
+def store_entries(pages: dict, previous: dict, store, root: Path, problems) -> dict:
+    """The files the pages show or link to, as cache entries of their copies in the store:
+    the last build's entry while its copy is intact, else a new one (the copy put back
+    from the source if it was altered, e.g. edited through its hard link in site/)."""
+    from ..cache import Entry
+
+    found = {}
+    for path, (blob, relative) in published(pages).items():
+        entry = previous.get(path)
+        if entry is not None and entry.blob == blob and store.holds(entry):
+            found[path] = entry
+            continue
+        try:
+            if digest(store.path(blob).read_bytes()) != blob:
+                raise OSError
+        except OSError:
+            data = (root / relative).read_bytes() if (root / relative).is_file() else b""
+            if digest(data) != blob:
+                problems.add(root / relative, None, CHANGED)
+                continue
+            store.put_bytes(data)
+        stat = store.path(blob).stat()
+        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def article_file(relative: str) -> tuple[str, str] | None:
+    """`content/<slug>/a/b.png` -> (slug, "a/b.png")."""
+    parts = relative.split("/", 2)
+    if len(parts) != 3 or parts[0] != "content":
+        return None
+    return parts[1], parts[2]
+
+
+# Image sizes -----------------------------------------------------------------------
+_FORMATS = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8": "jpeg", b"GIF87a": "gif",
+            b"GIF89a": "gif"}
+_UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54,
+          "mm": 96 / 25.4, "q": 96 / 101.6}
+_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+
+
+def sniff(data: bytes) -> str | None:
+    """The image format a browser shows, from the file's first bytes; None if none."""
+    for magic, kind in _FORMATS.items():
+        if data.startswith(magic):
+            return kind
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+        return "avif"
+    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"<") and b"<svg" in data[:4096]:
+        return "svg"
+    return None
+
+
+def image_size(data: bytes) -> tuple[str | None, tuple[int, int] | None]:
+    """The image's format and its width and height in CSS px (rounded), as far as they
+    can be read: (None, None) for a file that is no image a browser shows."""
+    kind = sniff(data)
+    if kind is None:
+        return None, None
+    if kind == "svg":
+        return kind, svg_size(data)
+    try:
+        info = imagesize.get_info(io.BytesIO(data))
+    except (ValueError, OSError, EOFError):
+        return kind, None
+    width, height = info.width, info.height
+    if width <= 0 or height <= 0:
+        return kind, None
+    if info.rotation in (5, 6, 7, 8):  # EXIF orientation: the browser turns the photo
+        width, height = height, width
+    return kind, (round(width), round(height))
+
+
+def svg_size(data: bytes) -> tuple[int, int] | None:
+    """An SVG's size from its root element: `width` and `height` in absolute units, else
+    `viewBox` (scaled to one of them when only one is given); None when it has neither."""
+    attributes = _svg_root(data)
+    if attributes is None:
+        return None
+    width, height = _length(attributes.get("width")), _length(attributes.get("height"))
+    box = None
+    numbers = re.split(r"[\s,]+", attributes.get("viewBox", "").strip())
+    if len(numbers) == 4:
+        try:
+            box = (float(numbers[2]), float(numbers[3]))
+        except ValueError:
+            box = None
+    if box is not None and (box[0] <= 0 or box[1] <= 0):
+        box = None
+    if width and height:
+        size = (width, height)
+    elif box and width:
+        size = (width, width * box[1] / box[0])
+    elif box and height:
+        size = (height * box[0] / box[1], height)
+    elif box:
+        size = box
+    else:
+        return None
+    rounded = (round(size[0]), round(size[1]))
+    return rounded if min(rounded) > 0 else None
+
+
+def _svg_root(data: bytes) -> dict[str, str] | None:
+    """The attributes of the root element; only the document's start is parsed (expat,
+    whose limits on entity expansion guard against entity bombs)."""
+    parser = ElementTree.XMLPullParser(events=("start",))
+    try:
+        for start in range(0, min(len(data), 1 << 20), 4096):
+            parser.feed(data[start:start + 4096])
+            for _, element in parser.read_events():
+                if element.tag.rsplit("}", 1)[-1] != "svg":
+                    return None
+                return dict(element.attrib)
+    except ElementTree.ParseError:
+        return None
+    return None
+
+
+def _length(value: str | None) -> float | None:
+    match = _LENGTH.match(value or "")
+    if not match or match.group(2).lower() not in _UNITS:
+        return None   # %, em, ex or no value: the size comes from the viewBox
+    number = float(match.group(1)) * _UNITS[match.group(2).lower()]
+    return number if number > 0 else None
+

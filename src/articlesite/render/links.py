@@ -1,0 +1,239 @@
+"""What the URLs of an article's images and links point at, resolved while its page is
+rendered (the hooks are in markdown.py).
+
+- `fig.png`, `chart.assets/fig.png`, `data/table.csv`: a file in the article's folder, or
+  a subfolder, published under site/assets/<slug>/ (assets.py), with its per-language
+  variant `fig.ja.png` on the Japanese page when there is one. A missing file stops the
+  build.
+- `../other/`, `../other`, `../other/index.md`, `../other/en.md` (with an optional
+  `#fragment`): the article `other`, in the page's language if it exists in it, else in
+  the source language, else the default language, else the first configured language it
+  has; such a link says which (hreflang and a small tag). An unknown article stops the
+  build.
+- `#id`: a section of the page itself; `check` reports an id the page does not have.
+- `https://…`, `mailto:…`: left as they are. An image from another site would be a
+  request the site promises not to make: it is shown as a link to the image, and `check`
+  reports it.
+- An absolute path (`/x.png`) or a path that leaves the article's folder for anything but
+  an article stops the build: it would work neither from disk nor on every server.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
+
+from markupsafe import Markup, escape
+
+from .assets import ARTICLE_KEY, Files, site_path
+
+SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+ID = re.compile(r'\sid="([^"]*)"')
+
+
+@dataclass
+class Target:
+    """A link's new attributes, and what to show after its text (a language tag)."""
+
+    href: str
+    hreflang: str | None = None
+    tag: str = ""
+
+
+@dataclass
+class PageReferences:
+    """Resolves the URLs of one page (an article in one language) and records what they
+    read: `files` {root-relative path or "article:<slug>": digest or languages, None if
+    absent}, for the cache; `notes` [(line, message)], for `check` only; `fragments`
+    [(page, id, line)], the `#id` of each link to a page of the site (None: this page),
+    checked once the pages are rendered (this one's: check_fragments; others': `check`)."""
+
+    slug: str
+    language: str
+    languages: list[str]                     # the site's codes
+    fallback: list[str]                      # source language, then default language
+    articles: dict[str, list[str]]           # slug -> the languages it exists in
+    names: dict[str, tuple[str, str]]        # code -> (name in its own script, HTML lang)
+    reader: Files
+    problem: Callable[[int | None, str], None]
+    to_root: str = "../"
+    files: dict[str, str | None] = field(default_factory=dict)
+    notes: list[tuple[int | None, str]] = field(default_factory=list)
+    fragments: list[tuple[str | None, str, int | None]] = field(default_factory=list)
+
+    @property
+    def folder(self) -> str:
+        return f"content/{self.slug}"
+
+    def note(self, line: int | None, message: str) -> None:
+        self.notes.append((line, message))
+
+    # Images ---------------------------------------------------------------------------
+    def image(self, src: str, alt: str, title: str | None, line: int | None) -> str:
+        extra = f' title="{escape(title)}"' if title else ""
+        if not alt.strip():
+            self.note(line, f"image '{unquote(src)}' has no alt text: describe "
+                               "it for readers who cannot see it, ![what it shows](…)")
+        if not src:
+            self.problem(line, "an image needs the path of its file: ![what it shows](x.png)")
+            return ""
+        if src.startswith("data:"):
+            return f'<img src="{escape(src)}" alt="{escape(alt)}"{extra}>'
+        if src.startswith("//") or SCHEME.match(src):
+            self.note(line, f"image '{src}' is on another site: the page shows a "
+                               "link to it instead, as the site makes no outside request; "
+                               "save it in the article's folder")
+            return (f'<a class="external-image" href="{escape(src)}"{extra}>'
+                    f'{escape(alt.strip() or src)}</a>')
+        found = self._file(src, line, image=True)
+        if found is None:
+            return f'<img src="" alt="{escape(alt)}"{extra}>'
+        url, info = found
+        size = ""
+        if info.size is not None:
+            size = f' width="{info.size[0]}" height="{info.size[1]}"'
+        else:
+            self.note(line, f"the size of image '{unquote(src)}' cannot be read "
+                               "(an SVG needs width and height, or a viewBox)")
+        return (f'<img src="{escape(url)}" alt="{escape(alt)}"{extra}{size} loading="lazy" '
+                'decoding="async">')
+
+    # Links ----------------------------------------------------------------------------
+    def link(self, href: str, line: int | None) -> Target:
+        if href.startswith("//") or SCHEME.match(href):
+            return Target(href)
+        path, hash_, fragment = href.partition("#")
+        if not path:
+            if hash_ and fragment:
+                self.fragments.append((None, unquote(fragment), line))
+            return Target(href)
+        path = path.split("?", 1)[0]
+        article = self._article_of(path, line)
+        if article is False:
+            return Target(href)
+        if article is not None:
+            return self._article_link(article, hash_ + fragment, line)
+        found = self._file(path, line, image=False)
+        if found is None:
+            return Target(href)
+        return Target(found[0] + hash_ + fragment)
+
+    def _article_link(self, slug: str, fragment: str, line: int | None) -> Target:
+        have = self.articles[slug]
+        self.files[ARTICLE_KEY + slug] = " ".join(have)
+        order = [self.language, *self.fallback, *self.languages]
+        chosen = next(code for code in order if code in have)
+        href = f"{self.to_root}{chosen}/{slug}.html{fragment}"
+        if fragment[1:]:
+            self.fragments.append((f"{chosen}/{slug}.html", unquote(fragment[1:]), line))
+        if chosen == self.language:
+            return Target(href)
+        name, lang = self.names[chosen]
+        # "(English)" to a screen reader; on screen a small tag, without the parentheses.
+        return Target(href, chosen, Markup(
+            '<span class="link-lang" lang="{}"><span class="visually-hidden"> (</span>{}'
+            '<span class="visually-hidden">)</span></span>').format(lang, name))
+
+    # Paths ----------------------------------------------------------------------------
+    def _normal(self, url: str, line: int | None) -> list[str] | None:
+        """The URL's path, relative to content/, as parts; None after a problem."""
+        path = unquote(url)
+        if any(ord(char) < 32 for char in path):
+            self.problem(line, f"'{url}' is not a usable file name")
+            return None
+        if path.startswith("/"):
+            self.problem(line, f"'{path}' is an absolute path, which works neither from "
+                         "disk nor on every server: give the path relative to the "
+                         f"article's folder {self.folder}/")
+            return None
+        normal = posixpath.normpath(f"{self.slug}/{path}")
+        if normal == ".." or normal.startswith("../"):
+            self.problem(line, f"'{path}' leads out of content/: only files in the "
+                         f"article's folder {self.folder}/ are published")
+            return None
+        return normal.split("/")
+
+    def _article_of(self, url: str, line: int | None) -> str | None | bool:
+        """The slug of the article a link's path names, None if it names no article, False
+        after a problem."""
+        parts = self._normal(url, line)
+        if parts is None:
+            return False
+        sources = {f"{code}.md" for code in self.languages} | {"index.md"}
+        if len(parts) == 1 or (len(parts) == 2 and parts[1] in sources):
+            if parts[0] not in self.articles:
+                shown, folder = unquote(url), self.reader.root / "content" / parts[0]
+                why = (f"article '{parts[0]}' has no page in this build (a draft in every "
+                       "language, or its sources have problems)" if folder.is_dir() else
+                       f"there is no article '{parts[0]}' (no content/{parts[0]}/)")
+                self.problem(line, f"link '{shown}': {why}")
+                return False
+            return parts[0]
+        return None
+
+    def _file(self, url: str, line: int | None, image: bool):
+        """The URL of a file of the article's folder as this page shows it, and what was
+        read of it; None after a problem."""
+        parts = self._normal(url, line)
+        if parts is None:
+            return None
+        shown = unquote(url)
+        if parts[0] != self.slug or len(parts) == 1:
+            what = "image" if image else "link"
+            self.problem(line, f"{what} '{shown}' is outside the article's folder "
+                         f"{self.folder}/: only files in that folder (or its subfolders) "
+                         "are published; a link to another article names its folder, "
+                         "../other-article/")
+            return None
+        relative = "/".join(parts[1:])
+        chosen, looked = self.reader.choose(self.folder, relative, self.language)
+        self.files.update(looked)
+        info = self.reader.info(f"{self.folder}/{chosen}")
+        if info is None:
+            variant = [name for name in looked if name != f"{self.folder}/{relative}"]
+            self.problem(line, f"file '{shown}' not found: no {self.folder}/{relative}"
+                         + (f" (nor {variant[0]})" if variant else ""))
+            return None
+        if image and info.kind is None:
+            self.problem(line, f"'{shown}' is not an image a browser shows "
+                         "(PNG, JPEG, GIF, WebP, AVIF or SVG)")
+            return None
+        return f"{self.to_root}{quote(site_path(self.slug, chosen))}", info
+
+    def check_fragments(self, ids: set[str]) -> None:
+        """Notes for the page's `#id` links to ids it does not have."""
+        for page, fragment, line in self.fragments:
+            if page is None and fragment not in ids:
+                self.note(line, f"link to '#{fragment}': this page has no such "
+                                   "id (section ids are written {#id})")
+
+
+def page_references(site, articles: dict, reader: Files, slug: str, language: str,
+                    problem: Callable[[int | None, str], None]) -> PageReferences:
+    """The resolver for the page of article `slug` in `language`."""
+    return PageReferences(
+        slug, language, site.codes, [site.source_language, site.default_language],
+        {name: list(article.sources) for name, article in articles.items()},
+        {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader, problem)
+
+
+def check_targets(pages: list, findings, sources_of: Callable) -> None:
+    """`check`: each link to a section of another article names an id its page has
+    (`pages`: every page rendered; `sources_of(page)`: an article page's source file and
+    language)."""
+    by_path = {page.path: page for page in pages}
+    ids: dict[str, set[str]] = {}
+    for page in pages:
+        for target, fragment, line in page.targets:
+            if target not in ids:
+                ids[target] = set(ID.findall(by_path[target].html)) if target in by_path \
+                    else set()
+            if fragment not in ids[target]:
+                path, language = sources_of(page)
+                language_of, slug = target.removesuffix(".html").split("/")
+                findings.add(path, line, f"link to '../{slug}/#{fragment}': the article's "
+                             f"page in '{language_of}' has no such id", language=language,
+                             check="links")

@@ -1,0 +1,114 @@
+"""Figures on every screen: at 1400 px a tall figure is shown whole, with no scroll box
+inside; at 390 px each figure says it scrolls sideways and can be fitted to the width
+(with a touch, a key, or with JavaScript off), its text still selectable and its text
+alternative still there; and the header stays within 60 px, whatever the number of
+languages, its switcher and toggles folded into a menu."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.pages import ARTICLE_PAGES, READER_PAGES, THEMES, artifact
+from browser.test_axe import axe, violations
+
+SCROLLS_INSIDE = """() => [...document.querySelectorAll(".ppo-figure-scroll")].map(box => ({
+    vertical: box.scrollHeight > box.clientHeight + 1,
+    horizontal: box.scrollWidth > box.clientWidth + 1,
+    canvasWidth: box.querySelector(".canvas").getBoundingClientRect().width,
+    boxWidth: box.clientWidth}))"""
+
+
+@pytest.mark.parametrize("path", ARTICLE_PAGES)
+def test_no_figure_scrolls_inside_at_1400_px(visit, path: str):
+    page = visit(path, width=1400, height=900)
+    boxes = page.evaluate(SCROLLS_INSIDE)
+    assert boxes and not any(box["vertical"] or box["horizontal"] for box in boxes), boxes
+    assert page.locator(".ppo-figure-tools:visible").count() == 0   # nothing to hint at
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("path", ARTICLE_PAGES)
+def test_at_390_px_figures_hint_at_scrolling_and_fit_to_width(visit, path: str,
+                                                               javascript: bool):
+    page = visit(path, width=390, height=844, javascript=javascript)
+    figures = page.locator(".ppo-figure")
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        box = figure.locator(".ppo-figure-scroll")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth + 1")
+        assert not box.evaluate("b => b.scrollHeight > b.clientHeight + 1")
+        hint = figure.locator(".scroll-hint")
+        assert hint.is_visible() and "⟷" in hint.inner_text()
+        switch = figure.locator(".ppo-figure-tools label")
+        assert switch.is_visible()
+        switch.click()
+        fitted = box.evaluate("""b => ({
+            canvas: b.querySelector(".canvas").getBoundingClientRect().width,
+            box: b.clientWidth, scrolls: b.scrollWidth > b.clientWidth + 1})""")
+        assert not fitted["scrolls"] and fitted["canvas"] <= fitted["box"] + 1, fitted
+        # The text is still text: selectable, and the text alternative is still there.
+        node = figure.locator(".node strong").first
+        assert node.evaluate("n => getComputedStyle(n).userSelect") != "none"
+        assert figure.locator(".visually-hidden li").count() > 0
+        if index == 0:
+            figure.screenshot(path=artifact(
+                f"fit-{path.replace('/', '-')}-{'js' if javascript else 'nojs'}.png"))
+        switch.click()
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth + 1")   # back to 1:1
+
+
+@pytest.mark.parametrize("path", ARTICLE_PAGES[:1])
+def test_fit_to_width_by_keyboard_and_by_touch(chromium, visit, path: str):
+    page = visit(path, width=390, height=844)
+    toggle = page.locator(".fit-toggle").first
+    toggle.focus()
+    page.keyboard.press("Space")
+    assert toggle.is_checked()
+    outline = page.locator(".ppo-figure-tools label").first.evaluate(
+        "l => getComputedStyle(l).outlineStyle")
+    assert outline != "none"   # the focus is seen on the switch's label
+    page.keyboard.press("Space")
+    assert not toggle.is_checked()
+
+    touch = visit(path, width=390, height=844)
+    touch.context.close()
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                   is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(page.url)
+        phone.locator(".ppo-figure-tools label").first.tap()
+        assert phone.locator(".fit-toggle").first.is_checked()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("languages", [3, 8])
+@pytest.mark.parametrize("path", READER_PAGES)
+def test_header_at_390_px_is_at_most_60_px(visit, path: str, languages: int):
+    for javascript in (True, False):
+        page = visit(path, width=390, height=844, javascript=javascript)
+        if languages > 3:   # more languages in the switcher than the real site has
+            page.evaluate("""n => {
+                const list = document.querySelector(".switcher ul");
+                if (!list) return;
+                while (list.children.length < n) list.append(list.lastElementChild.cloneNode(true));
+            }""", languages)
+        height = page.evaluate("document.querySelector('.bar').getBoundingClientRect().height")
+        assert height <= 60, (path, languages, javascript, height)
+        if page.locator(".switcher").count():
+            assert not page.locator(".switcher a").first.is_visible()
+            page.locator(".menu summary").click()
+            assert page.locator(".switcher a").first.is_visible()
+            assert page.evaluate(
+                "document.querySelector('.bar').getBoundingClientRect().height") <= 60
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("path", ARTICLE_PAGES)
+def test_axe_at_390_px_with_the_menu_open_and_a_figure_fitted(visit, path: str, theme: str):
+    page = visit(path, width=390, height=844, color_scheme=theme)
+    page.locator(".menu summary").click()
+    page.locator(".ppo-figure-tools label").first.click()
+    # The header and the figures (wide display formulas at 390 px are the math's own).
+    assert violations(axe(page, "{include: [['.bar'], ['.ppo-figure']]}")) == []
