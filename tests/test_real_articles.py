@@ -39,7 +39,6 @@ def needs(*features: str):
 
 
 # What each expectation waits for, named once.
-IMAGES = "relative images published beside the page"
 HIGHLIGHT = "build-time code highlighting"
 TABS = "MkDocs content tabs (=== \"…\")"
 ADMONITIONS = "MkDocs admonitions (!!! note)"
@@ -369,14 +368,13 @@ def images_resolve(site: Built, language: str, slug: str, page: BeautifulSoup) -
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(IMAGES)]),
-    *each_language(HTTP, every=[needs(IMAGES)])])
+    *each_language(NUMBER_ENCODING),
+    *each_language(HTTP)])
 def test_every_image_is_published(request, slug, language):
     site, page = article(request, slug, language)
     images_resolve(site, language, slug, page)
 
 
-@needs(IMAGES)
 def test_check_never_calls_a_broken_image_clean(mdn, capsys):
     """Five images on each overview page: each one the reader cannot see is a finding of
     `check` that names the page's source and the image."""
