@@ -39,14 +39,7 @@ def needs(*features: str):
 
 
 # What each expectation waits for, named once.
-HIGHLIGHT = "build-time code highlighting"
-TABS = "MkDocs content tabs (=== \"…\")"
-ADMONITIONS = "MkDocs admonitions (!!! note)"
-HEADING_IDS = "ids for ### headings"
-ALERTS = "GitHub alerts (> [!NOTE])"
-RAW_HTML = "raw HTML rendered or reported by check"
 CJK_EMPHASIS = "** closing after punctuation before CJK text (**…$x$**で)"
-CJK_BREAKS = "line breaks between CJK characters dropped, not turned into spaces"
 EMPTY_TOC = "no table of contents for an article without ## sections"
 
 
@@ -213,10 +206,9 @@ def test_one_h1_with_the_front_matter_title(request, slug, language):
 # --- No literal Markdown reaches the reader --------------------------------------------------
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ADMONITIONS)],
-                   marks={"ja": [needs(ADMONITIONS, CJK_EMPHASIS)]}),
-    *each_language(DATA_TYPES, every=[needs(TABS)]),
-    *each_language(HTTP), *each_language(SESSION, every=[needs(ALERTS)])])
+    *each_language(NUMBER_ENCODING, marks={"ja": [needs(CJK_EMPHASIS)]}),
+    *each_language(DATA_TYPES),
+    *each_language(HTTP), *each_language(SESSION)])
 def test_no_literal_markdown_in_the_text(request, slug, language):
     _, page = article(request, slug, language)
     assert literal_markup(page.body) == []
@@ -234,8 +226,8 @@ def test_bold_closing_before_kana_after_math():
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(RAW_HTML)]),
-    *each_language(DATA_TYPES, every=[needs(RAW_HTML)]),
+    *each_language(NUMBER_ENCODING),
+    *each_language(DATA_TYPES),
     *each_language(HTTP), *each_language(SESSION)])
 def test_raw_html_never_shown_in_silence(request, slug, language, capsys):
     """hello-algo writes `<u>…</u>` and `<p align="center"> 表 <id> … </p>`. Either the tags
@@ -392,8 +384,8 @@ def test_check_never_calls_a_broken_image_clean(mdn, capsys):
 
 @pytest.mark.parametrize("slug, language", [
     *each_language(NUMBER_ENCODING),
-    *each_language(HTTP, every=[needs(HEADING_IDS)]),
-    *each_language(SESSION, every=[needs(HEADING_IDS)])])
+    *each_language(HTTP),
+    *each_language(SESSION)])
 def test_every_heading_has_an_id(request, slug, language):
     _, page = article(request, slug, language)
     headings = body(page).find_all(["h2", "h3", "h4"])
@@ -414,8 +406,7 @@ CODE_BLOCKS = {DATA_TYPES: {"zh": (12, 11), "en": (13, 12), "ja": (13, 12)},
 
 
 @pytest.mark.parametrize("slug, language, blocks, with_language", [
-    pytest.param(slug, lang, *counts[lang], id=f"{slug}-{lang}",
-                 marks=needs(TABS, HIGHLIGHT) if slug == DATA_TYPES else needs(HIGHLIGHT))
+    pytest.param(slug, lang, *counts[lang], id=f"{slug}-{lang}")
     for slug, counts in CODE_BLOCKS.items() for lang in LANGUAGES
     if counts[lang][1]])  # ja's session guide names no language: nothing to expect
 def test_code_blocks_are_highlighted(request, slug, language, blocks, with_language):
@@ -429,7 +420,6 @@ def test_code_blocks_are_highlighted(request, slug, language, blocks, with_langu
 TAB_LABELS = ["Python", "C++", "Java", "C#", "Go", "Swift", "JS", "TS", "Dart", "Rust", "C"]
 
 
-@needs(TABS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_content_tabs_are_tabs(request, language):
     """Twelve or thirteen `=== "Language"` tabs: one group whose labels are the languages
@@ -455,8 +445,8 @@ ADMONITIONS_AT = {
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, every=[needs(ADMONITIONS)]),
-    *each_language(SESSION, every=[needs(ALERTS)])])
+    *each_language(NUMBER_ENCODING),
+    *each_language(SESSION)])
 def test_admonition_is_a_titled_box(request, slug, language):
     """`!!! note` / `!!! tip` (hello-algo) and `> [!NOTE]` (MDN), none with a title of its
     own: a box with a default title in the page's language around the author's text."""
@@ -494,7 +484,7 @@ def breaks_between_wide_characters(page) -> list[str]:
 
 @pytest.mark.parametrize("language", [
     pytest.param("zh", id="zh"), pytest.param("en", id="en"),
-    pytest.param("ja", marks=needs(CJK_BREAKS), id="ja")])
+    pytest.param("ja", id="ja")])
 def test_line_breaks_add_no_space_inside_cjk_text(request, language):
     """MDN's Japanese translation puts each sentence on its own line: `…です。⏎これは…`."""
     _, page = article(request, HTTP, language)
