@@ -26,7 +26,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
-from .markdown_rules.headings import check_heading
+from .markdown_rules.headings import check_heading, render_heading_close
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -157,8 +157,9 @@ def _render_heading_open(self, tokens, idx, options, env) -> str:
 
 
 def _render_heading_close(self, tokens, idx, options, env) -> str:
-    """A section's heading, then what the page adds after it (a stale notice)."""
-    html = self.renderToken(tokens, idx, options, env)
+    """A heading (`###` and deeper with its anchor link, markdown_rules/headings.py), then
+    what the page adds after a section's heading (a stale notice)."""
+    html = render_heading_close(self, tokens, idx, options, env)
     context = env.get("context")
     if context is None or context.notice is None or tokens[idx].tag != "h2":
         return html
