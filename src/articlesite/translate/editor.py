@@ -190,7 +190,6 @@ class Editor:
                 f"{'s' if len(edits) != 1 else ''} to figures/{self.dictionary_path.name}."}
 
     def confirm(self, request: dict) -> dict:
-        from ..load.sources import load_sources
         from .record import confirm
 
         if "section" in request:
@@ -199,19 +198,11 @@ class Editor:
         if not isinstance(key, str) or not isinstance(language, str) or ":" in key:
             raise Refused(HTTPStatus.BAD_REQUEST, "'key' and 'language' must be text")
         data, _ = self.current(request["base"])
-        try:
-            sources = load_sources(self.root, Problems(self.root))
-            done = confirm(sources, [f"{key}:{language}"], False)
-        except BuildError as error:
-            raise Refused(HTTPStatus.CONFLICT, "the sources have problems (see serve): "
-                          f"{error.problems[0]}") from None
-        except UsageError as error:
-            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, str(error)) from None
+        done = self._confirmed(confirm, f"{key}:{language}")
         return {"ok": True, "base": file_digest(data), "message": " ".join(done)}
 
     def confirm_section(self, request: dict) -> dict:
         """A translated article section, as `check --confirm SLUG#SECTION:LANG` does."""
-        from ..load.sources import load_sources
         from .section_checks import confirm_sections
 
         section, language = request.get("section"), request.get("language")
@@ -219,12 +210,18 @@ class Editor:
                 or "#" not in section or ":" in section):
             raise Refused(HTTPStatus.BAD_REQUEST, "'section' must be SLUG#SECTION and "
                           "'language' a language")
+        done = self._confirmed(confirm_sections, f"{section}:{language}")
+        return {"ok": True, "base": request["base"], "message": " ".join(done)}
+
+    def _confirmed(self, confirm, target: str) -> list[str]:
+        """Record a confirmation as `check --confirm TARGET` does, on sources loaded now;
+        sources with problems or a target that names nothing are refused."""
+        from ..load.sources import load_sources
+
         try:
-            sources = load_sources(self.root, Problems(self.root))
-            done = confirm_sections(sources, [f"{section}:{language}"], False)
+            return confirm(load_sources(self.root, Problems(self.root)), [target], False)
         except BuildError as error:
             raise Refused(HTTPStatus.CONFLICT, "the sources have problems (see serve): "
                           f"{error.problems[0]}") from None
         except UsageError as error:
             raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, str(error)) from None
-        return {"ok": True, "base": request["base"], "message": " ".join(done)}

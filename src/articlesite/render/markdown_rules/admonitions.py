@@ -26,7 +26,7 @@ from markdown_it import MarkdownIt
 from markupsafe import escape
 from mdit_py_plugins.admon import admon_plugin
 
-from .common import line_of, problem_token, report, ui
+from .common import closing_token, line_of, problem_token, report, ui
 
 # kind -> the kind whose title and colour it shares
 KINDS = {
@@ -92,7 +92,7 @@ def _github(token, tokens, i) -> None:
                                        f"{', '.join(k.upper() for k in GITHUB)})",
                                        token.map[0]))
         return
-    close = _closing(tokens, i)
+    close = closing_token(tokens, i)
     token.type, token.tag, token.meta = "admonition_open", "div", {
         "kind": kind, "explicit_title": False, "collapsible": None}
     tokens[close].type, tokens[close].tag = "admonition_close", "div"
@@ -100,14 +100,6 @@ def _github(token, tokens, i) -> None:
     if not inline.content.strip():
         del tokens[i + 1:i + 4]
 
-
-def _closing(tokens, i) -> int:
-    depth = 0
-    for j in range(i, len(tokens)):
-        depth += tokens[j].nesting
-        if depth == 0:
-            return j
-    return len(tokens) - 1
 
 
 def collect_titles(state) -> None:

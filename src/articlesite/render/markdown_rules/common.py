@@ -34,3 +34,13 @@ def ui(env: dict, key: str) -> str:
     """An interface string (templates/strings.yaml) in the page's language."""
     context = env.get("context")
     return key if context is None else context.ui(key)
+
+
+def closing_token(tokens: list[Token], i: int) -> int:
+    """The index of the token that closes the one opened at `i` (nesting back to zero)."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1

@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 
 from .admonitions import KINDS, known_kinds
-from .common import problem_token
+from .common import closing_token, problem_token
 
 DIRECTIVE = re.compile(r"^\s*\{([A-Za-z][\w-]*)\}\s*(.*?)\s*$")
 OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*)$")
@@ -75,7 +75,7 @@ def normalize(state) -> None:
 def _directive(tokens, i) -> int:
     """Rewrite the directive opened at `i`; the number of tokens inserted before `i + 1`."""
     token = tokens[i]
-    close = _closing(tokens, i)
+    close = closing_token(tokens, i)
     match = DIRECTIVE.match(token.info)
     name, argument = match.group(1), match.group(2)
     options = _take_options(tokens, i)
@@ -137,12 +137,3 @@ def _take_options(tokens, i) -> dict[str, str]:
         if not inline.content.strip():
             del tokens[i + 1:i + 4]
     return options
-
-
-def _closing(tokens, i) -> int:
-    depth = 0
-    for j in range(i, len(tokens)):
-        depth += tokens[j].nesting
-        if depth == 0:
-            return j
-    return len(tokens) - 1
