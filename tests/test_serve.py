@@ -1,12 +1,17 @@
 """`python build.py serve` over real HTTP on a free port: pages are served with the
 reload hook, nothing outside site/ is, edits show up, a broken edit shows the overlay and
-a fix clears it. No timing is asserted: every wait polls with a generous deadline."""
+a fix clears it, a change to the package's code restarts the server process on the same
+port. No timing is asserted: a test waits for
+the build events serve sends (as open pages do), or for a line of its output, each with a
+generous deadline."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,6 +23,9 @@ from conftest import REPO, TEXTS, edit, line_of, run_build, set_text
 
 ARTICLE = "ja/ppo-long-horizon.html"
 DEADLINE = 60.0  # seconds: generous, this is a limit, not a measurement
+# The command line as the `articlesite` script runs it (build.py would put the
+# repository's package first on sys.path).
+RUN_CLI = "import sys; from articlesite.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def poll(what, deadline: float = DEADLINE):
@@ -31,12 +39,14 @@ def poll(what, deadline: float = DEADLINE):
 
 
 class Server:
-    def __init__(self, root: Path, *args: str):
+    def __init__(self, root: Path, *args: str, command: list[str] | None = None,
+                 env: dict | None = None):
         self.root, self.log = root, root / "serve.log"
+        command = command or [sys.executable, str(REPO / "build.py")]
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, str(REPO / "build.py"), "--root", str(root), "serve", *args],
-                stdout=out, stderr=subprocess.STDOUT)
+                [*command, "--root", str(root), "serve", *args],
+                stdout=out, stderr=subprocess.STDOUT, env=env)
         found = poll(lambda: self.process.poll() is not None or re.search(
             r"at http://([\d.]+):(\d+)/", self.output()))
         assert isinstance(found, re.Match), self.output()
@@ -59,10 +69,58 @@ class Server:
     def status(self) -> dict:
         return json.loads(self.get("/__articlesite/status")[2])
 
+    def events(self) -> Events:
+        return Events(self)
+
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         return self.process.wait(timeout=DEADLINE)
+
+
+class Events:
+    """serve's build events, read as an open page's EventSource reads them (reconnecting
+    when the server process is restarted). Opening it reads the current outcome."""
+
+    def __init__(self, server: Server):
+        self.server, self.connection, self.response = server, None, None
+        self.last = self.next()
+
+    def next(self, deadline: float = DEADLINE) -> dict:
+        """The next outcome that serve sends."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            try:
+                if self.response is None:
+                    self.connect()
+                line = self.response.readline()
+            except (OSError, http.client.HTTPException):
+                line = b""
+            if not line:  # the server process stopped: connect again, as a page does
+                self.close()
+                time.sleep(0.1)
+                continue
+            if line.startswith(b"data: "):
+                self.last = json.loads(line[len(b"data: "):])
+                return self.last
+        raise AssertionError(f"no build event within {deadline} s:\n{self.server.output()}")
+
+    def until(self, predicate) -> dict:
+        """The first outcome from now on for which predicate(outcome) holds."""
+        while not predicate(outcome := self.next()):
+            pass
+        return outcome
+
+    def connect(self) -> None:
+        self.connection = http.client.HTTPConnection(self.server.host, self.server.port,
+                                                     timeout=DEADLINE)
+        self.connection.request("GET", "/__articlesite/events")
+        self.response = self.connection.getresponse()
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = self.response = None
 
 
 @pytest.fixture
@@ -89,19 +147,6 @@ def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server
     assert server.get("/ja/no-such-page.html")[0] == 404
 
 
-def test_content_types(server: Server):
-    site = server.root / "site"
-    for name, data in (("style.css", b"p{}"), ("app.js", b"1"), ("data.json", b"{}"),
-                       ("image.png", b"\x89PNG"), ("image.svg", b"<svg/>")):
-        (site / name).write_bytes(data)
-    types = {name: server.get(f"/{name}")[1]["Content-Type"] for name in
-             ("style.css", "app.js", "data.json", "image.png", "image.svg")}
-    assert types == {"style.css": "text/css; charset=utf-8",
-                     "app.js": "text/javascript; charset=utf-8",
-                     "data.json": "application/json; charset=utf-8",
-                     "image.png": "image/png", "image.svg": "image/svg+xml; charset=utf-8"}
-
-
 @pytest.mark.parametrize("path", [
     "/../content/site.yaml", "/%2e%2e/content/site.yaml", "/ja/../../build.py",
     "/..%2fcontent%2fsite.yaml", "/leak.yaml",
@@ -114,27 +159,28 @@ def test_refuses_paths_outside_site(server: Server, path: str):
 
 
 def test_dictionary_edit_shows_up_in_the_served_page(server: Server):
-    before = server.status()["version"]
+    events = server.events()
     set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
-    assert poll(lambda: "教師あり微調整（改訂版）" in server.get(f"/{ARTICLE}")[2]), \
-        server.output()
-    # The new page is on disk a moment before the build's outcome is published: wait.
-    assert poll(lambda: server.status()["version"] != before)
+    outcome = events.next()
+    assert outcome["ok"] and ARTICLE in outcome["changed"], outcome
+    assert "教師あり微調整（改訂版）" in server.get(f"/{ARTICLE}")[2]
 
 
 def test_an_article_edit_renders_only_its_page(server: Server):
     # (An edit that keeps the length: one that changes it renders the ja index too, which
     # shows the article's length.)
+    events = server.events()
     edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO や DPO")
-    assert poll(lambda: "GRPO や DPO" in server.get(f"/{ARTICLE}")[2]), server.output()
+    assert events.next()["changed"] == [ARTICLE]
+    assert "GRPO や DPO" in server.get(f"/{ARTICLE}")[2]
     assert poll(lambda: "(1 rendered, 11 unchanged): content/ppo-long-horizon/ja.md changed"
                 in server.output()), server.output()
 
 
 def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
+    events = server.events()
     set_text(server.root, "sft", "ja", None)
-    assert poll(lambda: not server.status()["ok"]), server.output()
-    problem, = server.status()["problems"]
+    problem, = events.until(lambda outcome: not outcome["ok"])["problems"]
     line = line_of(server.root, TEXTS, '"sft":')
     assert (problem["file"], problem["line"], problem["key"], problem["language"]) == (
         TEXTS, line, "sft", "ja")
@@ -145,10 +191,10 @@ def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
     assert "学習の全体像" in body  # the last good page is still there, under the overlay
 
     edit(server.root, TEXTS, '"sft": {', '"sft" {')  # worse: invalid JSON
-    assert poll(lambda: server.status()["problems"][0]["message"].startswith("invalid JSON"))
+    assert events.next()["problems"][0]["message"].startswith("invalid JSON")
     edit(server.root, TEXTS, '"sft" {', '"sft": {')
     set_text(server.root, "sft", "ja", "教師あり学習 SFT")
-    assert poll(lambda: server.status()["ok"]), server.output()
+    events.until(lambda outcome: outcome["ok"])
     assert 'id="articlesite-overlay"' not in server.get(f"/{ARTICLE}")[2]
     assert server.process.poll() is None
 
@@ -157,6 +203,53 @@ def test_stops_cleanly_on_ctrl_c(server: Server):
     assert server.stop() == 0
     assert server.output().rstrip().endswith("Stopped.")
     assert "Traceback" not in server.output()
+    with pytest.raises(ConnectionRefusedError):  # the server process is gone with it
+        server.get("/")
+
+
+def test_a_code_change_restarts_the_server_on_the_same_port(project: Path, tmp_path: Path,
+                                                              chromium):
+    """serve runs the package from a copy here, so that the test can change its code."""
+    package = tmp_path / "package"
+    shutil.copytree(REPO / "src" / "articlesite", package / "articlesite",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    environment = dict(os.environ, PYTHONPATH=str(package))
+    running = Server(project, "--port", "0", env=environment,
+                     command=[sys.executable, "-c", RUN_CLI])
+    try:
+        events = running.events()
+        assert running.get("/")[1]["Server"].startswith("articlesite ")
+        token = editor_token(running)
+        page = chromium.new_page()
+        origin = f"http://{running.host}:{running.port}/"
+        page.route("**/*", lambda route: route.continue_()
+                   if route.request.url.startswith(origin) else route.abort())
+        page.goto(f"{origin}{ARTICLE}")
+        page.evaluate("window.sentinel = 1")  # gone when the page reloads
+
+        source = package / "articlesite" / "serve" / "server.py"
+        text = source.read_text(encoding="utf-8")
+        assert 'server_version = "articlesite"' in text
+        source.write_text(text.replace('server_version = "articlesite"',
+                                       'server_version = "articlesite-changed"'))
+        process = events.last["version"].split("-")[0]
+        outcome = events.until(lambda outcome: outcome["version"].split("-")[0] != process)
+        assert outcome["ok"], outcome
+        assert running.get("/")[1]["Server"].startswith("articlesite-changed ")
+        assert "serve/server.py changed: restarting with the new code." in running.output()
+        page.wait_for_function("window.sentinel === undefined", timeout=DEADLINE * 1000)
+        assert "学習の全体像" in page.text_content("body")
+        assert editor_token(running) == token  # an open editor can still save
+        assert running.stop() == 0
+        assert "Traceback" not in running.output()
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.wait()
+
+
+def editor_token(server: Server) -> str:
+    return re.search(r'"token": "([^"]+)"', server.get("/translations.html")[2]).group(1)
 
 
 def test_a_busy_port_is_a_clear_error(server: Server, project: Path):

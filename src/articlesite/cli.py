@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     args.clean = getattr(args, "clean", False)
     try:
         if args.command == "serve":
-            from .serve.server import serve
+            from .serve.supervisor import serve
             return serve(root, args.host, args.port, clean=args.clean,
                          drafts=not args.no_drafts)
         if args.command == "check":

@@ -1,26 +1,24 @@
-"""`python build.py serve`: build, serve site/ over HTTP, rebuild on every save.
+"""The server process of `python build.py serve`: build, serve site/ over HTTP, rebuild
+on every save.
 
-The watcher (the main thread) rebuilds the site when a file under content/, figures/,
-templates/ or the articlesite package changes, rendering again only the pages whose
-inputs changed (the build cache); a change to the package reloads its modules first
-(except this one and cli.py: restart for those), which renders everything again. Request threads
-serve files from site/ only. HTML responses get live.js, which follows the build events
+It is started (and started again after a change to the package's code) by the
+supervisor (supervisor.py), which holds the listening socket: this process serves on it.
+The watcher (the main thread) rebuilds the site when a file under content/, figures/ or
+templates/ changes, rendering again only the pages whose inputs changed (the build
+cache). Request threads serve files from site/ only. HTML responses get live.js, which follows the build events
 (Server-Sent Events at EVENTS): open pages reload after a good build and show an overlay
 of the problems after a failed one. Nothing of this is ever written into site/.
 """
 
 from __future__ import annotations
 
-import errno
 import gc
-import importlib
 import json
 import logging
 import mimetypes
 import os
 import signal
 import socket
-import sys
 import threading
 import time
 import traceback
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from ..problems import Problem, UsageError
+from ..problems import Problem
 
 if TYPE_CHECKING:
     from ..translate.editor import Editor
@@ -42,7 +40,6 @@ EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
 PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
 LIVE_JS = files("articlesite.serve") / "live.js"
-KEEP_MODULES = {__name__, "articlesite", "articlesite.cli", "articlesite.serve"}
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}
@@ -134,21 +131,25 @@ class Builder:
         self.drafts = drafts  # serve shows drafts (marked as such) unless --no-drafts
         self.cache = None  # the last good build's cache and summary, kept in memory for
         self.last = None   # the next build
+        self.building = False
 
-    def run(self, reason: str, reload_package: bool = False,
-            paths: list[Path] | None = None) -> None:
+    def run(self, reason: str, paths: list[Path] | None = None) -> None:
         """Build again after `paths` changed (None: the first build), on top of the last
         good build: only what the change touches is read and rendered again."""
+        self.building = True
+        try:
+            self.rebuild(reason, paths)
+        finally:
+            self.building = False
+
+    def rebuild(self, reason: str, paths: list[Path] | None) -> None:
         clean, self.clean = self.clean, False
         try:
-            if reload_package:
-                self.cache = self.last = None
-                for name in [n for n in sys.modules if n.startswith("articlesite.")]:
-                    if name not in KEEP_MODULES:
-                        del sys.modules[name]
-            build = importlib.import_module("articlesite.build").build
-            build_error = importlib.import_module("articlesite.problems").BuildError
-            cache_class = importlib.import_module("articlesite.cache").Cache
+            # Imported here: an error in the package's code then shows in the overlay
+            # (the supervisor starts this process again when the code is saved).
+            from ..build import build
+            from ..cache import Cache as cache_class
+            from ..problems import BuildError as build_error
 
             def written(changed: list[str] | None = None) -> None:
                 self.state.publish(True, [], changed)
@@ -339,11 +340,18 @@ def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
 
 
 def watched(root: Path) -> list[Path]:
-    return [p for p in (root / "content", root / "figures", root / "templates", PACKAGE)
+    """What this process watches (the supervisor watches the package)."""
+    return [p for p in (root / "content", root / "figures", root / "templates")
             if p.is_dir()]
 
 
-def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True) -> int:
+def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = False,
+               drafts: bool = True, token: str | None = None, restarted: bool = False,
+               parent: int | None = None) -> int:
+    """Build, then serve site/ on `listener` (bound by the supervisor) and rebuild on every
+    save until SIGTERM (which interrupts a build, as Ctrl-C would), or until the
+    supervisor (process `parent`) is gone. `token` is the editor's secret, kept by the
+    supervisor across restarts."""
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
@@ -351,21 +359,25 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
 
     site = root / "site"
     state = BuildState()
-    editor = Editor(root.resolve(), host)
+    editor = Editor(root.resolve(), host) if token is None else Editor(root.resolve(), host,
+                                                                      token=token)
     handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
                                                "editor": editor})
-    server_class = type("Server", (ThreadingHTTPServer,), {
-        "address_family": socket.AF_INET6 if ":" in host else socket.AF_INET})
-    try:
-        server = server_class((host, port), handler)
-    except OSError as exc:
-        hint = ("; choose another port with --port (0 picks a free one)"
-                if exc.errno == errno.EADDRINUSE else "")
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
-    editor.port = server.server_address[1]
+    server = ThreadingHTTPServer(listener.getsockname()[:2], handler,
+                                 bind_and_activate=False)
+    server.socket.close()
+    server.socket, server.server_address = listener, listener.getsockname()
+    server.server_port = editor.port = server.server_address[1]
     builder = Builder(root, state, clean, drafts)
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+
+    def stop_now(*_) -> None:
+        if not stop.is_set():
+            stop.set()
+            if builder.building:
+                raise KeyboardInterrupt  # caught below: the last good site/ stays
+
+    previous = signal.signal(signal.SIGTERM, stop_now)
     try:
         builder.run("")
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
@@ -375,39 +387,46 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
         for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
                                         step=5, raise_interrupt=False, rust_timeout=200,
                                         yield_on_timeout=True):
+            if parent is not None and os.getppid() != parent:
+                break  # the supervisor was killed: nobody would stop this process
             if not announced:
-                announce(site, host, server.server_address[1], root)
+                if restarted:
+                    print(f"Serving again, with the package's new code, at "
+                          f"{address(host, server.server_address[1])}", flush=True)
+                else:
+                    announce(site, host, server.server_address[1], root)
                 announced = True
             if not changes:
                 continue
             paths = sorted({Path(p) for _, p in changes})
             names = ", ".join(shorten(p, root) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
-            builder.run(f": {names}{more} changed",
-                        reload_package=any(p.is_relative_to(PACKAGE) for p in paths),
-                        paths=paths)
+            builder.run(f": {names}{more} changed", paths=paths)
     except KeyboardInterrupt:
-        pass  # Ctrl-C while building: stop as cleanly as while watching
+        pass  # stopped while building: as cleanly as while watching
     finally:
         signal.signal(signal.SIGTERM, previous)
         state.stop()
         server.shutdown()
-        server.server_close()
-        print("Stopped.", flush=True)
+        server.server_close()  # this process's handle: the supervisor keeps the socket
     return 0
 
 
-def announce(site: Path, host: str, port: int, root: Path) -> None:
+def address(host: str, port: int) -> str:
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host
                                                          else host)
-    print(f"Serving {site} at http://{shown}:{port}/", flush=True)
+    return f"http://{shown}:{port}/"
+
+
+def announce(site: Path, host: str, port: int, root: Path) -> None:
+    print(f"Serving {site} at {address(host, port)}", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"Listening on {host}: anyone who can reach this machine can read the site, "
               "and edit figure texts in the translator's view.", flush=True)
-    print(f"Translator's view and editor: http://{shown}:{port}/translations.html",
+    print(f"Translator's view and editor: {address(host, port)}translations.html",
           flush=True)
-    print("Watching " + ", ".join(str(p) for p in watched(root)) + ". Ctrl-C stops.",
-          flush=True)
+    print("Watching " + ", ".join(str(p) for p in (*watched(root), PACKAGE))
+          + ". Ctrl-C stops.", flush=True)
 
 
 def shorten(path: Path, root: Path) -> str:

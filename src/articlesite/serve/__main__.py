@@ -1,0 +1,38 @@
+"""The server process that `python build.py serve` runs (supervisor.py starts it):
+
+    python -m articlesite.serve --fd FD --root ROOT --host HOST [--clean] ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+
+def main() -> int:
+    # Ctrl-C reaches the supervisor too, which stops this process (SIGTERM) once.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parser = argparse.ArgumentParser(prog="python -m articlesite.serve")
+    parser.add_argument("--fd", type=int, required=True, help="the listening socket")
+    parser.add_argument("--root", type=Path, required=True)
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--parent", type=int, help="the supervisor: stop when it is gone")
+    parser.add_argument("--clean", action="store_true")
+    parser.add_argument("--no-drafts", action="store_true")
+    parser.add_argument("--restarted", action="store_true")
+    args = parser.parse_args()
+    from .server import serve_site
+    from .supervisor import TOKEN_VARIABLE
+
+    return serve_site(socket.socket(fileno=args.fd), args.root, args.host,
+                      clean=args.clean, drafts=not args.no_drafts,
+                      token=os.environ.get(TOKEN_VARIABLE),
+                      restarted=args.restarted, parent=args.parent)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

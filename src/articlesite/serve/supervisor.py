@@ -1,0 +1,108 @@
+"""`python build.py serve`: listen on the port, run the server process (server.py) and
+start it again, on the same socket, when the package's own code changes.
+
+A fresh process is the only clean way to run new code: modules hold state, and
+deleting them from sys.modules leaves the old ones referenced. The listening socket
+stays open here across a restart, so the port does not change and a request made
+meanwhile (an open page's event stream reconnecting) waits in the queue until the new
+process serves it; the new process's build events have a new version, so open pages
+reload. Templates are content, not code: the server process rebuilds after those.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from ..problems import UsageError
+from .server import PACKAGE, shorten
+
+# How long the server process may take to stop (it finishes the page it renders).
+STOP_WITHIN = 60.0
+# The editor's secret, handed to each server process, not on its command line.
+TOKEN_VARIABLE = "ARTICLESITE_EDITOR_TOKEN"
+
+
+def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True) -> int:
+    import watchfiles
+
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
+    listener = listen(host, port)
+    token = secrets.token_urlsafe(32)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    server = start(listener, root, host, token, clean=clean, drafts=drafts)
+    reported = False
+    try:
+        for changes in watchfiles.watch(PACKAGE, stop_event=stop, debounce=400, step=5,
+                                        raise_interrupt=False, rust_timeout=200,
+                                        yield_on_timeout=True):
+            if server.poll() not in (None, 0) and not reported:
+                print(f"The server process stopped (exit code {server.returncode}): fix "
+                      "the package's code and save to start it again.", flush=True)
+                reported = True
+            if not changes:
+                continue
+            paths = sorted({Path(p) for _, p in changes})
+            names = ", ".join(shorten(p, root) for p in paths[:3])
+            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+            print(f"{names}{more} changed: restarting with the new code.", flush=True)
+            halt(server)
+            server = start(listener, root, host, token, drafts=drafts, restarted=True)
+            reported = False
+    except KeyboardInterrupt:
+        pass  # Ctrl-C while restarting
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        halt(server)
+        listener.close()
+        print("Stopped.", flush=True)
+    return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, or a clear error."""
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(64)  # requests made during a restart wait here
+    except OSError as exc:
+        listener.close()
+        hint = ("; choose another port with --port (0 picks a free one)"
+                if exc.errno == errno.EADDRINUSE else "")
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+    return listener
+
+
+def start(listener: socket.socket, root: Path, host: str, token: str, *, clean: bool = False,
+          drafts: bool = True, restarted: bool = False) -> subprocess.Popen:
+    """A server process running this package's code as it is now on disk."""
+    command = [sys.executable, "-m", "articlesite.serve", "--fd", str(listener.fileno()),
+               "--root", str(root), "--host", host, "--parent", str(os.getpid())]
+    command += ["--clean"] * clean + ["--no-drafts"] * (not drafts)
+    command += ["--restarted"] * restarted
+    environment = dict(os.environ, **{TOKEN_VARIABLE: token})
+    # The package this process watches is the one the server process imports.
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [str(PACKAGE.parent), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return subprocess.Popen(command, pass_fds=(listener.fileno(),), env=environment)
+
+
+def halt(server: subprocess.Popen) -> None:
+    """Stop the server process (a build it is running is interrupted), and wait for it."""
+    if server.poll() is None:
+        server.terminate()
+    try:
+        server.wait(timeout=STOP_WITHIN)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
