@@ -1,7 +1,7 @@
 """`python build.py serve` over real HTTP on a free port: pages are served with the
-reload hook, nothing outside site/ is, edits show up, a broken edit shows the overlay and
-a fix clears it, a change to the package's code restarts the server process on the same
-port. No timing is asserted: a test waits for
+reload hook, nothing outside site/ is, a missing page gets the site's 404.html, edits show
+up, a broken edit shows the overlay and a fix clears it, a change to the package's code
+restarts the server process on the same port. No timing is asserted: a test waits for
 the build events serve sends (as open pages do), or for a line of its output, each with a
 generous deadline."""
 
@@ -144,7 +144,32 @@ def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server
     status, headers, _ = server.get("/ja")
     assert (status, headers["Location"]) == (301, "/ja/")
     assert server.get("/ja/")[0] == 200
-    assert server.get("/ja/no-such-page.html")[0] == 404
+
+
+def test_a_missing_page_gets_the_sites_404_page(server: Server):
+    not_found = (server.root / "site" / "404.html").read_text(encoding="utf-8")
+    title = re.search(r"<title>(.*?)</title>", not_found).group(1)
+    for path in ("/ja/no-such-page.html", "/no-such-folder/", "/en/x/y.png"):
+        status, headers, body = server.get(path)
+        assert (status, headers["Content-Type"]) == (404, "text/html; charset=utf-8"), path
+        assert f"<title>{title}</title>" in body and "articlesiteLive" in body
+        assert 'href="ja/index.html"' in body  # links to every language's index
+    (server.root / "site" / "404.html").unlink()  # (a build always writes it)
+    status, _, body = server.get("/ja/no-such-page.html")
+    assert status == 404 and "404 Not Found" in body
+
+
+def test_content_types(server: Server):
+    site = server.root / "site"
+    for name, data in (("style.css", b"p{}"), ("app.js", b"1"), ("data.json", b"{}"),
+                       ("image.png", b"\x89PNG"), ("image.svg", b"<svg/>")):
+        (site / name).write_bytes(data)
+    types = {name: server.get(f"/{name}")[1]["Content-Type"] for name in
+             ("style.css", "app.js", "data.json", "image.png", "image.svg")}
+    assert types == {"style.css": "text/css; charset=utf-8",
+                     "app.js": "text/javascript; charset=utf-8",
+                     "data.json": "application/json; charset=utf-8",
+                     "image.png": "image/png", "image.svg": "image/svg+xml; charset=utf-8"}
 
 
 @pytest.mark.parametrize("path", [

@@ -5,7 +5,8 @@ It is started (and started again after a change to the package's code) by the
 supervisor (supervisor.py), which holds the listening socket: this process serves on it.
 The watcher (the main thread) rebuilds the site when a file under content/, figures/ or
 templates/ changes, rendering again only the pages whose inputs changed (the build
-cache). Request threads serve files from site/ only. HTML responses get live.js, which follows the build events
+cache). Request threads serve files from site/ only; a missing one gets the site's
+404.html with status 404, as static hosts do. HTML responses get live.js, which follows the build events
 (Server-Sent Events at EVENTS): open pages reload after a good build and show an overlay
 of the problems after a failed one. Nothing of this is ever written into site/.
 """
@@ -232,7 +233,15 @@ class Handler(BaseHTTPRequestHandler):
         elif target.is_file():
             self.send_file(target, outcome, head)
         else:
-            self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
+            self.not_found(outcome, head)
+
+    def not_found(self, outcome: Outcome, head: bool) -> None:
+        """The site's own 404.html, with status 404 (a short page while there is none)."""
+        try:
+            body = inject((self.site / "404.html").read_bytes(), outcome)
+        except OSError:
+            body = self.page("404 Not Found", outcome)
+        self.respond(HTTPStatus.NOT_FOUND, ".html", body, head)
 
     def resolve(self, path: str) -> Path | None:
         """The file a URL path names inside site/, or None if it would leave site/."""
@@ -247,7 +256,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = target.read_bytes()
         except OSError:
-            self.respond(HTTPStatus.NOT_FOUND, ".html", self.page("404 Not Found", outcome), head)
+            self.not_found(outcome, head)
             return
         if target.suffix == ".html":
             body = inject(body, outcome, self.extra(target))
