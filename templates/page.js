@@ -3,13 +3,13 @@
   var root = document.documentElement;
   var themeButton = document.getElementById("theme-toggle");
   var styleButton = document.getElementById("style-toggle");
-  var figures = document.querySelectorAll(".ppo-figure");
+  var figures = document.querySelectorAll(".figure");
   function store(key, value) { try { localStorage.setItem(key, value); } catch (e) {} }
   function isDark() {
     var chosen = root.getAttribute("data-theme");
     return chosen ? chosen === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
-  function diagramStyle() { return root.getAttribute("data-diagram-style") || "openai-blog"; }
+  function diagramStyle() { return root.getAttribute("data-diagram-style") || "blog"; }
   function show() {
     themeButton.setAttribute("aria-pressed", String(isDark()));
     for (var i = 0; i < figures.length; i++) figures[i].setAttribute("data-diagram-style", diagramStyle());
@@ -24,7 +24,7 @@
   /* A figure that fits its box needs no scroll hint nor fit switch. */
   function markFits() {
     for (var i = 0; i < figures.length; i++) {
-      var box = figures[i].querySelector(".ppo-figure-scroll"), canvas = box && box.querySelector(".canvas");
+      var box = figures[i].querySelector(".figure-scroll"), canvas = box && box.querySelector(".canvas");
       if (!canvas) continue;
       if (parseFloat(canvas.style.width) <= box.clientWidth) figures[i].setAttribute("data-fits", "");
       else figures[i].removeAttribute("data-fits");
@@ -34,7 +34,7 @@
   window.addEventListener("resize", markFits);
   });
   if (styleButton) styleButton.addEventListener("click", function () {
-    var style = diagramStyle() === "engineering" ? "openai-blog" : "engineering";
+    var style = diagramStyle() === "engineering" ? "blog" : "engineering";
     root.setAttribute("data-diagram-style", style);
     store("articlesite-diagram-style", style);
     show();

@@ -120,7 +120,7 @@ def test_citations_link_to_the_bibliography_and_back(built_site: Path, code: str
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_figures_are_in_place_with_translated_captions(built_site: Path, code: str):
     html = page(built_site, code)
-    figures = html.select("figure.ppo-figure")
+    figures = html.select("figure.figure")
     assert [f["id"] for f in figures] == [f"figure-{f}" for f in FIGURES]
     placed_in = [f.find_previous("h2")["id"] for f in figures]
     assert placed_in == ["training-loop", "reward-model", "rollout", "advantages",

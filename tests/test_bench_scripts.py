@@ -33,4 +33,4 @@ def test_synthetic_project_builds_and_its_hugo_twin_holds_our_figures(tmp_path: 
     markdown = sorted((hugo / "content").rglob("*.md"))
     assert markdown
     bodies = "".join(path.read_text(encoding="utf-8") for path in markdown)
-    assert 'class="ppo-figure"' in bodies and "```{figure}" not in bodies
+    assert 'class="figure"' in bodies and "```{figure}" not in bodies

@@ -39,7 +39,7 @@ def test_overflowing_translation_is_found_with_figure_element_key_language_px(pr
                                  "training-overview", "node sft", "sft", "ja")]
     assert found[0]["overflow_px"] > 1
     assert (f"node 'sft': the ja text overflows its box by {found[0]['overflow_px']:g} px "
-            "(openai-blog and engineering styles)") in found[0]["message"]
+            "(blog and engineering styles)") in found[0]["message"]
 
 
 def test_label_pushed_under_a_node_is_found(project, capsys):

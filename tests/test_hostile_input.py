@@ -79,7 +79,7 @@ def test_figure_texts_show_as_text_everywhere_they_appear(project: Path):
     site = built(project)
     figure = soup(site / "zh/ppo-long-horizon.html").select_one("#figure-training-overview")
     assert figure.select_one("[data-node=actor] strong").get_text() == HOSTILE
-    assert figure.select_one(".ppo-figure-heading").get_text() == HOSTILE
+    assert figure.select_one(".figure-heading").get_text() == HOSTILE
     assert figure.figcaption.get_text() == HOSTILE
     assert f"从“{HOSTILE}”到“工具环境”" in [li.get_text() for li in figure.select("li")]
     assert_inert(site)

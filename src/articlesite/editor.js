@@ -112,7 +112,7 @@
         el.removeAttribute("aria-labelledby");
       });
       copy.querySelectorAll('[data-key="' + CSS.escape(key) + '"]').forEach(function (el) {
-        (el.closest(".node, .ppo-label") || el).classList.add("editing");
+        (el.closest(".node, .figure-label") || el).classList.add("editing");
       });
       var wrap = preview.appendChild(document.createElement("div"));
       wrap.lang = copies.lang;

@@ -24,7 +24,7 @@ READER_PAGES = ["index.html", *(f"{code}/index.html" for code in LANGUAGES), *AR
 # Every page site/ holds, the translator's view included.
 ALL_PAGES = [*(job.path for job in site_pages(SOURCES.site, ARTICLES)
                if job.path.endswith(".html")), TRANSLATOR_VIEW]
-STYLES = ("openai-blog", "engineering")
+STYLES = ("blog", "engineering")
 THEMES = ("light", "dark")
 ARTIFACTS = Path(os.environ.get("ARTICLESITE_ARTIFACTS", REPO / "test-artifacts"))
 

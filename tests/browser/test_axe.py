@@ -46,8 +46,8 @@ def test_node_text_contrast_on_the_dotted_fill(visit, path: str, theme: str):
     # axe cannot judge text over the dot texture ("incomplete": background could not be
     # determined). Without the dots, every node's text must pass on the fill beneath.
     page = visit(path, color_scheme=theme)
-    page.add_style_tag(content=".ppo-figure .node{background-image:none!important}")
-    results = axe(page, "{include: [['.ppo-figure .node']]}", "{runOnly: ['color-contrast']}")
+    page.add_style_tag(content=".figure .node{background-image:none!important}")
+    results = axe(page, "{include: [['.figure .node']]}", "{runOnly: ['color-contrast']}")
     assert results["passes"] and violations(results) == []
     undecided = [n["target"][0] for v in results["incomplete"] for n in v["nodes"]
                  if any("background" in check["message"] for check in n["any"])]

@@ -14,7 +14,7 @@ from browser.pages import ARTICLE_PAGES, SPECS, STYLES, THEMES, choose
 # inside reaches past the box's inner edge (its padding box), in px.
 MEASURE = """figure => {
     const canvas = figure.querySelector(".canvas").getBoundingClientRect();
-    return [...figure.querySelectorAll(".canvas > .node, .canvas > .ppo-label")].map(el => {
+    return [...figure.querySelectorAll(".canvas > .node, .canvas > .figure-label")].map(el => {
         const box = el.getBoundingClientRect();
         const range = document.createRange();
         range.selectNodeContents(el);
@@ -33,7 +33,7 @@ MEASURE = """figure => {
 
 def measure(page) -> dict[str, list[dict]]:
     return {f.get_attribute("id").removeprefix("figure-"): f.evaluate(MEASURE)
-            for f in page.locator("figure.ppo-figure").all()}
+            for f in page.locator("figure.figure").all()}
 
 
 @pytest.mark.parametrize("path", ARTICLE_PAGES)
@@ -61,7 +61,7 @@ def test_every_node_and_label_is_at_its_spec_position(visit, path: str):
 def test_no_text_overflows_its_box(visit, path: str, style: str, theme: str):
     page = visit(path)
     choose(page, theme=theme, style=style)
-    assert page.locator("figure.ppo-figure").first.get_attribute(
+    assert page.locator("figure.figure").first.get_attribute(
         "data-diagram-style") == style
     spilled = [f"{figure_id}: {b['text']!r} by {b['overflow']:.1f}px"
                for figure_id, boxes in measure(page).items() for b in boxes

@@ -32,7 +32,7 @@ def test_no_horizontal_scroll_at_390_px(visit, path: str):
 @pytest.mark.parametrize("path", ARTICLE_PAGES)
 def test_figures_scroll_inside_their_box_at_390_px(visit, path: str):
     page = visit(path, width=390, height=844)
-    for box in page.locator(".ppo-figure-scroll").all():
+    for box in page.locator(".figure-scroll").all():
         assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # wider than a phone
         assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
 
@@ -46,7 +46,7 @@ PRINT_WIDTH = 680
 def test_print_shows_each_figure_whole_without_scroll_box(visit, path: str):
     page = visit(path, width=PRINT_WIDTH)
     page.emulate_media(media="print")
-    for box in page.locator(".ppo-figure-scroll").all():
+    for box in page.locator(".figure-scroll").all():
         shown = box.evaluate("""box => {
             const style = getComputedStyle(box), outer = box.getBoundingClientRect();
             const canvas = box.querySelector(".canvas").getBoundingClientRect();

@@ -29,7 +29,7 @@ def test_figure_screenshots(visit, path: str):
     page = visit(path, height=1500)  # the tallest figure fits: the sticky bar stays off it
     for theme, style in itertools.product(THEMES, STYLES):
         choose(page, theme=theme, style=style)
-        for figure in page.locator("figure.ppo-figure").all():
+        for figure in page.locator("figure.figure").all():
             figure_id = figure.get_attribute("id")
             shot = artifact(f"{figure_id}-{name(path).split('-')[0]}-{theme}-{style}.png")
             figure.screenshot(path=shot)

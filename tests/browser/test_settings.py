@@ -8,7 +8,7 @@ import pytest
 from browser.pages import ARTICLE_PAGES
 
 SEEN = """() => {
-    const node = document.querySelector(".ppo-figure .node");
+    const node = document.querySelector(".figure .node");
     return {paper: getComputedStyle(document.documentElement).backgroundColor,
             ink: getComputedStyle(document.body).color,
             node: getComputedStyle(node).backgroundColor,

@@ -11,7 +11,7 @@ import pytest
 from browser.pages import ARTICLE_PAGES, READER_PAGES, THEMES, artifact
 from browser.test_axe import axe, violations
 
-SCROLLS_INSIDE = """() => [...document.querySelectorAll(".ppo-figure-scroll")].map(box => ({
+SCROLLS_INSIDE = """() => [...document.querySelectorAll(".figure-scroll")].map(box => ({
     vertical: box.scrollHeight > box.clientHeight + 1,
     horizontal: box.scrollWidth > box.clientWidth + 1,
     canvasWidth: box.querySelector(".canvas").getBoundingClientRect().width,
@@ -23,7 +23,7 @@ def test_no_figure_scrolls_inside_at_1400_px(visit, path: str):
     page = visit(path, width=1400, height=900)
     boxes = page.evaluate(SCROLLS_INSIDE)
     assert boxes and not any(box["vertical"] or box["horizontal"] for box in boxes), boxes
-    assert page.locator(".ppo-figure-tools:visible").count() == 0   # nothing to hint at
+    assert page.locator(".figure-tools:visible").count() == 0   # nothing to hint at
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -31,15 +31,15 @@ def test_no_figure_scrolls_inside_at_1400_px(visit, path: str):
 def test_at_390_px_figures_hint_at_scrolling_and_fit_to_width(visit, path: str,
                                                                javascript: bool):
     page = visit(path, width=390, height=844, javascript=javascript)
-    figures = page.locator(".ppo-figure")
+    figures = page.locator(".figure")
     for index in range(figures.count()):
         figure = figures.nth(index)
-        box = figure.locator(".ppo-figure-scroll")
+        box = figure.locator(".figure-scroll")
         assert box.evaluate("b => b.scrollWidth > b.clientWidth + 1")
         assert not box.evaluate("b => b.scrollHeight > b.clientHeight + 1")
         hint = figure.locator(".scroll-hint")
         assert hint.is_visible() and "⟷" in hint.inner_text()
-        switch = figure.locator(".ppo-figure-tools label")
+        switch = figure.locator(".figure-tools label")
         assert switch.is_visible()
         switch.click()
         fitted = box.evaluate("""b => ({
@@ -64,7 +64,7 @@ def test_fit_to_width_by_keyboard_and_by_touch(chromium, visit, path: str):
     toggle.focus()
     page.keyboard.press("Space")
     assert toggle.is_checked()
-    outline = page.locator(".ppo-figure-tools label").first.evaluate(
+    outline = page.locator(".figure-tools label").first.evaluate(
         "l => getComputedStyle(l).outlineStyle")
     assert outline != "none"   # the focus is seen on the switch's label
     page.keyboard.press("Space")
@@ -77,7 +77,7 @@ def test_fit_to_width_by_keyboard_and_by_touch(chromium, visit, path: str):
     try:
         phone = context.new_page()
         phone.goto(page.url)
-        phone.locator(".ppo-figure-tools label").first.tap()
+        phone.locator(".figure-tools label").first.tap()
         assert phone.locator(".fit-toggle").first.is_checked()
     finally:
         context.close()
@@ -109,6 +109,6 @@ def test_header_at_390_px_is_at_most_60_px(visit, path: str, languages: int):
 def test_axe_at_390_px_with_the_menu_open_and_a_figure_fitted(visit, path: str, theme: str):
     page = visit(path, width=390, height=844, color_scheme=theme)
     page.locator(".menu summary").click()
-    page.locator(".ppo-figure-tools label").first.click()
+    page.locator(".figure-tools label").first.click()
     # The header and the figures (wide display formulas at 390 px are the math's own).
-    assert violations(axe(page, "{include: [['.bar'], ['.ppo-figure']]}")) == []
+    assert violations(axe(page, "{include: [['.bar'], ['.figure']]}")) == []

@@ -30,7 +30,7 @@
     });
   }
   makeCopies();
-  var STYLES = ["openai-blog", "engineering"];
+  var STYLES = ["blog", "engineering"];
   var SLACK = 0.5; /* px: subpixel rounding, not overflow */
 
   function paddingBox(el) {
@@ -120,7 +120,7 @@
           var o = overflow(node);
           if (o.px > SLACK) add("node " + node.getAttribute("data-node"), o.keys, o.px);
         });
-        figure.querySelectorAll(".ppo-label").forEach(function (label) {
+        figure.querySelectorAll(".figure-label").forEach(function (label) {
           boxes++;
           var key = label.getAttribute("data-key"), o = overflow(label), c = covered(label, nodes);
           if (o.px > SLACK) add("label " + key, [key], o.px);
