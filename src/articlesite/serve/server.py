@@ -6,9 +6,10 @@ supervisor (supervisor.py), which holds the listening socket: this process serve
 The watcher (the main thread) rebuilds the site when a file under content/, figures/ or
 templates/ changes, rendering again only the pages whose inputs changed (the build
 cache). Request threads serve files from site/ only; a missing one gets the site's
-404.html with status 404, as static hosts do. HTML responses get live.js, which follows the build events
-(Server-Sent Events at EVENTS): open pages reload after a good build and show an overlay
-of the problems after a failed one. Nothing of this is ever written into site/.
+404.html with status 404, as static hosts do. HTML responses get live.js, which follows
+the build events (Server-Sent Events at EVENTS): open pages reload after a good build and
+show an overlay of the problems after a failed one. Nothing of this is ever written into
+site/.
 """
 
 from __future__ import annotations
