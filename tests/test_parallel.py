@@ -1,7 +1,8 @@
 """parallel.map_unordered: every item done once, errors and dead workers never silent.
 
-Nothing here depends on scheduling: where a worker must do some item, this process waits
-(on an event the forked workers inherit) until one has started."""
+Nothing here depends on scheduling: where both workers must do some item, each one's
+first item waits (at a barrier the forked workers inherit) until the other has started
+one."""
 
 from __future__ import annotations
 
@@ -20,26 +21,26 @@ def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "cores", lambda: 2)
 
 
-def in_worker_first(then):
-    """A function of one item that runs `then(item)` in a worker, and in this process
-    only once a worker has started an item (so that a worker surely takes one)."""
-    parent = os.getpid()
-    started = multiprocessing.get_context("fork").Event()
+def in_both_workers(then):
+    """A function of one item that runs `then(item)` in a worker once both workers have
+    started an item (so that each surely takes one)."""
+    both = multiprocessing.get_context("fork").Barrier(2)
+    started = set()  # each worker has its own copy
 
     def function(number: int):
-        if os.getpid() == parent:
-            assert started.wait(120), "no worker started"
-            return number, parent
-        started.set()
+        if os.getpid() not in started:
+            started.add(os.getpid())
+            both.wait(120)
         return then(number)
     return function
 
 
-def test_every_item_is_done_once_by_both_processes():
+def test_every_item_is_done_once_by_both_workers():
     results = list(parallel.map_unordered(
-        in_worker_first(lambda number: (number, os.getpid())), list(range(100)), 100))
+        in_both_workers(lambda number: (number, os.getpid())), list(range(100)), 100))
     assert sorted(number for number, _ in results) == list(range(100))
-    assert len({pid for _, pid in results}) == 2
+    workers = {pid for _, pid in results}
+    assert len(workers) == 2 and os.getpid() not in workers
 
 
 def test_an_error_in_a_worker_is_raised_here():
@@ -47,12 +48,12 @@ def test_an_error_in_a_worker_is_raised_here():
         raise ValueError(f"item {number}")
 
     with pytest.raises(ValueError, match="item"):
-        list(parallel.map_unordered(in_worker_first(fail), list(range(100)), 100))
+        list(parallel.map_unordered(in_both_workers(fail), list(range(100)), 100))
 
 
 def test_a_worker_that_dies_is_reported():
-    with pytest.raises(RuntimeError, match="exit code 3"):
-        list(parallel.map_unordered(in_worker_first(lambda number: os._exit(3)),
+    with pytest.raises(RuntimeError, match="a build worker stopped"):
+        list(parallel.map_unordered(in_both_workers(lambda number: os._exit(3)),
                                     list(range(100)), 100))
 
 
