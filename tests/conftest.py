@@ -30,11 +30,21 @@ def require(available: bool, what: str) -> None:
         pytest.skip(message)
 
 
-def copy_project(target: Path) -> Path:
-    """A copy of the real project's sources (content, figures, templates) in `target`."""
+def copy_project(target: Path, *, search: bool = False) -> Path:
+    """A copy of the real project's sources (content, figures, templates) in `target`.
+
+    Unless `search`, the copy's site.yaml turns the search index off (`search: false`):
+    Pagefind's Chinese and Japanese word segmenters cost about 2 s of CPU per build that
+    changes a page, most of the suite's time otherwise. The tests of search, and the
+    session's `built_site` that the browser tests and validators read, keep it on."""
     target.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         shutil.copytree(REPO / part, target / part)
+    if not search:
+        config = target / "content" / "site.yaml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace("\nlanguages:", "\nsearch: false\nlanguages:", 1),
+                          encoding="utf-8")
     return target
 
 
@@ -119,7 +129,7 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The real content, built once for the session; returns its site/ folder."""
-    root = copy_project(tmp_path_factory.mktemp("real") / "project")
+    root = copy_project(tmp_path_factory.mktemp("real") / "project", search=True)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from conftest import REPO, copy_project, run_build
 
-COPIES = 40   # articles: 3 languages each, about 130 pages and 8 MB per build
-KILLS = 25
+COPIES = 15   # articles: 3 languages each, about 55 pages and 3 MB per build
+KILLS = 12
 
 
 def fingerprint(site: Path) -> str:

@@ -72,7 +72,7 @@ def key_of(*parts: object) -> str:
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
     """What every page depends on: configuration, templates and interface strings."""
     return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
-                  site.source_language, site.base_url, sorted(templates.items()),
+                  site.source_language, site.base_url, site.search, sorted(templates.items()),
                   strings.texts)
 
 

@@ -29,6 +29,7 @@ class Site:
     default_language: str
     source_language: str
     base_url: str = ""
+    search: bool = True   # the full-text search index and the search box
 
     @property
     def codes(self) -> list[str]:
@@ -61,7 +62,7 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         return None
     if not check_fields(data, path, problems, what="site.yaml",
                         required=("languages", "default_language"),
-                        optional=("source_language", "base_url")):
+                        optional=("source_language", "base_url", "search")):
         return None
     languages = []
     entries = data["languages"]
@@ -102,4 +103,9 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     base_url = str(data.get("base_url") or "")
     if base_url and not base_url.endswith("/"):
         base_url += "/"
-    return Site(root, languages, default, source, base_url)
+    search = data.get("search", True)
+    if not isinstance(search, bool):
+        problems.add(path, line_of(data, "search"), f"search must be true or false, not "
+                     f"'{search}'", key="search")
+        search = True
+    return Site(root, languages, default, source, base_url, search)
