@@ -205,5 +205,6 @@ def test_without_base_url(tmp_path: Path):
     assert [e.link for e in feed.entries] == [urljoin(served_at, "wip.html"),
                                              urljoin(served_at, "attention.html")]
     assert all(e.id.startswith("urn:uuid:") for e in feed.entries)
+    # Served in place of a missing page at any depth: links from the host's root.
     assert [a["href"] for a in soup(out / "404.html").select("main a")] == [
-        "zh/index.html", "en/index.html", "ja/index.html"]
+        "/zh/index.html", "/en/index.html", "/ja/index.html"]

@@ -153,7 +153,8 @@ def test_a_missing_page_gets_the_sites_404_page(server: Server):
         status, headers, body = server.get(path)
         assert (status, headers["Content-Type"]) == (404, "text/html; charset=utf-8"), path
         assert f"<title>{title}</title>" in body and "articlesiteLive" in body
-        assert 'href="ja/index.html"' in body  # links to every language's index
+        assert 'href="/ja/index.html"' in body  # links to every language's index, from
+        # the root (the page is served at any depth)
     (server.root / "site" / "404.html").unlink()  # (a build always writes it)
     status, _, body = server.get("/ja/no-such-page.html")
     assert status == 404 and "404 Not Found" in body

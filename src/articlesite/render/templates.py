@@ -168,8 +168,16 @@ class Renderer:
     def _page_values(self, path: str, language: str, values: dict) -> dict:
         return values | {
             "site": self.site, "language": self.site.language(language), "page_path": path,
-            "ui": self.ui(language), "to_root": "../" * path.count("/"),
+            "ui": self.ui(language), "to_root": self._to_root(path),
             "article_path": lambda a, code: f"{code}/{a.slug}.html"}
+
+    def _to_root(self, path: str) -> str:
+        """How a page's links reach the site's root. The 404 page is served in place of
+        any missing path, at any depth: its links start from the site's address, or
+        without a base_url from the host's root."""
+        if path == "404.html":
+            return self.site.base_url or "/"
+        return "../" * path.count("/")
 
     def _template_error(self, template: str, exc: TemplateError) -> None:
         line = getattr(exc, "lineno", None)
