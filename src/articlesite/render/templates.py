@@ -23,6 +23,7 @@ from . import links, markdown, readers
 from .assets import Files
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
+from .figure_form import FigureForm
 from .markdown_rules.literal import find_literal_markup
 
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -95,6 +96,8 @@ class Renderer:
         self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+        self._forms: OrderedDict[str, FigureForm] = OrderedDict()  # by figure id
+        self.forms_hold: bool | None = None  # whether they give the macro's HTML: _figure
         # slug, language -> the ids of the sections that carry a stale notice
         self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
 
@@ -127,14 +130,19 @@ class Renderer:
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
+        strings = self.strings_of(language)
+
         def string(key: str) -> str:
-            entry = self.strings.texts.get(key)
-            if entry is None:
+            if key not in self.strings.texts:
                 self.problems.add(self.strings.path, None, "interface string used by the "
                                   "templates is missing", key=key)
-                return key
-            return entry.get(language, key)
+            return strings(key)
         return string
+
+    def strings_of(self, language: str) -> Callable[[str], str]:
+        """The interface strings in a language, as `ui` gives them, but that a missing one
+        is not reported."""
+        return lambda key: self.strings.texts.get(key, {}).get(language, key)
 
     # Pages ----------------------------------------------------------------------------
     def render(self, job: PageJob) -> Page:
@@ -305,8 +313,25 @@ class Renderer:
             sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
-            html = str(macro(spec, text, sentences, ui))
+            if self.forms_hold is False:
+                html = str(macro(spec, text, sentences, ui))
+            else:
+                html = self._form(spec, macro).fill(text, sentences, ui)
+            if self.forms_hold is None:
+                # Once a build, the form is compared with the macro: a project's own
+                # figure.html could change a text as it prints it (a filter), and then
+                # only the macro gives the right HTML.
+                direct = str(macro(spec, text, sentences, self.strings_of(language)))
+                self.forms_hold, html = html == direct, direct
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
         return self._figure_cache[key]
+
+    def _form(self, spec: Figure, macro: Callable) -> FigureForm:
+        """The figure's geometry through the macro, once for all its languages."""
+        if spec.id not in self._forms:
+            self._forms[spec.id] = FigureForm(macro, spec, len(connections_of(spec)))
+            if len(self._forms) > 16:
+                self._forms.popitem(last=False)
+        return self._forms[spec.id]
