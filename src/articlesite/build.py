@@ -51,6 +51,7 @@ from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .render import assets
 from .search import BUNDLE, search_bundle
+from .translate.sections import SECTIONS
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -85,12 +86,14 @@ class Rendered:
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
     bodies: dict[str, tuple] = field(default_factory=dict)  # article bodies, by body_key
+    sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
 
     def update(self, other: Rendered) -> None:
         self.pages.update(other.pages)
         self.specs.update(other.specs)
         self.copies.update(other.copies)
         self.bodies.update(other.bodies)
+        self.sections.update(other.sections)
 
 
 @dataclass
@@ -159,6 +162,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
         cache.memo.keep(BODY, key, kept)
+    for digest, sections in rendered.sections.items():
+        cache.memo.keep(SECTIONS, digest, sections)
     pages = plan.cached | rendered.pages
     # Replace pages one at a time only where site/ is what the previous build left.
     replace = base is not None and all((out / path).is_file() for path in rendered.pages)
@@ -377,8 +382,8 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
     """Render the stale pages into the store, an article's languages together (they share
     its figures), over the cores when there are many. Each page is written as soon as it
     is rendered; only its cache entry comes back, with the translator's view's copies of
-    the figures it placed, while their specs are loaded (unless the memo has them), and
-    its body (cache.keep_body)."""
+    the figures it placed, while their specs are loaded (unless the memo has them), its
+    body (cache.keep_body) and its sections (translate/sections.py: not parsed again)."""
     if not plan.stale:
         return Rendered({}, {})
     renderer = make_renderer()
@@ -405,8 +410,8 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
             spec = renderer.figures.get(figure_id)
             if spec is not None:
                 copies[key] = cache.store_copy(figure_copy(renderer, spec))
-        part = Rendered(entries, renderer.figures.clean, copies, bodies)
-        renderer.figures.clean = {}
+        part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
+        renderer.figures.clean, renderer.sections = {}, {}
         return len(jobs), part, list(found)
 
     groups: dict[str, list[PageJob]] = {}

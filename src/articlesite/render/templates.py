@@ -19,6 +19,7 @@ from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary, rich_text
 from ..pages import Body, Page, PageJob
 from ..problems import Problems
+from ..translate.sections import sections_in
 from . import links, markdown, readers
 from .assets import Files
 from .connections import connections_of, describe
@@ -98,6 +99,9 @@ class Renderer:
             OrderedDict()
         self._forms: OrderedDict[str, FigureForm] = OrderedDict()  # by figure id
         self.forms_hold: bool | None = None  # whether they give the macro's HTML: _figure
+        # The sections of each source whose body was rendered, by its digest (for the
+        # translator's view and the stale notices: translate/sections.py).
+        self.sections: dict[str, list] = {}
         # slug, language -> the ids of the sections that carry a stale notice
         self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
 
@@ -223,6 +227,7 @@ class Renderer:
         except SourceChanged:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
+        self.sections[source.digest] = sections_in(tokens, source.body, source.body_line)
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
         self._check_sections(source.path, language, outline)
