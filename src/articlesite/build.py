@@ -13,8 +13,6 @@ paths that changed, and it reuses what that build loaded and rendered.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import dataclasses
 import functools
 import os
@@ -621,6 +619,9 @@ def swap_in(fresh: Path, out: Path) -> None:
     if not out.exists():
         os.rename(fresh, out)
         return
+    import ctypes  # only here: a first build, or serve's quick rebuilds, never swap
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) \
         if libc_name else None
