@@ -8,7 +8,8 @@ ours and Hugo's, after one warm-up of each and a `sync` before every run: wall t
 CPU time (user + system, the workers included); then one more run of each for peak
 memory (the process tree's PSS, which counts pages our forked workers share once,
 sampled every 20 ms). Then, at the largest N, our rebuilds:
-nothing changed; one article edited in one language; one dictionary value edited; and
+nothing changed; one article edited in one language; one dictionary value edited; the
+article page template edited (every article page written again, their bodies reused); and
 the time from a save to the rebuilt page served over HTTP, in `python build.py serve`
 and in `hugo server`. Prints a Markdown table and writes it to WORK/results.md.
 Needs Debian's hugo: apt-get install -y hugo.
@@ -156,6 +157,14 @@ def edit_dictionary(project: Path, number: int) -> None:
     path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
+def edit_template(project: Path, number: int) -> None:
+    """A change to the page template every article page is rendered with."""
+    path = project / "templates" / "article.html"
+    text = re.sub(r'<nav(?: data-edit="\d+")? class="toc"', f'<nav data-edit="{number}" class="toc"',
+                  path.read_text(encoding="utf-8"), count=1)
+    path.write_text(text, encoding="utf-8")
+
+
 def middle_article(project: Path) -> int:
     """The article edited: the one in the middle."""
     count = sum(1 for p in (project / "content").iterdir() if p.is_dir())
@@ -163,12 +172,14 @@ def middle_article(project: Path) -> int:
 
 
 def rebuilds(project: Path, runs: int) -> dict:
-    """Our rebuilds after no change, one article edited, one dictionary value edited."""
+    """Our rebuilds after no change, one article edited, one dictionary value edited,
+    the article page template edited (every article page written again)."""
     measure(ours(project, "--clean"))
     rows = {}
     for name, change in (("nothing changed", None),
                          ("one article edited in one language", edit_article),
-                         ("one dictionary value edited", edit_dictionary)):
+                         ("one dictionary value edited", edit_dictionary),
+                         ("the article page template edited", edit_template)):
         measured = []
         for number in range(runs):
             if change is not None:

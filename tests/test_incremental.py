@@ -176,13 +176,61 @@ def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_pa
     rendered again: one that is not exactly what was stored is never used."""
     site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
     store = project / ".articlesite-cache" / "pages"
-    copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files]
+    copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
+              and 'id="copy-figure-' in path.read_text(encoding="utf-8")]  # not a body
     assert len(copies) == 5  # one per figure
     for path in copies:
         path.write_text(path.read_text(encoding="utf-8").replace("node", "nod"),
                         encoding="utf-8")
     add_unused_key(project)
     assert build(project).rendered == [VIEW]
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_page_template_change_renders_the_pages_around_the_bodies_kept(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """After a change to the page template, every article page is rendered again, but
+    its body (Markdown and figures: what that template cannot change) comes from the
+    cache: no source is parsed, no figure spec loaded."""
+    from articlesite.load import figures
+    from articlesite.render import markdown
+
+    parsed = []
+    parse, load_figure = markdown.parse, figures.load_figure
+    monkeypatch.setattr(markdown, "parse", lambda text: parsed.append(text) or parse(text))
+    monkeypatch.setattr(figures, "load_figure",
+                        lambda file, problems: parsed.append(file.id) or load_figure(file,
+                                                                                   problems))
+    edit(project / "templates" / "article.html", '<nav class="toc"',
+         '<nav data-edited class="toc"')
+    built = build(project)
+    assert set(article_pages(ARTICLE) + article_pages(COPY)) <= set(built.rendered)
+    assert parsed == []
+    assert "<nav data-edited" in (project / "site" / "ja" / f"{COPY}.html").read_text()
+    monkeypatch.undo()
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_figure_template_change_renders_the_bodies_again(project: Path, tmp_path: Path):
+    edit(project / "templates" / "figure.html", '<figcaption', '<figcaption data-edited')
+    built = build(project)
+    assert set(article_pages(ARTICLE) + article_pages(COPY)) <= set(built.rendered)
+    assert "<figcaption data-edited" in (project / "site" / "en" / f"{ARTICLE}.html").read_text()
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_damaged_bodies_in_the_cache_are_rendered_again(project: Path, tmp_path: Path):
+    site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
+    store = project / ".articlesite-cache" / "pages"
+    bodies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
+              and 'id="copy-figure-' not in path.read_text(encoding="utf-8")]
+    assert len(bodies) == 3  # one per language: the copied article's are the same bytes
+    for path in bodies:
+        path.write_text(path.read_text(encoding="utf-8").replace("PPO", "PP0"),
+                        encoding="utf-8")
+    edit(project / "templates" / "article.html", '<nav class="toc"',
+         '<nav data-edited class="toc"')
+    build(project)
     assert_same_as_clean_build(project, tmp_path)
 
 

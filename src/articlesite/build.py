@@ -13,8 +13,6 @@ paths that changed, and it reuses what that build loaded and rendered.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import dataclasses
 import functools
 import os
@@ -28,13 +26,17 @@ from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import (
+    BODY,
     Cache,
     Entry,
     Store,
     StoredCopy,
     article_key,
+    body_key,
+    copy_key,
     index_key,
     listings_digest,
+    render_key,
     texts_digest,
     view_key,
 )
@@ -47,6 +49,7 @@ from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .render import assets
 from .search import BUNDLE, search_bundle
+from .translate.sections import SECTIONS
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -68,6 +71,11 @@ class Plan:
     cached: dict[str, Entry]
     stale: list[PageJob]
     links: Links = field(default_factory=dict)   # the translator's view's: see plan_view
+    # What bodies and figure copies depend on (cache.render_key); each article page's
+    # body's key, and what the memo keeps of the bodies of stale pages that still hold.
+    rendering: str = ""
+    bodies: dict[PageJob, str] = field(default_factory=dict)
+    reusable: dict[PageJob, tuple] = field(default_factory=dict)
 
 
 @dataclass
@@ -75,6 +83,15 @@ class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
+    bodies: dict[str, tuple] = field(default_factory=dict)  # article bodies, by body_key
+    sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
+
+    def update(self, other: Rendered) -> None:
+        self.pages.update(other.pages)
+        self.specs.update(other.specs)
+        self.copies.update(other.copies)
+        self.bodies.update(other.bodies)
+        self.sections.update(other.sections)
 
 
 @dataclass
@@ -139,8 +156,12 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                                                       library=library, store=cache.store))
     plan = plan_pages(sources, cache, delta)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
-    for copy_key, stored in rendered.copies.items():
-        cache.keep_copy(copy_key, stored)
+    for key, stored in rendered.copies.items():
+        cache.keep_copy(key, stored)
+    for key, kept in rendered.bodies.items():
+        cache.memo.keep(BODY, key, kept)
+    for digest, sections in rendered.sections.items():
+        cache.memo.keep(SECTIONS, digest, sections)
     pages = plan.cached | rendered.pages
     # Replace pages one at a time only where site/ is what the previous build left.
     replace = base is not None and all((out / path).is_file() for path in rendered.pages)
@@ -148,7 +169,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         problems.raise_if_any()
         place_pages(out, rendered.pages, cache.store, written)
     view = plan_view(sources, pages, cache, delta, plan)
-    rendered_view = render_view(sources, view, make_renderer, cache, problems)
+    rendered_view = render_view(sources, view, make_renderer, cache, problems,
+                                plan.rendering)
     for spec, keys in (rendered.specs | rendered_view.specs).items():
         cache.memo.keep("spec", spec, list(keys))
     if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
@@ -281,7 +303,8 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
                      if job.path in showing and job not in jobs]
     listings = None
     articles = {article.slug: article for article in sources.articles}
-    plan = Plan({}, {}, [])
+    plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
+                                                  sources.strings))
     files = assets.Files(sources.site.root)
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
@@ -298,17 +321,25 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
             key = index_key(sources.key, job.template, job.language, listings + lengths)
         else:
             article = articles[job.slug]
+            source, notices = article.sources[job.language], \
+                sources.sections.notices(article.slug, job.language)
             key = article_key(sources.key, job.language, article.listing().without_counts(),
-                              article.sources[job.language].digest,
-                              article.references_digest,
-                              sources.sections.notices(article.slug, job.language))
+                              source.digest, article.references_digest, notices)
+            plan.bodies[job] = body_key(plan.rendering, job.language, source.digest,
+                                        article.references_digest, notices)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is not None and not assets.current(entry.files, files, languages,
                                                     cache.store):
             entry = None
+        # A body the cache keeps is recalled even for a page it holds: then it is kept
+        # for the next build (after a change to the page templates, say).
+        body = cache.reusable_body(plan.bodies[job], sources.figures, sources.dictionary) \
+            if job in plan.bodies else None
         if entry is None:
             plan.stale.append(job)
+            if body is not None and assets.current(body[-1], files, languages, cache.store):
+                plan.reusable[job] = body
         else:
             plan.cached[job.path] = entry
     if delta is not None:
@@ -350,42 +381,45 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
     """Render the stale pages into the store, an article's languages together (they share
     its figures), over the cores when there are many. Each page is written as soon as it
     is rendered; only its cache entry comes back, with the translator's view's copies of
-    the figures it placed, while their specs are loaded (unless the memo has them)."""
+    the figures it placed, while their specs are loaded (unless the memo has them), its
+    body (cache.keep_body) and its sections (translate/sections.py: not parsed again)."""
     if not plan.stale:
         return Rendered({}, {})
     renderer = make_renderer()
     renderer.compile_templates()
 
-    def render_group(jobs: list[PageJob]) -> tuple[int, dict[str, Entry], list, dict, dict]:
+    def render_group(jobs: list[PageJob]) -> tuple[int, Rendered, list]:
         found = renderer.collect_problems()
-        entries, placed = {}, {}
+        entries, placed, bodies = {}, {}, {}
         for job in jobs:
-            page = renderer.render(job)
+            kept = plan.reusable.get(job)
+            page = renderer.render(job, cache.load_body(kept) if kept else None)
             placed.update(page.figures)
             if not found:
                 entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
                                               cache.store)
+                if page.body is not None:
+                    bodies[plan.bodies[job]] = cache.keep_body(page.body, sources.dictionary)
         copies = {}
         for figure_id in placed:
             file = sources.figures.get(figure_id)
-            copy_key = file and sources.copy_key(file)
-            if copy_key is None or cache.stored_copy(copy_key) is not None:
+            key = file and copy_key(plan.rendering, file.digest)
+            if key is None or cache.stored_copy(key) is not None:
                 continue
             spec = renderer.figures.get(figure_id)
             if spec is not None:
-                copies[copy_key] = cache.store_copy(figure_copy(renderer, spec))
-        specs, renderer.figures.clean = renderer.figures.clean, {}
-        return len(jobs), entries, list(found), specs, copies
+                copies[key] = cache.store_copy(figure_copy(renderer, spec))
+        part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
+        renderer.figures.clean, renderer.sections = {}, {}
+        return len(jobs), part, list(found)
 
     groups: dict[str, list[PageJob]] = {}
     for job in plan.stale:
         groups.setdefault(job.slug or job.path, []).append(job)
     rendered, done, total = Rendered({}, {}), 0, len(plan.stale)
-    for count, entries, found, specs, copies in parallel.map_unordered(
-            render_group, list(groups.values()), total):
-        rendered.pages.update(entries)
-        rendered.specs.update(specs)
-        rendered.copies.update(copies)
+    for count, part, found in parallel.map_unordered(render_group, list(groups.values()),
+                                                     total):
+        rendered.update(part)
         problems.extend(found)
         done += count
         if progress is not None:
@@ -428,13 +462,13 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
 
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
-                cache: Cache, problems: Problems) -> Rendered:
+                cache: Cache, problems: Problems, rendering: str) -> Rendered:
     """Render the translator's view into the store if it is stale, streamed. The copies of
     the figures the memo holds are kept for the next build in any case; their HTML is
-    read from the store only when the view is rendered."""
+    read from the store only when the view is rendered (`rendering`: their render_key)."""
     remembered = {}
     for figure_id, file in sources.figures.items():
-        stored = cache.stored_copy(sources.copy_key(file))
+        stored = cache.stored_copy(copy_key(rendering, file.digest))
         if stored is not None:
             remembered[figure_id] = stored
     rendered = Rendered({}, {})
@@ -448,7 +482,7 @@ def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Render
                 made[figure_id] = copy
         copies = view_copies(renderer, list(sources.figures), made)
         for figure_id in copies.keys() - made.keys():
-            cache.keep_copy(sources.copy_key(sources.figures[figure_id]),
+            cache.keep_copy(copy_key(rendering, sources.figures[figure_id].digest),
                             cache.store_copy(copies[figure_id]))
         stored = cache.store.put_chunks(
             render_translator_view(renderer, sources, plan.links, copies))
@@ -586,6 +620,9 @@ def swap_in(fresh: Path, out: Path) -> None:
     if not out.exists():
         os.rename(fresh, out)
         return
+    import ctypes  # only here: a first build, or serve's quick rebuilds, never swap
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) \
         if libc_name else None

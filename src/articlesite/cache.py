@@ -39,10 +39,17 @@ from .load.config import Site
 from .load.figures import FigureFile
 from .load.sourcefiles import Memo, digest, hasher
 from .load.texts import Dictionary
+from .pages import Body
 
 FOLDER = ".articlesite-cache"
 FORMAT = 3
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
+BODY = "body"  # the memo's kind for the article bodies (Cache.keep_body)
+# The templates only the page around an article's body reads (article.html and what it
+# includes): a change to them leaves every body as it is. Any other template may shape a
+# body (figure.html, notice.html do): body_key covers it.
+PAGE_TEMPLATES = ("article.html", "base.html", "head-meta.html", "dateline.html", "head.js",
+                  "style.css", "figure.css", "markdown.css", "page.js", "search.js")
 StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
              "pyyaml", "pygments", "babel", "imagesize", "pagefind")
@@ -94,6 +101,22 @@ def article_key(site: str, language: str, listing: object, source: str,
     return key_of(site, "article.html", language, listing, source, references, notices)
 
 
+def render_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
+    """What every article body (pages.Body) and figure copy for the translator's view
+    depends on: as site_key, but not the templates only the pages around them read."""
+    return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
+                  site.source_language, site.base_url,
+                  sorted((name, text) for name, text in templates.items()
+                         if name not in PAGE_TEMPLATES), strings.texts)
+
+
+def body_key(render: str, language: str, source: str, references: str | None,
+             notices: object = None) -> str:
+    """An article body's: what its page's key covers (article_key) but the article's
+    listing and the templates only the page reads (`render`: render_key)."""
+    return key_of(render, "body", language, source, references, notices)
+
+
 def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
              links: dict, sections: object) -> str:
     """The translator's view's: everything it shows (see build.plan_view)."""
@@ -101,7 +124,7 @@ def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
 
 
 def copy_key(site: str, figure: str) -> str:
-    """A figure's copy for the translator's view: its spec's digest."""
+    """A figure's copy for the translator's view: its spec's digest (`site`: render_key)."""
     return key_of(site, figure)
 
 
@@ -288,6 +311,40 @@ class Cache:
         html = self.store.read(blob)
         return None if html is None else (uses, html)
 
+    # Article bodies (pages.Body): the memo keeps, by body_key, what each read and the blob
+    # in the store holding its HTML; build.plan_pages recalls those it may reuse.
+    def keep_body(self, body: Body, dictionary: Dictionary) -> tuple:
+        """Write a body's HTML to the store (a build worker may do this); what the memo
+        keeps of it."""
+        texts = tuple(sorted(body.texts))
+        return (self.store.put(body.html)[0], body.headings, sorted(body.cite_count.items()),
+                sorted(body.figures.items()), texts, texts_digest(texts, dictionary),
+                sorted(body.files.items()))
+
+    def reusable_body(self, key: str, figures: dict[str, FigureFile],
+                      dictionary: Dictionary) -> tuple | None:
+        """What the memo keeps of a body, if the figures and texts it read are as they
+        were (the files it read: assets.current); its HTML is read by load_body."""
+        kept = self.memo.recall(BODY, key)
+        if kept is None:
+            return None
+        for figure_id, spec in kept[3]:
+            file = figures.get(figure_id)
+            if (file.digest if file else None) != spec:
+                return None
+        if not self.same_texts(dictionary) and texts_digest(kept[4], dictionary) != kept[5]:
+            return None
+        return kept
+
+    def load_body(self, kept: tuple) -> Body | None:
+        """The body, if its HTML in the store is still exactly what was stored."""
+        blob, headings, cite_count, figures, texts, _, files = kept
+        html = self.store.read(blob)
+        if html is None:
+            return None
+        return Body(html, [tuple(heading) for heading in headings], dict(cite_count),
+                    dict(figures), set(texts), dict(files))
+
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
         from `dictionary`, and delete stored pages it no longer uses."""
@@ -302,4 +359,6 @@ class Cache:
         os.replace(temporary, self.folder / "index")
         copies = {value[1] for key, value in self.memo.kept.items()
                   if key.startswith(f"{COPY}:")}
-        self.store.keep_only({entry.blob for entry in pages.values()} | copies)
+        bodies = {value[0] for key, value in self.memo.kept.items()
+                  if key.startswith(f"{BODY}:")}
+        self.store.keep_only({entry.blob for entry in pages.values()} | copies | bodies)

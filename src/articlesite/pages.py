@@ -35,6 +35,22 @@ class PageJob:
 
 
 @dataclass
+class Body:
+    """An article page's body: its Markdown rendered, with its figures, and what the page
+    around it needs of it: its headings (level, id, HTML, line: the table of contents,
+    the page's checks), how often each reference is cited, and what it read (as Page).
+    A change to the page's templates leaves it as it is: the build then reuses it from the
+    cache (cache.Cache.recall_body)."""
+
+    html: str
+    headings: list[tuple[int, str | None, str, int]] = field(default_factory=list)
+    cite_count: dict[str, int] = field(default_factory=dict)
+    figures: dict[str, str | None] = field(default_factory=dict)
+    texts: set[tuple[str, str]] = field(default_factory=set)
+    files: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass
 class Page:
     """One output file: its path inside site/ and its HTML, with what it read beyond its
     article's sources, for the cache: the figures it placed (id -> spec digest, None if no
@@ -49,6 +65,7 @@ class Page:
     files: dict[str, str | None] = field(default_factory=dict)
     notes: list[tuple[int | None, str]] = field(default_factory=list)
     targets: list[tuple[str, str, int | None]] = field(default_factory=list)  # page, id, line
+    body: Body | None = None   # an article page's body, when it was rendered (not reused)
 
 
 def site_pages(site: Site, articles: list[Article]) -> list[PageJob]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from ..check.geometry import TOUCH as ON_EDGE
-from ..check.geometry import distance_to_box, distance_to_segment, label_box, node_box
+from ..check.geometry import Box, distance_to_box, distance_to_segment, label_box, node_box
 from ..load.figures import Edge, Figure, Label, Node
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
@@ -32,14 +32,16 @@ class Connection:
 
 def find_connections(figure: Figure) -> list[Connection]:
     """Every node-or-label pair an edge joins, in spec order, without repeats."""
-    found: list[Connection] = []
+    boxes = [(node, node_box(node)) for node in figure.nodes]
+    boxes += [(label, label_box(label)) for label in figure.labels]
+    found: dict[Connection, None] = {}   # a dict keeps the order they are found in
     for edge in figure.edges:
-        for source in _ends(figure, edge, start=True, seen=set()):
-            for target in _ends(figure, edge, start=False, seen=set()):
-                connection = Connection(source, target, edge.arrow)
-                if source is not target and connection not in found:
-                    found.append(connection)
-    return found
+        targets = _ends(figure, boxes, edge, start=False, seen=set())
+        for source in _ends(figure, boxes, edge, start=True, seen=set()):
+            for target in targets:
+                if source is not target:
+                    found.setdefault(Connection(source, target, edge.arrow))
+    return list(found)
 
 
 def describe(connections: list[Connection], name: Callable[[Node | Label], Markup],
@@ -54,26 +56,29 @@ def describe(connections: list[Connection], name: Callable[[Node | Label], Marku
     return [sentence(c) for c in connections]
 
 
-def _ends(figure: Figure, edge: Edge, *, start: bool, seen: set[int]) -> list[Node | Label]:
+def _ends(figure: Figure, boxes: list[tuple[Node | Label, Box]], edge: Edge, *,
+          start: bool, seen: set[int]) -> list[Node | Label]:
     """The boxes one end of `edge` leads to, following edges it branches from or joins."""
     seen.add(id(edge))
     point = edge.points[0] if start else edge.points[-1]
-    box = _touched_box(figure, point)
+    box = _touched_box(boxes, point)
     if box is not None:
         return [box]
     found: list[Node | Label] = []
     for other in figure.edges:
         if id(other) not in seen and _on_edge(point, other):
-            found.extend(b for b in _ends(figure, other, start=start, seen=seen)
+            found.extend(b for b in _ends(figure, boxes, other, start=start, seen=seen)
                          if b not in found)
     return found
 
 
-def _touched_box(figure: Figure, point: tuple[float, float]) -> Node | Label | None:
-    boxes = [(n, node_box(n)) for n in figure.nodes]
-    boxes += [(label, label_box(label)) for label in figure.labels]
-    distance, box = min(((distance_to_box(*point, rect), i) for i, (_, rect) in
-                         enumerate(boxes)), default=(math.inf, -1))
+def _touched_box(boxes: list[tuple[Node | Label, Box]],
+                 point: tuple[float, float]) -> Node | Label | None:
+    x, y = point
+    distance, box = min(((distance_to_box(x, y, rect), i) for i, (_, rect) in enumerate(boxes)
+                         if rect[0] - TOUCH <= x <= rect[2] + TOUCH
+                         and rect[1] - TOUCH <= y <= rect[3] + TOUCH),  # the only near ones
+                        default=(math.inf, -1))
     return boxes[box][0] if distance <= TOUCH else None
 
 

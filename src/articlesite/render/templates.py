@@ -17,12 +17,14 @@ from ..load.content import Article, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary, rich_text
-from ..pages import Page, PageJob
+from ..pages import Body, Page, PageJob
 from ..problems import Problems
+from ..translate.sections import sections_in
 from . import links, markdown, readers
 from .assets import Files
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
+from .figure_form import FigureForm
 from .markdown_rules.literal import find_literal_markup
 
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -95,6 +97,11 @@ class Renderer:
         self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
             OrderedDict()
+        self._forms: OrderedDict[str, FigureForm] = OrderedDict()  # by figure id
+        self.forms_hold: bool | None = None  # whether they give the macro's HTML: _figure
+        # The sections of each source whose body was rendered, by its digest (for the
+        # translator's view and the stale notices: translate/sections.py).
+        self.sections: dict[str, list] = {}
         # slug, language -> the ids of the sections that carry a stale notice
         self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
 
@@ -127,19 +134,25 @@ class Renderer:
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
+        strings = self.strings_of(language)
+
         def string(key: str) -> str:
-            entry = self.strings.texts.get(key)
-            if entry is None:
+            if key not in self.strings.texts:
                 self.problems.add(self.strings.path, None, "interface string used by the "
                                   "templates is missing", key=key)
-                return key
-            return entry.get(language, key)
+            return strings(key)
         return string
 
+    def strings_of(self, language: str) -> Callable[[str], str]:
+        """The interface strings in a language, as `ui` gives them, but that a missing one
+        is not reported."""
+        return lambda key: self.strings.texts.get(key, {}).get(language, key)
+
     # Pages ----------------------------------------------------------------------------
-    def render(self, job: PageJob) -> Page:
+    def render(self, job: PageJob, body: Body | None = None) -> Page:
+        """A page; for an article page, `body` is its body if the cache still holds it."""
         if job.slug is not None:
-            return self.render_article(self.articles[job.slug], job.language)
+            return self.render_article(self.articles[job.slug], job.language, body)
         # Index pages get listings, not articles: see content.Listing. Only the indexes
         # show word counts (see build.page_key).
         listings = self.listings if job.template == "index.html" else self.uncounted
@@ -184,32 +197,64 @@ class Renderer:
         name = getattr(exc, "filename", None) or self.site.root / "templates" / template
         self.problems.add(name, line, f"template error: {exc}")
 
-    def render_article(self, article: Article, language: str) -> Page:
+    def render_article(self, article: Article, language: str,
+                       body: Body | None = None) -> Page:
+        """An article page: its body (rendered now unless given) in the page template."""
         source = article.sources[language]
         page = Page(f"{language}/{article.slug}.html", "")
+        refs = None
+        if body is None:
+            rendered = self.render_body(article, language)
+            if rendered is None:
+                return page
+            body, refs = rendered
+            page.body = body
+        outline = markdown.Outline([markdown.Heading(*heading) for heading in body.headings])
+        page.html = self.page_html(  # of the other languages only their listing: as index pages
+            page.path, "article.html", language, article=article.listing().without_counts(),
+            source=source, body=Markup(body.html), sections=outline.sections,
+            references=article.references, cite_count=body.cite_count,
+            extra=source.meta.extra,
+        )
+        self._check_page_ids(page, source.path, language, outline)
+        page.figures, page.texts, page.files = body.figures, body.texts, body.files
+        if refs is not None:   # what only `check` reports: of a body rendered now
+            if refs.fragments:
+                refs.check_fragments(set(_ID.findall(page.html)))
+            page.notes = refs.notes
+            page.targets = [target for target in refs.fragments if target[0] is not None]
+        return page
+
+    def render_body(self, article: Article,
+                    language: str) -> tuple[Body, links.PageReferences] | None:
+        """An article's Markdown in a language, with its figures, as HTML; and what its
+        links found. None if its source changed since it was read (a problem)."""
+        source = article.sources[language]
         try:
             tokens = markdown.parse(source.body)
         except SourceChanged:
             self.problems.add(source.path, None, CHANGED, language=language)
-            return page
+            return None
+        self.sections[source.digest] = sections_in(tokens, source.body, source.body_line)
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
         self._check_sections(source.path, language, outline)
         numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
+        body = Body("", [(h.level, h.id, str(h.html), h.line) for h in outline.headings])
 
         def problem(line: int | None, message: str) -> None:
             self.problems.add(source.path, line, message, language=language)
 
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
-                page.figures[figure_id] = None
+                body.figures[figure_id] = None
                 if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
                     return ""  # its file was refused (unreadable, badly named): reported already
                 known = ", ".join(sorted(self.figures.files)) or "none"
                 self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
                                   f"(figures: {known})", key=figure_id, language=language)
                 return ""
-            page.figures[figure_id] = self.figures.files[figure_id].digest
+            body.figures[figure_id] = self.figures.files[figure_id].digest
             spec = self.figures.get(figure_id)
             if spec is None:
                 return ""
@@ -219,7 +264,7 @@ class Renderer:
                                       f"'#{node.link}', which is not a section of "
                                       f"{source.path.name}", key=node.link, language=language)
             html, read = self._figure(spec, language)
-            page.texts |= read
+            body.texts |= read
             return html
 
         refs = links.page_references(self.site, self.articles, self.files, article.slug,
@@ -229,23 +274,14 @@ class Renderer:
                                          ui=self.ui(language),
                                          equation_reference=lambda n: reference.format(
                                              number=n),
-                                         notice=self._notices(article, language))
-        body = markdown.render(tokens, source.body_line, context)
+                                         notice=self._notices(article, language),
+                                         cite_count=body.cite_count)
+        body.html = markdown.render(tokens, source.body_line, context)
         for found in find_literal_markup(tokens, source.body_line):
             if found.stops_build:
                 problem(found.line, found.message)
-        page.html = self.page_html(  # of the other languages only their listing: as index pages
-            page.path, "article.html", language, article=article.listing().without_counts(),
-            source=source, body=Markup(body), sections=outline.sections,
-            references=article.references, cite_count=context.cite_count,
-            extra=source.meta.extra,
-        )
-        self._check_page_ids(page, source.path, language, outline)
-        if refs.fragments:
-            refs.check_fragments(set(_ID.findall(page.html)))
-        page.files, page.notes = refs.files, refs.notes
-        page.targets = [target for target in refs.fragments if target[0] is not None]
-        return page
+        body.files = refs.files
+        return body, refs
 
     def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
         """The notice after each stale section's heading: it links to the section in
@@ -313,8 +349,25 @@ class Renderer:
             sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             macro = self.env.get_template("figure.html").module.figure
-            html = str(macro(spec, text, sentences, ui))
+            if self.forms_hold is False:
+                html = str(macro(spec, text, sentences, ui))
+            else:
+                html = self._form(spec, macro).fill(text, sentences, ui)
+            if self.forms_hold is None:
+                # Once a build, the form is compared with the macro: a project's own
+                # figure.html could change a text as it prints it (a filter), and then
+                # only the macro gives the right HTML.
+                direct = str(macro(spec, text, sentences, self.strings_of(language)))
+                self.forms_hold, html = html == direct, direct
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
         return self._figure_cache[key]
+
+    def _form(self, spec: Figure, macro: Callable) -> FigureForm:
+        """The figure's geometry through the macro, once for all its languages."""
+        if spec.id not in self._forms:
+            self._forms[spec.id] = FigureForm(macro, spec, len(connections_of(spec)))
+            if len(self._forms) > 16:
+                self._forms.popitem(last=False)
+        return self._forms[spec.id]

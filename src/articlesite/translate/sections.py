@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 RECORD = "sections.confirmed.json"
 OK, STALE, UNCONFIRMED, MISSING = "ok", "stale", "unconfirmed", "missing"
+SECTIONS = "sections"  # the memo's kind: a source's sections, by its digest
 
 # slug -> language -> section id -> digest of the source section confirmed against
 SectionRecords = dict[str, dict[str, dict[str, str]]]
@@ -54,21 +55,22 @@ class Section:
 def sections_of(source: Source, memo: Memo) -> list[Section]:
     """The `##` sections of one language's version of an article (remembered by the
     digest of its file)."""
-    found = memo.recall("sections", source.digest)
+    found = memo.recall(SECTIONS, source.digest)
     if found is None:
         try:
             body = source.body
         except SourceChanged:
             return []   # the build reports it
-        found = _sections(body, source.body_line)
-        memo.keep("sections", source.digest, found)
+        from ..render import markdown  # markdown-it: only when an article is parsed
+
+        found = sections_in(markdown.parse(body), body, source.body_line)
+        memo.keep(SECTIONS, source.digest, found)
     return [Section(*item) for item in found]
 
 
-def _sections(body: str, first_line: int) -> list[tuple[str, int, str, str]]:
-    from ..render import markdown  # markdown-it: only when an article is parsed
-
-    tokens = markdown.parse(body)
+def sections_in(tokens: list, body: str, first_line: int) -> list[tuple[str, int, str, str]]:
+    """The sections of a body parsed by markdown.parse, as the memo keeps them (the build
+    keeps those of the bodies it renders: then they are not parsed twice)."""
     lines = body.splitlines()
     starts = [(i, token.map[0]) for i, token in enumerate(tokens)
               if token.type == "heading_open" and token.tag == "h2" and token.map]
@@ -170,8 +172,9 @@ class SectionStates:
     @functools.cache  # noqa: B019
     def notices(self, slug: str, language: str) -> tuple[str, ...]:
         """The ids of the sections of this page that carry a stale notice."""
-        if language == self.source_language(slug):
-            return ()
+        if language == self.source_language(slug) or \
+                self.records.get(slug, {}).get(language) is None:
+            return ()   # the source, or a translation never confirmed: nothing is stale
         return tuple(s.id for s in self.sections(slug, language)
                      if self.state(slug, language, s.id) == STALE)
 
