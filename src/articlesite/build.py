@@ -183,7 +183,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     pages |= files
     # The search index, made from the finished pages (search.py).
     pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
-    bundle = search_bundle(pages, cache.store, cache.pages, problems, root) \
+    bundle = search_bundle(pages, cache.store, cache.pages, problems, root,
+                           sources.site.codes) \
         if sources.site.search else {}
     problems.raise_if_any()
     pages |= bundle

@@ -4,8 +4,9 @@ extended build segments Chinese and Japanese into words). Pagefind keeps one ind
 `<html lang>`, so a page searches its own language only (templates/search.js).
 
 Only articles are indexed (their `<article>` carries data-pagefind-body); the table of
-contents is left out. The bundle is kept in the build cache like a page: it is made again
-only when an HTML page changed, and put in place with the pages.
+contents is left out. Each language's part of the bundle is kept in the build cache like
+a page: it is made again only when a page of that language changed, and put in place with
+the pages.
 """
 
 from __future__ import annotations
@@ -30,48 +31,101 @@ def pagefind_version() -> str:
         return ""
 
 
-def indexed_pages(pages: dict[str, Entry]) -> list[tuple[str, str]]:
-    """The pages Pagefind reads (it indexes the articles among them): every HTML page but
-    the translator's view."""
-    return sorted((path, entry.blob) for path, entry in pages.items()
-                  if path.endswith(".html") and path != "translations.html"
-                  and not path.startswith(f"{BUNDLE}/"))
+def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list]:
+    """The pages Pagefind reads, by site language: every HTML page under `<code>/` (it
+    indexes the articles among them), for each language that has an article."""
+    groups = {}
+    for code in codes:
+        group = sorted((path, entry.blob) for path, entry in pages.items()
+                       if path.startswith(f"{code}/") and path.endswith(".html"))
+        if any(path != f"{code}/index.html" for path, _ in group):
+            groups[code] = group
+    return groups
 
 
 def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry],
-                  problems: Problems, root: Path) -> dict[str, Entry]:
-    """The bundle's files (path in site/ -> stored entry) for these pages: the cached
-    ones if they were made from the same pages, else made again."""
-    key = key_of(pagefind_version(), indexed_pages(pages))
-    known = {path: entry for path, entry in cached.items() if path.startswith(f"{BUNDLE}/")}
-    if known and all(entry.key == key and store.holds(entry) for entry in known.values()):
-        return known
-    with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
-        folder = Path(work)
-        for path, blob in indexed_pages(pages):
+                  problems: Problems, root: Path, codes: list[str]) -> dict[str, Entry]:
+    """The bundle's files (path in site/ -> stored entry) for these pages.
+
+    Pagefind runs once per language, the languages at once, and only for a language
+    whose pages changed: a language's files are the same whether it is indexed alone or
+    with the others (only the entry file, which lists the languages, is merged here), and
+    the Chinese and Japanese segmenters take seconds to start. A language's files are
+    kept in the cache under that language's key, the program's own under its version."""
+    groups = language_groups(pages, codes)
+    if not groups:
+        return {}
+    version = pagefind_version()
+    shared_key = key_of("pagefind", version)
+    keys = {code: f"{code} {key_of(version, group)}" for code, group in groups.items()}
+    known = {path: entry for path, entry in cached.items()
+             if path.startswith(f"{BUNDLE}/") and store.holds(entry)}
+    shared = {path: entry for path, entry in known.items() if entry.key == shared_key}
+    files = {code: {path: entry for path, entry in known.items() if entry.key == key}
+             for code, key in keys.items()}
+    header = json.loads(store.path(known[ENTRY].blob).read_bytes()) if ENTRY in known \
+        else {"languages": {}}
+    stale = [code for code in groups if not files[code]]
+    if not shared and not stale:
+        stale = [next(iter(groups))]   # the program's own files come with any language
+    if stale:
+        with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
+            made = index_languages({code: groups[code] for code in stale}, Path(work),
+                                   store, problems, root)
+        if made is None:
+            return {}
+        for code, (own, common, entry) in made.items():
+            files[code] = {path: Entry(keys[code], (), (), "", *stored)
+                           for path, stored in own.items()}
+            shared = {path: Entry(shared_key, (), (), "", *stored)
+                      for path, stored in common.items()}
+            header = entry | {"languages": header["languages"] | entry["languages"]}
+    bundle = shared | {path: entry for code in groups for path, entry in files[code].items()}
+    # The languages in a fixed order, so that two builds are byte-identical.
+    header["languages"] = {name: record for name, record in sorted(header["languages"].items())
+                           if f"{BUNDLE}/pagefind.{record['hash']}.pf_meta" in bundle}
+    data = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    bundle[ENTRY] = Entry(key_of(sorted(keys.values())), (), (), "", *store.put_bytes(data))
+    return bundle
+
+
+ENTRY = f"{BUNDLE}/pagefind-entry.json"
+# The program's own files, the same for every language (with its UI's pagefind-*.js/css).
+SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.unknown.pagefind")
+
+
+def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
+                    root: Path) -> dict[str, tuple[dict, dict, dict]] | None:
+    """Run Pagefind on each language's pages at once; for each language, its own files
+    and the program's shared ones (path -> stored), and its entry file's content."""
+    running = {}
+    for code, group in groups.items():
+        folder = work / code
+        for path, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
             store.place(blob, target)
-        result = subprocess.run(
+        running[code] = subprocess.Popen(
             [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir",
-             BUNDLE, "--silent"], capture_output=True, text=True, check=False)
-        bundle = folder / BUNDLE
-        if result.returncode != 0 or not (bundle / "pagefind.js").is_file():
-            reason = (result.stderr or result.stdout).strip().splitlines()
+             BUNDLE, "--silent"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    made = {}
+    for code, process in running.items():
+        output = process.communicate()[0]
+        bundle = work / code / BUNDLE
+        if process.returncode != 0 or not (bundle / "pagefind-entry.json").is_file():
+            reason = output.strip().splitlines()
             problems.add(root / "site" / BUNDLE, None, "the search index could not be "
                          "built by Pagefind (is `pagefind[extended]` installed? "
-                         f"pip install -e .): {reason[-1] if reason else 'no output'}")
-            return {}
-        entries = {}
+                         f"pip install -e .): {reason[-1] if reason else 'no output'}",
+                         language=code)
+            continue
+        own, common = {}, {}
         for path in sorted(bundle.rglob("*")):
-            if path.is_file():
-                data = path.read_bytes()
-                if path.name == "pagefind-entry.json":   # its languages in a fixed order:
-                    entry = json.loads(data)              # two builds are byte-identical
-                    entry["languages"] = dict(sorted(entry["languages"].items()))
-                    data = json.dumps(entry, ensure_ascii=False,
-                                      separators=(",", ":")).encode("utf-8")
-                stored = store.put_bytes(data)
-                entries[path.relative_to(folder).as_posix()] = Entry(key, (), (), "", *stored)
-        return entries
-
+            name = path.relative_to(bundle).as_posix()
+            if path.is_file() and name != "pagefind-entry.json":
+                is_shared = name in SHARED or (name.startswith("pagefind-") and
+                                               name.endswith((".js", ".css")))
+                (common if is_shared else own)[f"{BUNDLE}/{name}"] = \
+                    store.put_bytes(path.read_bytes())
+        made[code] = own, common, json.loads((bundle / "pagefind-entry.json").read_bytes())
+    return made if len(made) == len(groups) else None
