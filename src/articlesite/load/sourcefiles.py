@@ -337,38 +337,3 @@ def json_key_lines(text: str) -> dict[str, int]:
         quoted = match.group(1)
         lines.setdefault(json.loads(quoted) if "\\" in quoted else quoted[1:-1], line)
     return lines
-
-
-def check_fields(mapping: Any, path: Path, problems: Problems, *, required: tuple[str, ...],
-                 optional: tuple[str, ...] = (), what: str, language: str | None = None
-                 ) -> bool:
-    """Check a mapping has the required keys and no unknown ones. True if usable."""
-    line = getattr(mapping, "line", None)
-    if not isinstance(mapping, dict):
-        problems.add(path, line, f"{what} must be a mapping, found {type(mapping).__name__}")
-        return False
-    ok = True
-    for key in required:
-        if key not in mapping:
-            problems.add(path, line, f"{what} is missing the field '{key}'", key=key,
-                         language=language)
-            ok = False
-    for key in mapping:
-        if key not in required and key not in optional:
-            known = ", ".join(required + optional)
-            problems.add(path, _key_line(mapping, key), f"unknown field '{key}' in {what} "
-                         f"(known fields: {known})", key=str(key), language=language)
-            ok = False
-    return ok
-
-
-def _key_line(mapping: Any, key: Any) -> int | None:
-    lines = getattr(mapping, "key_lines", None)
-    return lines.get(str(key), getattr(mapping, "line", None)) if lines else None
-
-
-def line_of(mapping: Any, key: str | None = None) -> int | None:
-    """Line of a key in a LineDict, or of the mapping itself."""
-    if key is not None:
-        return _key_line(mapping, key)
-    return getattr(mapping, "line", None)
