@@ -34,6 +34,7 @@ _STR, _SEQ, _MAP = (yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG,
                     yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG,
                     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG)
 _MERGE = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
+_SCALAR = yaml.ScalarNode
 _PLAIN_TAGS: dict[str, str] = {}   # the resolved tag of a plain scalar, by its text
 _REMEMBERED = 4096
 
@@ -95,40 +96,47 @@ class _Builder:
 
     def value(self, node: yaml.Node) -> Any:
         kind = type(node)
-        if kind is yaml.ScalarNode:
-            tag = node.tag
-            if tag == _STR:
-                return node.value
-            convert = _SCALARS.get(tag)
-            if convert is not None:
-                with contextlib.suppress(ValueError):
-                    return convert(node.value)
-            return self.constructor.construct_object(node, deep=True)
+        if kind is _SCALAR:
+            return node.value if node.tag == _STR else self.scalar(node)
         made = self.made.get(id(node))
         if made is not None:
             return made
         if kind is yaml.SequenceNode and node.tag == _SEQ:
             items = self.made[id(node)] = []
-            items.extend(self.value(item) for item in node.value)
+            items.extend([item.value if type(item) is _SCALAR and item.tag == _STR
+                          else self.value(item) for item in node.value])
             return items
         if kind is yaml.MappingNode and node.tag == _MAP:
             return self.mapping(node)
         return self.constructor.construct_object(node, deep=True)
 
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        convert = _SCALARS.get(node.tag)
+        if convert is not None:
+            with contextlib.suppress(ValueError):
+                return convert(node.value)
+        return self.constructor.construct_object(node, deep=True)
+
     def mapping(self, node: yaml.MappingNode) -> LineDict:
-        if any(key.tag in _MERGE for key, _ in node.value):
-            self.constructor.flatten_mapping(node)
         mapping = self.made[id(node)] = LineDict()
         mapping.line = node.start_mark.line + 1
-        mapping.key_lines = {}
+        key_lines = mapping.key_lines = {}
         for key_node, value_node in node.value:
-            key = self.value(key_node)
-            if not isinstance(key, Hashable):
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping", node.start_mark, "found unhashable key",
-                    key_node.start_mark)
-            mapping[key] = self.value(value_node)
-            mapping.key_lines.setdefault(str(key), key_node.start_mark.line + 1)
+            if type(key_node) is _SCALAR and key_node.tag == _STR:   # nearly every key
+                key = key_node.value
+            elif key_node.tag in _MERGE:
+                self.constructor.flatten_mapping(node)   # `<<: *base` merged, then again
+                del self.made[id(node)]
+                return self.mapping(node)
+            else:
+                key = self.value(key_node)
+                if not isinstance(key, Hashable):
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping", node.start_mark,
+                        "found unhashable key", key_node.start_mark)
+            mapping[key] = value_node.value if type(value_node) is _SCALAR and \
+                value_node.tag == _STR else self.value(value_node)
+            key_lines.setdefault(str(key), key_node.start_mark.line + 1)
         return mapping
 
 
