@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..problems import Problems
-from .sourcefiles import check_fields, line_of, load_yaml
+from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
+from .sourcefiles import load_yaml
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")
 STATUSES = ("finished", "in-progress")
@@ -52,6 +53,32 @@ class Site:
         return [lang.code for lang in self.shown(code)]
 
 
+def _code(value: object) -> str:
+    code = scalar_text(value)
+    if not CODE.match(code):
+        raise ValueError
+    return code
+
+
+LANGUAGE = Record(
+    "a language", language_field="code",
+    code=Value(_code, "language code '{value}' must be lower-case letters, e.g. "
+               "'en' or 'zh'"),
+    name=Value(scalar_text, "'{key}' must be text"),
+    lang=Value(scalar_text, "'{key}' must be text"),
+    title=Value(scalar_text, "'{key}' must be text"),
+    status=Value(one_of(*STATUSES), f"status '{{value}}' must be one of {', '.join(STATUSES)}",
+                 required=False, default="finished"))
+SITE = Record(
+    "site.yaml",
+    languages=ListOf(LANGUAGE, "'languages' must be a non-empty list"),
+    default_language=Value(scalar_text, "'{key}' must be a language code"),
+    source_language=Value(scalar_text, "'{key}' must be a language code", required=False),
+    base_url=Value(scalar_text, "'{key}' must be a URL", required=False, default=""),
+    search=Value(flag, "search must be true or false, not '{value}'", required=False,
+                 default=True))
+
+
 def load_site(root: Path, problems: Problems) -> Site | None:
     path = root / "content" / "site.yaml"
     if not path.is_file():
@@ -60,52 +87,37 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     data = load_yaml(path, problems)
     if data is None:
         return None
-    if not check_fields(data, path, problems, what="site.yaml",
-                        required=("languages", "default_language"),
-                        optional=("source_language", "base_url", "search")):
+    config = Context(path, problems).read(SITE, data)
+    # After an unknown field, the rest is still checked, to list every problem at once.
+    if config is None or "languages" not in config or "default_language" not in config:
+        return None
+    if not config["languages"]:
+        problems.add(path, config.line_of("languages"),
+                     "'languages' must be a non-empty list", key="languages")
         return None
     languages = []
-    entries = data["languages"]
-    if not isinstance(entries, list) or not entries:
-        problems.add(path, line_of(data, "languages"), "'languages' must be a non-empty list")
-        return None
-    for entry in entries:
-        if not check_fields(entry, path, problems, what="a language",
-                            required=("code", "name", "lang", "title"), optional=("status",)):
+    for entry in config["languages"]:
+        if not entry.ok:
             continue
-        status = str(entry.get("status", "finished"))
-        if status not in STATUSES:
-            problems.add(path, line_of(entry, "status"), f"status '{status}' must be one of "
-                         f"{', '.join(STATUSES)}", key="status", language=str(entry["code"]))
-            continue
-        code = str(entry["code"])
-        if not CODE.match(code):
-            problems.add(path, line_of(entry, "code"), f"language code '{code}' must be "
-                         "lower-case letters, e.g. 'en' or 'zh'", language=code)
-            continue
+        code = entry["code"]
         if code in [lang.code for lang in languages]:
-            problems.add(path, line_of(entry, "code"), f"language '{code}' is listed twice",
-                         language=code)
+            problems.add(path, entry.line_of("code"), f"language '{code}' is listed "
+                         "twice", language=code)
             continue
-        languages.append(Language(code, str(entry["name"]), str(entry["lang"]),
-                                  str(entry["title"]), status == "in-progress"))
+        languages.append(Language(code, entry["name"], entry["lang"], entry["title"],
+                                  entry["status"] == "in-progress"))
     codes = [lang.code for lang in languages]
-    default = str(data["default_language"])
-    source = str(data.get("source_language", default))
+    default = config["default_language"]
+    source = config.get("source_language") or default
     for key, value in (("default_language", default), ("source_language", source)):
         if codes and value not in codes:
-            problems.add(path, line_of(data, key), f"{key} '{value}' is not one of the "
-                         f"languages ({', '.join(codes)})", key=key, language=value)
+            problems.add(path, config.line_of(key), f"{key} '{value}' is not one of "
+                         f"the languages ({', '.join(codes)})", key=key, language=value)
     for key, value in (("default_language", default), ("source_language", source)):
         if value in codes and next(lang for lang in languages if lang.code == value).in_progress:
-            problems.add(path, line_of(data, key), f"{key} '{value}' cannot be in progress: "
-                         "other languages fall back to it", key=key, language=value)
-    base_url = str(data.get("base_url") or "")
+            problems.add(path, config.line_of(key), f"{key} '{value}' cannot be in "
+                         "progress: other languages fall back to it", key=key, language=value)
+    base_url = config.get("base_url") or ""
     if base_url and not base_url.endswith("/"):
         base_url += "/"
-    search = data.get("search", True)
-    if not isinstance(search, bool):
-        problems.add(path, line_of(data, "search"), f"search must be true or false, not "
-                     f"'{search}'", key="search")
-        search = True
-    return Site(root, languages, default, source, base_url, search)
+    return Site(root, languages, default, source, base_url, config.get("search", True))

@@ -6,17 +6,17 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..problems import Problems
 from . import wordcount
 from .config import Site
 from .frontmatter import FrontMatter, parse_front_matter, sort_key
+from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import (
     Memo,
-    check_fields,
     decode,
     digest,
-    line_of,
     parse_yaml,
     read_again,
     read_bytes,
@@ -213,7 +213,38 @@ def _front_matter(path: Path, data: bytes, language: str, problems: Problems) ->
     return [fields, head.count("\n") + 1, len(head)]
 
 
-REFERENCE_FIELDS = ("authors", "title", "venue", "year")
+def _slug(value: Any) -> str:
+    slug = str(value)
+    if not SLUG.match(slug):
+        raise ValueError
+    return slug
+
+
+def _url(value: Any) -> str:
+    if not re.match(r"^https?://", str(value)):
+        raise ValueError
+    return value
+
+
+def _year(value: Any) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError
+    return value
+
+
+REFERENCE = Record(
+    "a bibliography entry", key_field="id",
+    id=Value(_slug, "reference id '{value}' must be lower-case letters, digits and hyphens"),
+    authors=Value(scalar_text, "'{key}' must be text"),
+    title=Value(scalar_text, "'{key}' must be text"),
+    venue=Value(scalar_text, "'{key}' must be text"),
+    year=Value(_year, "'{key}' must be a year (a number, or text such as 'in press')"),
+    kind=Value(one_of("article", "book"), "'kind' must be article or book", required=False,
+               default="article"),
+    url=Value(_url, "'url' must start with http:// or https://", required=False),
+    note=Value(scalar_text, "'{key}' must be text", required=False),
+    unconfirmed=Value(flag, "'{key}' must be true or false", required=False, default=False))
+BIBLIOGRAPHY = ListOf(REFERENCE, "the bibliography must be a list of entries")
 
 
 def load_references(path: Path, problems: Problems, memo: Memo | None = None
@@ -232,36 +263,17 @@ def _parse_references(path: Path, text: str, problems: Problems) -> list[Referen
     data = parse_yaml(text, path, problems)
     if data is None:
         return []
-    if not isinstance(data, list):
-        problems.add(path, 1, "the bibliography must be a list of entries")
-        return []
     references: list[Reference] = []
-    for entry in data:
-        if not check_fields(entry, path, problems, what="a bibliography entry",
-                            required=("id", *REFERENCE_FIELDS),
-                            optional=("kind", "url", "note", "unconfirmed")):
+    for entry in Context(path, problems).read(BIBLIOGRAPHY, data) or []:
+        # An entry with a wrong optional field is still listed (its citations resolve).
+        if not all(name in entry for name in ("id", "authors", "title", "venue", "year")):
             continue
-        ref_id = str(entry["id"])
-        if not SLUG.match(ref_id):
-            problems.add(path, line_of(entry, "id"), f"reference id '{ref_id}' must be "
-                         "lower-case letters, digits and hyphens", key=ref_id)
-            continue
+        ref_id = entry["id"]
         if ref_id in [r.id for r in references]:
-            problems.add(path, line_of(entry, "id"), f"reference '{ref_id}' is listed twice",
+            problems.add(path, entry.line_of("id"), f"reference '{ref_id}' is listed twice",
                          key=ref_id)
             continue
-        kind = entry.get("kind", "article")
-        if kind not in ("article", "book"):
-            problems.add(path, line_of(entry, "kind"), "'kind' must be article or book",
-                         key=ref_id)
-        url = entry.get("url")
-        if url is not None and not re.match(r"^https?://", str(url)):
-            problems.add(path, line_of(entry, "url"), "'url' must start with http:// or "
-                         "https://", key=ref_id)
-            url = None
-        references.append(Reference(
-            ref_id, str(entry["authors"]), str(entry["title"]), str(entry["venue"]),
-            entry["year"], kind, url, entry.get("note"), entry.get("unconfirmed") is True,
-            line_of(entry, "id")))
+        references.append(Reference(**{"kind": "article", "url": None, "note": None,
+                                       "unconfirmed": False, **entry},
+                                    line=entry.line_of("id")))
     return references
-

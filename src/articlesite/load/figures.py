@@ -17,15 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..problems import Problems
-from .sourcefiles import (
-    CHANGED,
-    SourceChanged,
-    check_fields,
-    line_of,
-    parse_yaml,
-    read_again,
-    read_source,
-)
+from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_number, positive
+from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
 from .texts import Dictionary
 
 FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -247,164 +240,123 @@ def check_keys(figure: Figure, dictionary: Dictionary, problems: Problems) -> No
                          f"{dictionary.path.name} lacks", key=key)
 
 
-def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
-    path = file.path
-    data = parse_yaml(file.text, path, problems)
-    if data is None:
-        return None
-    if not check_fields(data, path, problems, what="figure spec",
-                        required=("title", "caption", "width", "height"),
-                        optional=("transforms", "nodes", "edges", "labels", "dividers",
-                                  "lifelines")):
-        return None
-    reader = _Reader(path, problems)
-    figure = Figure(
-        id=file.id, path=path,
-        title=reader.key(data, "title"), caption=reader.key(data, "caption"),
-        width=reader.number(data, "width", positive=True),
-        height=reader.number(data, "height", positive=True),
-        key_lines={"title": line_of(data, "title"), "caption": line_of(data, "caption")},
-    )
-    seen: set[str] = set()
-    for item in reader.items(data, "nodes"):
-        if not check_fields(item, path, problems, what="a node", required=("id", "box", "text"),
-                            optional=("sub", "class", "link")):
-            continue
-        node_id = str(item["id"])
-        if node_id in seen:
-            problems.add(path, line_of(item), f"node id '{node_id}' is used twice")
-        seen.add(node_id)
-        x, y, w, h = reader.box(item, 4)
-        figure.nodes.append(Node(node_id, x, y, w, h, reader.key(item, "text"),
-                                 reader.key(item, "sub", optional=True),
-                                 reader.choice(item, "class", NODE_CLASSES),
-                                 reader.link(item), line_of(item)))
-    for item in reader.items(data, "edges"):
-        if not check_fields(item, path, problems, what="an edge", required=("points",),
-                            optional=("class", "arrow")):
-            continue
-        points = reader.points(item)
-        arrow = item.get("arrow", True)
-        if not isinstance(arrow, bool):
-            problems.add(path, line_of(item, "arrow"), "'arrow' must be true or false")
-        figure.edges.append(Edge(points, reader.choice(item, "class", EDGE_CLASSES),
-                                 arrow is not False, line_of(item)))
-    for item in reader.items(data, "labels"):
-        if not check_fields(item, path, problems, what="a label", required=("text", "box"),
-                            optional=("class",)):
-            continue
-        x, y, w = reader.box(item, 3)
-        figure.labels.append(Label(x, y, w, reader.key(item, "text"),
-                                   reader.choice(item, "class", LABEL_CLASSES), line_of(item)))
-    for name, vertical in (("dividers", False), ("lifelines", True)):
-        for item in reader.items(data, name):
-            if check_fields(item, path, problems, what=f"an entry of {name}", required=("box",)):
-                x, y, length = reader.box(item, 3)
-                figure.rules.append(Rule(x, y, length, vertical, line_of(item)))
-    for step in reader.items(data, "transforms"):
-        figure = _apply(figure, step, reader)
-    return figure
+# The spec, declared ---------------------------------------------------------------------
+
+def _key(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise TypeError
+    return value
 
 
-def _apply(figure: Figure, step: Any, reader: _Reader) -> Figure:
-    path, problems = reader.path, reader.problems
+def _box(size: int) -> Callable[[Any], tuple[float, ...]]:
+    def box(value: Any) -> tuple[float, ...]:
+        if (not isinstance(value, list) or len(value) != size
+                or not all(is_number(v) for v in value) or not all(v > 0 for v in value[2:])):
+            raise ValueError
+        return tuple(float(v) for v in value)
+    return box
+
+
+def _points(value: Any) -> tuple[tuple[float, float], ...]:
+    if (not isinstance(value, list) or len(value) < 2 or not all(
+            isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)
+            for p in value)):
+        raise ValueError
+    return tuple((float(p[0]), float(p[1])) for p in value)
+
+
+def _link(value: Any) -> str:
+    if not isinstance(value, str) or not FIGURE_ID.match(value):
+        raise ValueError
+    return value
+
+
+def _transform(step: Any) -> tuple[str, Any]:
+    """One transform: ("narrow", ratio) or ("remove_bands", [(y1, y2), …])."""
     if not isinstance(step, dict) or len(step) != 1:
-        problems.add(path, line_of(step), "a transform is one of 'narrow: RATIO' or "
-                     "'remove_bands: [[Y1, Y2], …]'")
-        return figure
+        raise Refused("a transform is one of 'narrow: RATIO' or 'remove_bands: [[Y1, Y2], …]'")
     (name, value), = step.items()
     if name == "narrow":
-        if not _is_number(value) or not 0 < value <= 1:
-            problems.add(path, line_of(step), "'narrow' takes a ratio between 0 and 1")
-            return figure
-        return narrow(figure, float(value))
+        if not is_number(value) or not 0 < value <= 1:
+            raise Refused("'narrow' takes a ratio between 0 and 1")
+        return name, float(value)
     if name == "remove_bands":
         bands = []
         for band in value if isinstance(value, list) else [None]:
             if (not isinstance(band, list) or len(band) != 2
-                    or not all(_is_number(v) for v in band) or band[0] >= band[1]):
-                problems.add(path, line_of(step), "'remove_bands' takes a list of [Y1, Y2] "
-                             "with Y1 < Y2")
-                return figure
+                    or not all(is_number(v) for v in band) or band[0] >= band[1]):
+                raise Refused("'remove_bands' takes a list of [Y1, Y2] with Y1 < Y2")
             bands.append((float(band[0]), float(band[1])))
-        for node in figure.nodes:
-            for start, end in bands:
-                if node.y < end and node.y + node.h > start:
-                    problems.add(path, node.line, f"node '{node.id}' lies in the removed band "
-                                 f"{start:g}–{end:g}: the band is not empty")
-        return remove_bands(figure, bands)
-    problems.add(path, line_of(step), f"unknown transform '{name}' (known: narrow, "
-                 "remove_bands)")
+        return name, bands
+    raise Refused(f"unknown transform '{name}' (known: narrow, remove_bands)")
+
+
+KEY = "'{key}' must be a dictionary key"
+BOX = "'box' must be [x, y, width, height] with positive sizes"
+LENGTH_BOX = "'box' must be [x, y, length] with positive sizes"
+NODE = Record(
+    "a node", id=Value(str), box=Value(_box(4), BOX), text=Value(_key, KEY),
+    sub=Value(_key, KEY, required=False),
+    **{"class": choice(*NODE_CLASSES, required=False)},
+    link=Value(_link, "'link' must be the id of a section of the article", required=False))
+EDGE = Record(
+    "an edge", points=Value(_points, "'points' must be a list of at least two [x, y]"),
+    **{"class": choice(*EDGE_CLASSES, required=False)},
+    arrow=Value(flag, "'arrow' must be true or false", required=False, default=True))
+LABEL = Record("a label", text=Value(_key, KEY), box=Value(_box(3), LENGTH_BOX),
+               **{"class": choice(*LABEL_CLASSES, required=False)})
+SPEC = Record(
+    "figure spec",
+    title=Value(_key, KEY), caption=Value(_key, KEY),
+    width=Value(positive, "'{key}' must be a positive number"),
+    height=Value(positive, "'{key}' must be a positive number"),
+    transforms=ListOf(Value(_transform), required=False, default=()),
+    nodes=ListOf(NODE, required=False, default=()),
+    edges=ListOf(EDGE, required=False, default=()),
+    labels=ListOf(LABEL, required=False, default=()),
+    **{name: ListOf(Record(f"an entry of {name}", box=Value(_box(3), LENGTH_BOX)),
+                    required=False, default=()) for name in ("dividers", "lifelines")})
+
+
+def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
+    """The figure of a spec, transformed. A spec with problems still gives a figure
+    (the wrong values replaced), so that the build lists what else is wrong with it."""
+    path = file.path
+    data = parse_yaml(file.text, path, problems)
+    if data is None:
+        return None
+    spec = Context(path, problems).read(SPEC, data)
+    if spec is None:
+        return None
+    lines = spec.key_lines or {}
+    figure = Figure(
+        id=file.id, path=path, title=spec.get("title", ""), caption=spec.get("caption", ""),
+        width=spec.get("width", 1.0), height=spec.get("height", 1.0),
+        key_lines={"title": lines.get("title"), "caption": lines.get("caption")})
+    seen: set[str] = set()
+    for node in spec.get("nodes", ()):
+        if "id" in node and node["id"] in seen:
+            problems.add(path, node.line, f"node id '{node['id']}' is used twice")
+        seen.add(node.get("id"))
+        if node.ok:
+            x, y, w, h = node["box"]
+            figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
+                                     node["class"], node["link"], node.line))
+    figure.edges = [Edge(edge["points"], edge["class"], edge["arrow"], edge.line)
+                    for edge in spec.get("edges", ()) if edge.ok]
+    figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
+                     for label in spec.get("labels", ()) if label.ok]
+    figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
+                    for name in ("dividers", "lifelines")
+                    for rule in spec.get(name, ()) if rule.ok]
+    for name, value in spec.get("transforms", ()):
+        if name == "narrow":
+            figure = narrow(figure, value)
+        else:
+            for node in figure.nodes:
+                for start, end in value:
+                    if node.y < end and node.y + node.h > start:
+                        problems.add(path, node.line, f"node '{node.id}' lies in the removed "
+                                     f"band {start:g}–{end:g}: the band is not empty")
+            figure = remove_bands(figure, value)
     return figure
-
-
-class _Reader:
-    """Reads typed fields of a spec, reporting problems with their lines."""
-
-    def __init__(self, path: Path, problems: Problems):
-        self.path, self.problems = path, problems
-
-    def _bad(self, item: Any, key: str, message: str) -> None:
-        self.problems.add(self.path, line_of(item, key), message, key=key)
-
-    def items(self, data: dict, key: str) -> list:
-        value = data.get(key) or []
-        if not isinstance(value, list):
-            self._bad(data, key, f"'{key}' must be a list")
-            return []
-        return value
-
-    def key(self, item: dict, field_name: str, optional: bool = False) -> Any:
-        value = item.get(field_name)
-        if value is None and optional:
-            return None
-        if not isinstance(value, str) or not value:
-            self._bad(item, field_name, f"'{field_name}' must be a dictionary key")
-            return ""
-        return value
-
-    def number(self, item: dict, field_name: str, positive: bool = False) -> float:
-        value = item.get(field_name)
-        if not _is_number(value) or (positive and value <= 0):
-            self._bad(item, field_name, f"'{field_name}' must be a "
-                      f"{'positive ' if positive else ''}number")
-            return 1.0
-        return float(value)
-
-    def box(self, item: dict, size: int) -> tuple[float, ...]:
-        value = item.get("box")
-        if (not isinstance(value, list) or len(value) != size
-                or not all(_is_number(v) for v in value)
-                or not all(v > 0 for v in value[2:])):
-            shape = "[x, y, width, height]" if size == 4 else "[x, y, length]"
-            self._bad(item, "box", f"'box' must be {shape} with positive sizes")
-            return (0.0,) * (size - 1) + (1.0,)
-        return tuple(float(v) for v in value)
-
-    def points(self, item: dict) -> tuple[tuple[float, float], ...]:
-        value = item.get("points")
-        if (not isinstance(value, list) or len(value) < 2 or not all(
-                isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
-                for p in value)):
-            self._bad(item, "points", "'points' must be a list of at least two [x, y]")
-            return ((0.0, 0.0), (1.0, 0.0))
-        return tuple((float(p[0]), float(p[1])) for p in value)
-
-    def choice(self, item: dict, field_name: str, allowed: tuple[str, ...]) -> str | None:
-        value = item.get(field_name)
-        if value is not None and value not in allowed:
-            self._bad(item, field_name, f"'{field_name}' must be one of {', '.join(allowed)}")
-            return None
-        return value
-
-    def link(self, item: dict) -> str | None:
-        value = item.get("link")
-        if value is not None and (not isinstance(value, str) or not FIGURE_ID.match(value)):
-            self._bad(item, "link", "'link' must be the id of a section of the article")
-            return None
-        return value
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(
-        value)

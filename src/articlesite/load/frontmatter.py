@@ -22,10 +22,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..problems import Problems
-from .sourcefiles import check_fields, line_of
+from .schema import Context, Record, Value, flag, text
 
-REQUIRED = ("title", "description")
-OPTIONAL = ("date", "updated", "authors", "tags", "draft", "image", "extra")
 URL = re.compile(r"^https?://\S+$")
 
 
@@ -53,72 +51,71 @@ class FrontMatter:
         return self.updated or self.date
 
 
+def _date(value: Any) -> str:
+    date = iso_date(value)
+    if date is None:
+        raise ValueError
+    return date
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    names = texts(value)
+    if names is None:
+        raise ValueError
+    return names
+
+
+def _image(value: Any) -> str:
+    if not isinstance(value, str) or not (URL.match(value) or relative_file(value)):
+        raise ValueError
+    return value
+
+
+def _extra(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise TypeError
+    return plain(value)
+
+
+DATE = ("'{key}' must be an ISO date such as 2024-05-01, or a date and time such as "
+        "2024-05-01T09:30:00+08:00; found '{value}'")
+FRONT_MATTER = Record(
+    "front matter",
+    title=Value(text, "'{key}' must be non-empty text"),
+    description=Value(text, "'{key}' must be non-empty text"),
+    date=Value(_date, DATE, required=False),
+    updated=Value(_date, DATE, required=False),
+    authors=Value(_names, "'{key}' must be a list of author names (or a single one), each "
+                  "non-empty text", required=False, default=()),
+    tags=Value(_names, "'{key}' must be a list of tags (or a single one), each non-empty "
+               "text", required=False, default=()),
+    draft=Value(flag, "'{key}' must be true or false; found '{value}'", required=False,
+                default=False),
+    image=Value(_image, "'{key}' must be a path inside the article's folder (such as "
+                "cover.png) or an http(s) URL; found '{value}'", required=False),
+    extra=Value(_extra, "'{key}' must be a mapping (key: value lines)", required=False,
+                default={}))
+
+
 def parse_front_matter(meta: Any, path: Path, language: str,
                        problems: Problems) -> dict | None:
     """The checked fields as plain data (FrontMatter's fields), or None if unusable. Every
     problem of the front matter is reported, not only the first."""
-    found = len(problems)
-    # After a missing or unknown field, the known fields there are still checked, to
-    # list every problem at once.
-    if not check_fields(meta, path, problems, what="front matter", required=REQUIRED,
-                        optional=OPTIONAL, language=language) and not isinstance(meta, dict):
+    fields = Context(path, problems, language=language).read(FRONT_MATTER, meta)
+    if fields is None:
         return None
-    fields: dict[str, Any] = {}
-
-    def problem(key: str, message: str) -> None:
-        problems.add(path, line_of(meta, key), message, key=key, language=language)
-
-    for key in REQUIRED:
-        if key in meta:
-            value = meta[key]
-            if not isinstance(value, str) or not value.strip():
-                problem(key, f"'{key}' must be non-empty text")
-            else:
-                fields[key] = value
-    for key in ("date", "updated"):
-        if meta.get(key) is not None:
-            value = iso_date(meta[key])
-            if value is None:
-                problem(key, f"'{key}' must be an ISO date such as 2024-05-01, or a date "
-                        f"and time such as 2024-05-01T09:30:00+08:00; found '{meta[key]}'")
-            else:
-                fields[key] = value
-    if "date" in fields and "updated" in fields and \
+    if fields.get("date") and fields.get("updated") and \
             sort_key(fields["updated"]) < sort_key(fields["date"]):
-        problem("updated", f"'updated' ({fields['updated']}) is before 'date' "
-                f"({fields['date']})")
-    if "updated" in fields and "date" not in meta:
-        problem("updated", "'updated' needs a 'date' (when the article was first "
-                "published)")
-    for key in ("authors", "tags"):
-        if key in meta:
-            names = texts(meta[key])
-            if names is None:
-                what = "author names" if key == "authors" else "tags"
-                problem(key, f"'{key}' must be a list of {what} (or a single one), each "
-                        "non-empty text")
-            else:
-                fields[key] = names
-    if "draft" in meta:
-        if not isinstance(meta["draft"], bool):
-            problem("draft", f"'draft' must be true or false; found '{meta['draft']}'")
-        else:
-            fields["draft"] = meta["draft"]
-    if "image" in meta:
-        image = meta["image"]
-        if not isinstance(image, str) or not (URL.match(image) or relative_file(image)):
-            problem("image", "'image' must be a path inside the article's folder (such as "
-                    f"cover.png) or an http(s) URL; found '{image}'")
-        else:
-            fields["image"] = image
-    if "extra" in meta:
-        if not isinstance(meta["extra"], dict):
-            problem("extra", "'extra' must be a mapping (key: value lines)")
-        else:
-            fields["extra"] = plain(meta["extra"])
-    if len(problems) > found:
+        fields.ok = False
+        problems.add(path, fields.line_of("updated"), f"'updated' ({fields['updated']}) is "
+                     f"before 'date' ({fields['date']})", key="updated", language=language)
+    if fields.get("updated") and "date" not in meta:
+        fields.ok = False
+        problems.add(path, fields.line_of("updated"), "'updated' needs a 'date' (when the "
+                     "article was first published)", key="updated", language=language)
+    if not fields.ok:
         return None
-    return fields
+    return {**fields, "extra": dict(fields["extra"])}
 
 
 def iso_date(value: Any) -> str | None:

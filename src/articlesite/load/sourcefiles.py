@@ -7,7 +7,7 @@ import hashlib
 import json
 import marshal
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -23,27 +23,136 @@ class LineDict(dict):
     key_lines: dict[str, int]
 
 
-def _line_loader(base: type) -> type:
-    """A loader on `base` whose mappings are LineDicts."""
+# Reading YAML is two steps: PyYAML composes the document's node tree (each node knows
+# its line), then `_Builder` makes plain values of the nodes. PyYAML's own constructor
+# does the second step through generic, Python-level dispatch and its resolver matches
+# every plain scalar against a list of regular expressions; the specs are mostly the same
+# few words and numbers, so the tag of a plain scalar is remembered by its text, and the
+# common tags (text, numbers, booleans, null) are made without the constructor. Any other
+# tag (dates, sets, binary…) and every error still go through PyYAML's SafeConstructor.
+_STR, _SEQ, _MAP = (yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG,
+                    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG,
+                    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG)
+_MERGE = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
+_SCALAR = yaml.ScalarNode
+_PLAIN_TAGS: dict[str, str] = {}   # the resolved tag of a plain scalar, by its text
+_REMEMBERED = 4096
 
-    class LineLoader(base):
-        def construct_mapping(self, node, deep=False):
-            mapping = LineDict(super().construct_mapping(node, deep=True))
-            mapping.line = node.start_mark.line + 1
-            mapping.key_lines = {
-                str(k.value): k.start_mark.line + 1 for k, _ in node.value
-            }
-            return mapping
 
-    LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                               LineLoader.construct_mapping)
-    return LineLoader
+def _composer(base: type) -> type:
+    """A loader on `base` that remembers the tags of plain scalars."""
+
+    class Composer(base):
+        def resolve(self, kind, value, implicit):
+            if kind is yaml.ScalarNode:
+                if not implicit[0]:
+                    return _STR
+                tag = _PLAIN_TAGS.get(value)
+                if tag is None:
+                    tag = super().resolve(kind, value, implicit)
+                    if len(_PLAIN_TAGS) < _REMEMBERED:
+                        _PLAIN_TAGS[value] = tag
+                return tag
+            return _SEQ if kind is yaml.SequenceNode else _MAP
+
+        # No path resolvers are registered: nothing to follow down the tree.
+        def descend_resolver(self, current_node, current_index):
+            pass
+
+        def ascend_resolver(self):
+            pass
+
+    return Composer
+
+
+def _int(text: str) -> int:
+    """A decimal integer; YAML's other spellings (0x1f, 0b10, 017 in octal, 1:30) raise
+    ValueError and are left to PyYAML."""
+    digits = text.lstrip("+-")
+    if digits[:1] == "0" and digits != "0":
+        raise ValueError(text)
+    return int(text)
+
+
+def _bool(text: str) -> bool:
+    return text.lower() in ("yes", "true", "on")
+
+
+_SCALARS: dict[str, Callable[[str], Any]] = {
+    "tag:yaml.org,2002:int": _int,
+    "tag:yaml.org,2002:float": float,  # .inf, .nan and 1:30.5 raise ValueError
+    "tag:yaml.org,2002:bool": _bool,
+    "tag:yaml.org,2002:null": lambda text: None,
+}
+
+
+class _Builder:
+    """Plain values from a composed node tree: LineDicts, lists and scalars, as PyYAML's
+    SafeConstructor would make them. An alias gives the same object again."""
+
+    def __init__(self, loader: Any):
+        self.constructor = loader   # for the rare tags and for PyYAML's errors
+        self.made: dict[int, Any] = {}
+
+    def value(self, node: yaml.Node) -> Any:
+        kind = type(node)
+        if kind is _SCALAR:
+            return node.value if node.tag == _STR else self.scalar(node)
+        made = self.made.get(id(node))
+        if made is not None:
+            return made
+        if kind is yaml.SequenceNode and node.tag == _SEQ:
+            items = self.made[id(node)] = []
+            items.extend([item.value if type(item) is _SCALAR and item.tag == _STR
+                          else self.value(item) for item in node.value])
+            return items
+        if kind is yaml.MappingNode and node.tag == _MAP:
+            return self.mapping(node)
+        return self.constructor.construct_object(node, deep=True)
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        convert = _SCALARS.get(node.tag)
+        if convert is not None:
+            with contextlib.suppress(ValueError):
+                return convert(node.value)
+        return self.constructor.construct_object(node, deep=True)
+
+    def mapping(self, node: yaml.MappingNode) -> LineDict:
+        mapping = self.made[id(node)] = LineDict()
+        mapping.line = node.start_mark.line + 1
+        key_lines = mapping.key_lines = {}
+        for key_node, value_node in node.value:
+            if type(key_node) is _SCALAR and key_node.tag == _STR:   # nearly every key
+                key = key_node.value
+            elif key_node.tag in _MERGE:
+                self.constructor.flatten_mapping(node)   # `<<: *base` merged, then again
+                del self.made[id(node)]
+                return self.mapping(node)
+            else:
+                key = self.value(key_node)
+                if not isinstance(key, Hashable):
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping", node.start_mark,
+                        "found unhashable key", key_node.start_mark)
+            mapping[key] = value_node.value if type(value_node) is _SCALAR and \
+                value_node.tag == _STR else self.value(value_node)
+            key_lines.setdefault(str(key), key_node.start_mark.line + 1)
+        return mapping
+
+
+def _load_with(loader_class: type, text: str) -> Any:
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        return None if node is None else _Builder(loader).value(node)
+    finally:
+        loader.dispose()
 
 
 # libyaml's parser (when PyYAML has it) is about ten times faster; the pure-Python one
 # explains syntax errors better, so it is asked again when a file does not parse.
-_LOADERS = [_line_loader(base) for base in (getattr(yaml, "CSafeLoader", None),
-                                            yaml.SafeLoader) if base is not None]
+_LOADERS = [_composer(base) for base in (getattr(yaml, "CSafeLoader", None),
+                                         yaml.SafeLoader) if base is not None]
 # libyaml builds the document tree by recursion in C: nesting some 30 000 levels deep
 # ("[[[…" or "- - - …") crashes the process instead of raising an error. Every level of
 # nesting starts at one of these characters, so a text with few of them is shallow; any
@@ -55,8 +164,8 @@ def _load(text: str) -> Any:
     if sum(map(text.count, _OPENERS)) < _SHALLOW:
         for loader in _LOADERS[:-1]:
             with contextlib.suppress(yaml.YAMLError):
-                return yaml.load(text, Loader=loader)
-    return yaml.load(text, Loader=_LOADERS[-1])
+                return _load_with(loader, text)
+    return _load_with(_LOADERS[-1], text)
 
 
 def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -> Any:
@@ -236,38 +345,3 @@ def json_key_lines(text: str) -> dict[str, int]:
         quoted = match.group(1)
         lines.setdefault(json.loads(quoted) if "\\" in quoted else quoted[1:-1], line)
     return lines
-
-
-def check_fields(mapping: Any, path: Path, problems: Problems, *, required: tuple[str, ...],
-                 optional: tuple[str, ...] = (), what: str, language: str | None = None
-                 ) -> bool:
-    """Check a mapping has the required keys and no unknown ones. True if usable."""
-    line = getattr(mapping, "line", None)
-    if not isinstance(mapping, dict):
-        problems.add(path, line, f"{what} must be a mapping, found {type(mapping).__name__}")
-        return False
-    ok = True
-    for key in required:
-        if key not in mapping:
-            problems.add(path, line, f"{what} is missing the field '{key}'", key=key,
-                         language=language)
-            ok = False
-    for key in mapping:
-        if key not in required and key not in optional:
-            known = ", ".join(required + optional)
-            problems.add(path, _key_line(mapping, key), f"unknown field '{key}' in {what} "
-                         f"(known fields: {known})", key=str(key), language=language)
-            ok = False
-    return ok
-
-
-def _key_line(mapping: Any, key: Any) -> int | None:
-    lines = getattr(mapping, "key_lines", None)
-    return lines.get(str(key), getattr(mapping, "line", None)) if lines else None
-
-
-def line_of(mapping: Any, key: str | None = None) -> int | None:
-    """Line of a key in a LineDict, or of the mapping itself."""
-    if key is not None:
-        return _key_line(mapping, key)
-    return getattr(mapping, "line", None)

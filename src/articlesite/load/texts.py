@@ -15,6 +15,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from ..problems import Problems
+from .schema import Context, MapOf, Value, anything
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
 _SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
@@ -102,17 +103,12 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
         problems.add(path, 1, f"{what} must map keys to {{language: text}}")
         return None
     dictionary = Dictionary(path, {}, source)
-    found: list[tuple[str, str, str | None]] = []   # key, message, language
+    shape = MapOf(MapOf(Value(anything), keys=codes, names="language",
+                        unknown=f"unknown language '{{key}}' (languages: {', '.join(codes)})",
+                        message="value must map language codes to texts"))
+    context = Context(path, problems, lines=lambda: dictionary.lines)
     fallbacks: set[tuple[str, str]] = set()
-    for key, entry in data.items():
-        if not isinstance(entry, dict):
-            found.append((key, "value must map language codes to texts", None))
-            continue
-        for code in entry:
-            if code not in codes:
-                known = ", ".join(codes)
-                found.append((key, f"unknown language '{code}' (languages: {known})",
-                              str(code)))
+    for key, entry in (context.read(shape, data) or {}).items():
         texts = dictionary.texts[key] = {code: value for code, value in entry.items()
                                          if isinstance(value, str)}
         for code in codes:
@@ -122,8 +118,7 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
                 texts[code] = entry[fallback]
                 fallbacks.add((key, code))
             elif message:
-                found.append((key, message, code))
-    for key, message, language in found:
-        problems.add(path, dictionary.lines.get(key), message, key=key, language=language)
+                problems.add(path, dictionary.lines.get(key), message, key=key,
+                             language=code)
     dictionary.fallbacks = frozenset(fallbacks)
     return dictionary
