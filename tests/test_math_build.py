@@ -45,6 +45,14 @@ def test_eqref_links_to_the_numbered_equation_in_the_page_language(math_site: Pa
                for div in page.select("main .math-display.numbered")]
     assert numbers == [("eq-eq-ratio", "(1)"), ("eq-eq-clip", "(2)"), ("eq-eq-value", "(3)"),
                        ("eq-bayes", "(B)")]
+    # Every display formula's box can take keyboard focus (a wide one scrolls sideways)
+    # and is named in the page's language, with its number where it has one.
+    name = {"en": "Formula", "zh": "公式", "ja": "数式"}[code]
+    boxes = page.select("main .math-display")
+    assert all(box.get("tabindex") == "0" and box.get("role") == "group" for box in boxes)
+    assert [box["aria-label"] for box in boxes if "numbered" in box["class"]] == [
+        f"{name} ({n})" for n in ("1", "2", "3", "B")]
+    assert {box["aria-label"] for box in boxes if "numbered" not in box["class"]} == {name}
     text = page.main.get_text()
     assert "\\label" not in text and "\\tag" not in text and "\\eqref" not in text
 
