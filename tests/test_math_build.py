@@ -134,3 +134,17 @@ def test_the_formula_pages_pass_the_nu_html_checker(math_site: Path):
     result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
                             capture_output=True, text=True, timeout=300, check=False)
     assert json.loads(result.stderr)["messages"] == []
+
+
+@pytest.mark.parametrize("tex, side", [(r"\overline{AB}", "top"), (r"\underline{x+1}", "bottom"),
+                                       (r"\overline{x}^2", "top")])
+def test_overline_and_underline_are_rules_not_combining_characters(tex, side):
+    """U+0332 alone in an <mo> is a text run starting with a composing character, which
+    HTML's validator reports; the rule is a menclose's border, as TeX draws it."""
+    import unicodedata
+
+    from articlesite.render.mathml import convert
+
+    mathml = convert(tex, True).mathml
+    assert f'<menclose notation="{side}" style="border-{side}:0.06em solid;' in mathml
+    assert not any(unicodedata.combining(c) for c in mathml)
