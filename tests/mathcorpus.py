@@ -401,12 +401,12 @@ def _holds(expectation: str, root: ET.Element, parents: dict, result: Result) ->
                         name not in ACCENTS and mark):
                     return True
         return False
-    if kind == "under":
-        return any(local(e) in ("munder", "munderover") and len(e) >= 2
-                   and _base_matches(e[0], args[0]) for e in root.iter())
-    if kind == "over":
-        return any(local(e) in ("mover", "munderover") and len(e) >= 2
-                   and _base_matches(e[0], args[0]) for e in root.iter())
+    if kind in ("under", "over"):   # a script, or a rule: <menclose notation="top">
+        script = ("munder" if kind == "under" else "mover", "munderover")
+        side = "bottom" if kind == "under" else "top"
+        return any((local(e) in script and len(e) >= 2 and _base_matches(e[0], args[0]))
+                   or (local(e) == "menclose" and e.get("notation") == side
+                       and _base_matches(e, args[0])) for e in root.iter())
     if kind == "table":
         shape = (int(args[0]), int(args[1]))
         return any(_table_shape(e) == shape for e in root.iter() if local(e) == "mtable")

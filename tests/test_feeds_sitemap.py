@@ -170,9 +170,80 @@ def test_head_metadata_matches_the_front_matter(site: Path):
         if meta.get("image"):
             image = f"{BASE}assets/{slug}/{meta['image']}"
             assert og["og:image"] == twitter["twitter:image"] == data["image"] == image
+            # the body shows no cover: the preview image is published all the same
+            assert (site / "site" / image.removeprefix(BASE)).is_file()
             assert twitter["twitter:card"] == "summary_large_image"
         else:
             assert "og:image" not in og and twitter["twitter:card"] == "summary"
+
+
+def test_preview_image_is_published_per_language_and_checked(tmp_path: Path):
+    """`image:` is published whether the body shows it or not, its variant for a language
+    first (cover.ja.png); a missing file or one that is no image stops the build, named
+    with its file, line, key and language."""
+    root = readers_site(tmp_path / "project")
+    folder = root / "content" / "attention"
+    (folder / "cover.ja.png").write_bytes((folder / "cover.png").read_bytes()[:-1] + b"\0")
+    assert run_build(root).returncode == 0
+    for code, name in (("ja", "cover.ja.png"), ("zh", "cover.png"), ("en", "cover.png")):
+        page = soup(root / "site" / code / "attention.html")
+        url = page.find("meta", property="og:image")["content"]
+        assert url == f"{BASE}assets/attention/{name}"
+        published_file = root / "site" / url.removeprefix(BASE)
+        assert published_file.read_bytes() == (folder / name).read_bytes()
+        assert "cover" not in str(page.find("article"))
+    source = folder / "ja.md"
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "image: cover.png", "image: covers/missing.png"), encoding="utf-8")
+    (folder / "notes.txt").write_text("not an image\n", encoding="utf-8")
+    source = folder / "zh.md"
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "image: cover.png", "image: notes.txt"), encoding="utf-8")
+    result = run_build(root)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert re.search(r"content/attention/ja\.md:8: .*'covers/missing\.png' is not a file"
+                     r".*\[key 'image', language 'ja'\]", result.stderr), result.stderr
+    assert re.search(r"content/attention/zh\.md:8: .*'notes\.txt' is not an image a browser"
+                     r" shows.*\[language 'zh'\]", result.stderr), result.stderr
+
+
+def test_in_progress_language_is_listed_by_no_finished_page(tmp_path: Path):
+    """Korean, `status: in-progress` (README, "Adding a language"): its pages are built
+    but the sitemap, the other languages' feeds and the root page do not name them."""
+    root = readers_site(tmp_path / "project")
+    with (root / "content" / "site.yaml").open("a", encoding="utf-8") as file:
+        file.write("  - {code: ko, name: 한국어, lang: ko, title: 기술 노트, "
+                   "status: in-progress}\n")
+    attention = root / "content" / "attention"
+    (attention / "ko.md").write_text((attention / "en.md").read_text(encoding="utf-8")
+                                     .replace("What attention costs", "어텐션의 비용"),
+                                     encoding="utf-8")
+    (root / "content" / "only-ko").mkdir()
+    (root / "content" / "only-ko" / "ko.md").write_text(
+        '---\ntitle: "한국어만"\ndescription: "x"\ndate: 2025-01-01\n---\n\n'
+        "## 하나 {#one}\n\n텍스트.\n", encoding="utf-8")
+    assert run_build(root).returncode == 0
+    out = root / "site"
+    assert (out / "ko" / "attention.html").is_file()
+    assert "only-ko.html" in (out / "ko" / "index.html").read_text(encoding="utf-8")
+    for code in LANGS:
+        assert "only-ko" not in (out / code / "index.html").read_text(encoding="utf-8")
+    sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
+    assert "ko/" not in sitemap and 'hreflang="ko"' not in sitemap
+    urlset = ET.fromstring(sitemap)
+    for url in urlset.findall(f"{SM}url"):
+        hreflangs = {link.get("hreflang") for link in url.findall(f"{XHTML}link")}
+        assert hreflangs <= {"zh-CN", "en", "ja", "x-default"}
+    for code in LANGS:
+        feed = feedparser.parse((out / code / "feed.xml").read_bytes(),
+                                response_headers=headers(f"{BASE}{code}/feed.xml"))
+        assert not feed.bozo and feed.entries
+        assert all(e.link.startswith(f"{BASE}{code}/") for e in feed.entries)
+    korean = feedparser.parse((out / "ko" / "feed.xml").read_bytes(),
+                              response_headers=headers(f"{BASE}ko/feed.xml"))
+    assert [e.title for e in korean.entries] == ["한국어만", "어텐션의 비용"]
+    assert "ko/" not in (out / "index.html").read_text(encoding="utf-8")
+    assert "한국어" not in soup(out / "index.html").get_text()
 
 
 def test_404_page_links_every_language(site: Path):

@@ -45,6 +45,14 @@ def test_eqref_links_to_the_numbered_equation_in_the_page_language(math_site: Pa
                for div in page.select("main .math-display.numbered")]
     assert numbers == [("eq-eq-ratio", "(1)"), ("eq-eq-clip", "(2)"), ("eq-eq-value", "(3)"),
                        ("eq-bayes", "(B)")]
+    # Every display formula's box can take keyboard focus (a wide one scrolls sideways)
+    # and is named in the page's language, with its number where it has one.
+    name = {"en": "Formula", "zh": "公式", "ja": "数式"}[code]
+    boxes = page.select("main .math-display")
+    assert all(box.get("tabindex") == "0" and box.get("role") == "group" for box in boxes)
+    assert [box["aria-label"] for box in boxes if "numbered" in box["class"]] == [
+        f"{name} ({n})" for n in ("1", "2", "3", "B")]
+    assert {box["aria-label"] for box in boxes if "numbered" not in box["class"]} == {name}
     text = page.main.get_text()
     assert "\\label" not in text and "\\tag" not in text and "\\eqref" not in text
 
@@ -126,3 +134,17 @@ def test_the_formula_pages_pass_the_nu_html_checker(math_site: Path):
     result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
                             capture_output=True, text=True, timeout=300, check=False)
     assert json.loads(result.stderr)["messages"] == []
+
+
+@pytest.mark.parametrize("tex, side", [(r"\overline{AB}", "top"), (r"\underline{x+1}", "bottom"),
+                                       (r"\overline{x}^2", "top")])
+def test_overline_and_underline_are_rules_not_combining_characters(tex, side):
+    """U+0332 alone in an <mo> is a text run starting with a composing character, which
+    HTML's validator reports; the rule is a menclose's border, as TeX draws it."""
+    import unicodedata
+
+    from articlesite.render.mathml import convert
+
+    mathml = convert(tex, True).mathml
+    assert f'<menclose notation="{side}" style="border-{side}:0.06em solid;' in mathml
+    assert not any(unicodedata.combining(c) for c in mathml)

@@ -38,10 +38,6 @@ def needs(*features: str):
     return pytest.mark.xfail(reason=f"needs {' and '.join(features)} (issue 9)", strict=True)
 
 
-# What each expectation waits for, named once.
-CJK_EMPHASIS = "** closing after punctuation before CJK text (**…$x$**で)"
-
-
 @dataclass
 class Built:
     root: Path
@@ -205,7 +201,7 @@ def test_one_h1_with_the_front_matter_title(request, slug, language):
 # --- No literal Markdown reaches the reader --------------------------------------------------
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, marks={"ja": [needs(CJK_EMPHASIS)]}),
+    *each_language(NUMBER_ENCODING),
     *each_language(DATA_TYPES),
     *each_language(HTTP), *each_language(SESSION)])
 def test_no_literal_markdown_in_the_text(request, slug, language):
@@ -213,12 +209,11 @@ def test_no_literal_markdown_in_the_text(request, slug, language):
     assert literal_markup(page.body) == []
 
 
-@needs(CJK_EMPHASIS)
 def test_bold_closing_before_kana_after_math():
     """`**…$0000 \\; 0000$**で` (ja, number-encoding) is bold in the author's tool: the
     closing `**` follows `$` and precedes a kana, which CommonMark's flanking rules refuse.
     Checked on its own so that the literal-markdown failures above have a named cause."""
-    from articlesite.markdown import create_parser
+    from articlesite.render.markdown import create_parser
 
     html = create_parser().render("したがって、**負の0の2の補数は$0$**で、正の0と同じ")
     assert "<strong>" in html and "**" not in html
@@ -257,7 +252,7 @@ def prose_lines_with_tags(source: str) -> set[int]:
 
 
 @pytest.mark.parametrize("slug, language", [
-    *each_language(NUMBER_ENCODING, marks={"ja": [needs(CJK_EMPHASIS)]}),
+    *each_language(NUMBER_ENCODING),
     *each_language(DATA_TYPES), *each_language(HTTP), *each_language(SESSION)])
 def test_every_bold_span_is_bold(request, slug, language):
     site, page = article(request, slug, language)

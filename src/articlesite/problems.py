@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -36,20 +37,37 @@ class UsageError(Exception):
     shown as is, without a traceback."""
 
 
+_REPEATED = re.compile(r"^(?:formula \$.*|(file '[^']*' not found: no \S+)(?: \(nor \S+\))?)$",
+                       re.DOTALL)
+
+
+def _repeated(problem) -> tuple[str, str, str] | None:
+    """What a problem that each language of an article may repeat is grouped by: its
+    article's folder, its message without what differs per language, and what it is."""
+    match = _REPEATED.match(problem.message)
+    if not match or not problem.language:
+        return None
+    folder = str(PurePosixPath(problem.file).parent)
+    if match.group(1):   # a missing file: each language also looked for its own variant
+        return folder, match.group(1), "file"
+    return folder, problem.message, "formula"
+
+
 def merge_repeated(problems: list) -> list:
-    """The same formula refused in several languages of an article: one problem, at its
-    first file and line, naming the others and every language."""
+    """The same formula refused, or the same file missing, in several languages of an
+    article: one problem, at its first file and line, naming the others and every
+    language."""
     groups: dict[tuple, list] = {}
     for problem in sorted(set(problems), key=Problem.sort_key):
-        if problem.message.startswith("formula $") and problem.language:
-            folder = str(PurePosixPath(problem.file).parent)
-            groups.setdefault((folder, problem.message), []).append(problem)
-    merged = [p for p in problems if not (p.message.startswith("formula $") and p.language)]
-    for same in groups.values():
+        key = _repeated(problem)
+        if key is not None:
+            groups.setdefault(key, []).append(problem)
+    merged = [p for p in problems if _repeated(p) is None]
+    for (_, message, what), same in groups.items():
         first = same[0]
         if len(same) > 1:
             also = ", ".join(f"{PurePosixPath(p.file).name}:{p.line}" for p in same[1:])
-            first = replace(first, message=f"{first.message} (the same formula in {also})",
+            first = replace(first, message=f"{message} (the same {what} in {also})",
                             language=", ".join(dict.fromkeys(p.language for p in same)))
         merged.append(first)
     return merged

@@ -50,11 +50,19 @@ def test_axe_finds_no_violation_in_the_search_results(visit, theme: str):
     assert violations(axe(page, "{include: [['.bar']]}")) == []
 
 
-def test_from_a_file_the_box_says_search_needs_a_web_server(visit):
-    page = visit(f"ja/{ARTICLE}.html", from_disk=True)
+@pytest.mark.parametrize("code", ["zh", "en", "ja"])
+def test_from_a_file_the_box_says_search_needs_a_web_server(visit, code: str):
+    page = visit(f"{code}/{ARTICLE}.html", from_disk=True, width=1400)
     notice = page.locator(".search-notice")
     assert notice.is_visible() and "python build.py serve" in notice.inner_text()
     assert page.locator("#search-input").is_disabled()
+    # One line in the header at desktop width, all of it shown (not cut or ellipsed).
+    lines, cut = page.evaluate("""() => {
+        const n = document.querySelector('.search-notice');
+        return [Math.round(n.getBoundingClientRect().height
+                           / parseFloat(getComputedStyle(n).lineHeight)),
+                n.scrollWidth > n.clientWidth]; }""")
+    assert (lines, cut) == (1, False)
 
 
 def test_search_box_is_reachable_at_390_px(visit):

@@ -67,8 +67,12 @@ def number(tokens: list[Token]) -> Numbering:
 
 def render(token: Token, line: int | None, numbering: Numbering | None,
            problem: Callable[[int | None, str], None] | None,
-           reference: Callable[[str], str] | None) -> str:
-    """A formula's HTML, or a placeholder after reporting what is wrong with it."""
+           reference: Callable[[str], str] | None, name: str | None = None) -> str:
+    """A formula's HTML, or a placeholder after reporting what is wrong with it.
+
+    A display formula wider than the column scrolls sideways in its box (on a phone most
+    long ones do), so the box is focusable (a keyboard reader scrolls it with the arrow
+    keys) and named: `name`, "Formula" in the page's language, with its number."""
     tex = token.content.strip()
     display = token.type == "math_block"
 
@@ -98,10 +102,13 @@ def render(token: Token, line: int | None, numbering: Numbering | None,
     shown = formula.tag
     if formula.label is not None and numbering is not None:
         shown = numbering.numbers.get(formula.label, shown)
+    box = ' tabindex="0" role="group"'
+    if name:
+        box += f' aria-label="{escape(name + (" " + shown if shown else ""))}"'
     if shown is None:
-        return f'<div class="math-display">{formula.mathml}</div>\n'
+        return f'<div class="math-display"{box}>{formula.mathml}</div>\n'
     ident = f' id="{anchor(formula.label)}"' if formula.label else ""
-    return (f'<div class="math-display numbered"{ident}>{formula.mathml}'
+    return (f'<div class="math-display numbered"{ident}{box}>{formula.mathml}'
             f'<span class="eqno">{escape(shown)}</span></div>\n')
 
 

@@ -8,6 +8,8 @@ tags. The template is templates/feed.xml; this module picks and dates the entrie
   a `urn:uuid:` made from the page's path, the same on every build. Links are absolute
   with a `base_url`; without one they are relative to the feed, which RFC 4287 allows
   and feed readers resolve against the feed's own address.
+- A language still `status: in-progress` has its feed too, linked from its own pages
+  only (as every page of it is); no other language's feed lists its articles.
 - A feed with no entry says it was updated at 1970-01-01T00:00:00Z: a build has no clock
   (two builds of the same sources are byte-identical).
 """

@@ -213,11 +213,44 @@ class PageReferences:
 
 def page_references(site, articles: dict, reader: Files, slug: str, language: str,
                     problem: Callable[[int | None, str], None]) -> PageReferences:
-    """The resolver for the page of article `slug` in `language`."""
-    return PageReferences(
+    """The resolver for the page of article `slug` in `language`; the front matter's
+    preview image (`image:`) is published with the page, whether the body shows it or
+    not (meta.preview_image gives its URL)."""
+    refs = PageReferences(
         slug, language, site.codes, [site.source_language, site.default_language],
         {name: list(article.sources) for name, article in articles.items()},
         {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader, problem)
+    source = articles[slug].sources.get(language) if slug in articles else None
+    if source is not None:
+        preview_file(refs, source)
+    return refs
+
+
+def preview_file(refs: PageReferences, source) -> None:
+    """Publish the front matter's `image:` (a per-language variant first, as for images
+    in the body). A missing file is reported when the source is loaded."""
+    image = source.meta.image
+    if not image or "://" in image:
+        return
+    chosen, looked = refs.reader.choose(refs.folder, image, refs.language)
+    info = refs.reader.info(f"{refs.folder}/{chosen}")
+    if info is None:
+        return
+    refs.files.update(looked)
+    if info.kind is None:
+        refs.problem(front_matter_line(source.path, "image"),
+                     f"the front matter's image '{image}' is not an image a browser shows "
+                     "(PNG, JPEG, GIF, WebP, AVIF or SVG)")
+
+
+def front_matter_line(path, key: str) -> int | None:
+    """The line of `key:` in a source's front matter, as far as it can be read."""
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((n for n, text in enumerate(lines[1:], 2) if text.startswith(f"{key}:")),
+                None)
 
 
 def check_targets(pages: list, findings, sources_of: Callable) -> None:

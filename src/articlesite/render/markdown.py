@@ -227,7 +227,8 @@ def _render_math(self, tokens, idx, options, env) -> str:
         line += source[:source.index(tokens[idx].content)].count("\n")  # the formula's own line
     return equations.render(tokens[idx], line, env.get("equations"),
                             context.problem if context else None,
-                            context.equation_reference if context else None)
+                            context.equation_reference if context else None,
+                            context.ui("formula") if context else None)
 
 
 def _references(env: dict):

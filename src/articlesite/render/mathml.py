@@ -39,8 +39,9 @@ _ATTRIBUTES = frozenset({
 _STYLE = re.compile(r"^(?:\s*(?:text-align|justify-items|padding(?:-left|-right|-top|-bottom)?|"
                     r"width|border(?:-left|-right|-top|-bottom)?|color|background-color)\s*:"
                     r"\s*[-#%.\w ]+;?)*\s*$")
-# Chromium draws no <menclose>; the site's style sheet draws the box of \boxed.
-_NOTATIONS = frozenset({"box"})
+# Chromium draws no <menclose>: the site's style sheet draws the box of \boxed, and the
+# rules of \overline and \underline are their own border (_rules_as_menclose).
+_NOTATIONS = frozenset({"box", "top", "bottom"})
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,36 @@ def _styles_as_mstyle(mathml: str) -> str:
     return _MROW.sub(tag, mathml)
 
 
+_LOW_LINE = "\u0332"
+
+
+def _rules_as_menclose(mathml: str) -> str:
+    """\\overline and \\underline: math-core draws them as U+0332 COMBINING LOW LINE over
+    or under the base, and HTML's validator warns of every such text run ("starts with a
+    composing character"). TeX draws a rule there: <menclose notation="top"> (or
+    "bottom"), which says so to assistive technology, with the rule as its border (no
+    browser draws a menclose's notation)."""
+    if _LOW_LINE not in mathml:
+        return mathml
+    root = ET.fromstring(mathml)
+    for parent in root.iter():
+        for i, child in enumerate(list(parent)):
+            if child.tag not in ("mover", "munder") or len(child) != 2:
+                continue
+            line = child[1]
+            if line.tag != "mo" or line.text != _LOW_LINE:
+                continue
+            side = "top" if child.tag == "mover" else "bottom"
+            enclosed = ET.Element("menclose", notation=side,
+                                  style=f"border-{side}:0.06em solid;padding-{side}:0.1em")
+            enclosed.append(child[0])
+            enclosed.tail = child.tail
+            parent[i] = enclosed
+    return ET.tostring(root, encoding="unicode")
+
+
 def _polish(mathml: str) -> str:
-    mathml = _styles_as_mstyle(_table_levels(mathml))
+    mathml = _rules_as_menclose(_styles_as_mstyle(_table_levels(mathml)))
     mathml = _VEC.sub('<mo stretchy="false" mathsize="70%" lspace="0" rspace="0">\u2192</mo>',
                       mathml)
     return _BIG_FENCE.sub(r'<mo \1 lspace="0" rspace="0">\2</mo>', mathml)

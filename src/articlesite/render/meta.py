@@ -9,11 +9,13 @@ they are left out. An image given as an http(s) URL is used as it is.
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import quote
 
 from babel.core import get_global
 
-from ..load.config import Site
+from ..load.config import Language, Site
 from ..load.frontmatter import FrontMatter
+from .assets import site_path, variant_name
 from .dates import locale_of
 from .feeds import rfc3339
 
@@ -32,24 +34,27 @@ def og_locale(lang: str) -> str:
     return f"{locale.language}_{territory}" if territory else locale.language
 
 
-def preview_image(site: Site, slug: str, meta: FrontMatter) -> str | None:
-    """The absolute URL of the article's preview image, where there is one."""
+def preview_image(site: Site, slug: str, meta: FrontMatter, code: str) -> str | None:
+    """The absolute URL of the article's preview image in language `code`, where there
+    is one: the file links.preview_file publishes (its variant for the language first)."""
     if not meta.image:
         return None
     if "://" in meta.image:
         return meta.image
     if not site.base_url:
         return None
-    return f"{site.base_url}assets/{slug}/{meta.image}"
+    variant = variant_name(meta.image, code)
+    chosen = variant if (site.root / "content" / slug / variant).is_file() else meta.image
+    return site.base_url + quote(site_path(slug, chosen))
 
 
-def article_json_ld(site: Site, lang: str, path: str, slug: str,
+def article_json_ld(site: Site, language: Language, path: str, slug: str,
                     meta: FrontMatter) -> dict:
     """schema.org Article data for an article page (the template writes it with tojson,
     which escapes '<' so that no text can close the script element)."""
     data: dict = {"@context": "https://schema.org", "@type": "Article",
                   "headline": meta.title, "description": meta.description,
-                  "inLanguage": lang}
+                  "inLanguage": language.lang}
     if meta.date:
         data["datePublished"] = rfc3339(meta.date)
         data["dateModified"] = rfc3339(meta.newest)
@@ -57,7 +62,7 @@ def article_json_ld(site: Site, lang: str, path: str, slug: str,
         data["author"] = [{"@type": "Person", "name": name} for name in meta.authors]
     if meta.tags:
         data["keywords"] = list(meta.tags)
-    image = preview_image(site, slug, meta)
+    image = preview_image(site, slug, meta, language.code)
     if image:
         data["image"] = image
     if site.base_url:

@@ -7,7 +7,9 @@ article in each language it exists in), with `xhtml:link` hreflang alternates: f
 article, only the languages it exists in, plus x-default; for the indexes, every
 language. `lastmod` is an article's `updated` date, else its `date`; an index's is the
 newest of the articles it lists. Drafts, the 404 page and the translator's view are not
-listed.
+listed; nor are the pages of a language still `status: in-progress` (README, "Adding a
+language"): no finished page names them, so the sitemap, which speaks for the finished
+site, does not either, and no hreflang alternate points to them.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ class SitemapPage:
 
 
 def sitemap_pages(site: Site, listings: list[Listing]) -> list[SitemapPage]:
+    finished = site.shown_codes()
     published = [(listing, {code: meta for code, meta in listing.sources.items()
-                            if not meta.draft}) for listing in listings]
+                            if not meta.draft and code in finished}) for listing in listings]
     published = [(listing, sources) for listing, sources in published if sources]
-    indexes = [(site.language(code).lang, f"{code}/index.html") for code in site.codes]
+    indexes = [(site.language(code).lang, f"{code}/index.html") for code in finished]
     indexes.append(("x-default", "index.html"))
 
     def newest(dates: list[str | None]) -> str | None:
@@ -40,7 +43,7 @@ def sitemap_pages(site: Site, listings: list[Listing]) -> list[SitemapPage]:
 
     pages = [SitemapPage("index.html", newest(
         [meta.newest for _, sources in published for meta in sources.values()]), indexes)]
-    for code in site.codes:
+    for code in finished:
         shown = [sources.get(code) or next(iter(sources.values())) for _, sources in published]
         pages.append(SitemapPage(f"{code}/index.html",
                                  newest([meta.newest for meta in shown]), indexes))

@@ -8,6 +8,7 @@
 - tabs: `=== "Label"` (and MyST `tab-set`);
 - lists: task lists, definition lists; and `~~strikethrough~~`;
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
+- emphasis: `**…**` and `~~…~~` next to Chinese and Japanese text;
 - code: Pygments highlighting, titles, line numbers, marked lines;
 - literal: what would reach the reader as literal markup.
 """
@@ -20,6 +21,7 @@ from .admonitions import use_admonitions
 from .cjk import render_softbreak
 from .code import render_indented
 from .directives import use_directives
+from .emphasis import use_cjk_emphasis
 from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
 from .lists import use_lists
@@ -28,6 +30,7 @@ from .tabs import use_tabs
 
 def use_rules(md: MarkdownIt) -> None:
     md.enable("strikethrough")
+    use_cjk_emphasis(md)
     md.core.ruler.after("inline", "heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)
     md.add_render_rule("softbreak", render_softbreak)

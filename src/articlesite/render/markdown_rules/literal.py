@@ -6,7 +6,9 @@ come as `markup_problem` tokens from the rules that found them). What may be mea
 text is reported by `python build.py check` only: a raw HTML tag (not rendered: it shows
 as text), a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
 admonition, tab or directive written wrongly, e.g. without its blank line or indent), and
-an admonition with no content (its content not indented).
+an admonition with no content (its content not indented), and a `**` or `~~` that
+matches no other (emphasis.py keeps them; in CommonMark `2**10` is text, so it is not
+a build error).
 Text in code spans and code blocks is never reported.
 """
 
@@ -59,6 +61,13 @@ def _in_inline(token: Token, line: int) -> list[Literal]:
         if marker:
             found.append(Literal(line + offset, f"'{marker.group(1)}' would be shown as text: "
                                  f"{_MARKERS[marker.group(1)[:3]]}", False))
+    for offset, marker in token.meta.get("unmatched_markup", []):
+        found.append(Literal(line + offset, f"'{marker}' would be shown as text: no "
+                             f"'{marker}' of this paragraph pairs with it (in English text "
+                             f"a closing '{marker}' after punctuation needs a space or "
+                             f"punctuation after it: '{marker}Note:{marker} text'); write "
+                             f"'{chr(92)}{marker[0]}{chr(92)}{marker[0]}' if it is meant "
+                             "as text", False))
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
             line += 1
