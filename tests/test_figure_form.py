@@ -18,6 +18,6 @@ def test_a_figure_template_that_changes_its_texts_is_followed(project: Path):
     texts = json.loads((REPO / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
     for code in ("en", "ja", "zh"):
         html = soup(project / "site" / code / "ppo-long-horizon.html")
-        captions = [figure.figcaption.get_text() for figure in html.select("figure.ppo-figure")]
+        captions = [figure.figcaption.get_text() for figure in html.select("figure.figure")]
         assert texts["overview-caption"][code].upper() == captions[0]
         assert all(caption == caption.upper() for caption in captions)
