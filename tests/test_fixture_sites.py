@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, failed_build, run_build, snapshot, soup
 
 FIXTURES = REPO / "tests" / "fixtures"
