@@ -21,6 +21,7 @@
     root.setAttribute("data-theme", theme);
     store("articlesite-theme", theme);
     show();
+  });
   /* A figure that fits its box needs no scroll hint nor fit switch. */
   function markFits() {
     for (var i = 0; i < figures.length; i++) {
@@ -32,7 +33,6 @@
   }
   markFits();
   window.addEventListener("resize", markFits);
-  });
   if (styleButton) styleButton.addEventListener("click", function () {
     var style = diagramStyle() === "engineering" ? "blog" : "engineering";
     root.setAttribute("data-diagram-style", style);

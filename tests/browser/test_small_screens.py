@@ -115,3 +115,22 @@ def test_axe_at_390_px_with_the_menu_open_and_a_figure_fitted(visit, path: str, 
         .some(box => box.scrollWidth > box.clientWidth)""")
     assert violations(axe(page, "{include: [['.bar'], ['.figure'], ['.math-display']]}")) \
         == []
+
+
+def test_a_figure_that_fits_shows_no_scroll_hint(chromium, tmp_path):
+    """The small fixture site's figure (400 px wide) fits a 1000 px window: no hint nor
+    fit switch; at 390 px it does not fit, and both appear."""
+    from conftest import run_build
+    from test_fixture_sites import fixture_site
+    root = fixture_site("sources", tmp_path / "project")
+    assert run_build(root).returncode == 0
+    page = chromium.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto((root / "site" / "ja" / "loop.html").as_uri())
+        assert page.locator(".figure[data-fits]").count() == 1
+        assert page.locator(".figure-tools:visible").count() == 0
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("!document.querySelector('.figure').hasAttribute('data-fits')")
+        assert page.locator(".figure .scroll-hint").is_visible()
+    finally:
+        page.close()
