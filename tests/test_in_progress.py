@@ -113,3 +113,19 @@ def soup_text(html: str):
     from bs4 import BeautifulSoup
 
     return BeautifulSoup(html, "html.parser")
+
+
+def test_x_default_never_points_to_a_language_in_progress(project):
+    # Korean listed first, and the article only in Korean and Japanese: the Japanese
+    # page's x-default is its own page, not the Korean one it does not list.
+    config = project / "content" / "site.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "languages:\n", "languages:\n" + KOREAN, 1), encoding="utf-8")
+    shutil.copy(project / ARTICLE / "zh.md", project / ARTICLE / "ko.md")
+    (project / ARTICLE / "zh.md").unlink()
+    (project / ARTICLE / "en.md").unlink()
+    assert run_build(project).returncode == 0, "build failed"
+    page = soup(project / "site" / "ja" / "ppo-long-horizon.html")
+    assert page.select_one('link[hreflang="x-default"]')["href"] == "../ja/ppo-long-horizon.html"
+    korean = soup(project / "site" / "ko" / "ppo-long-horizon.html")
+    assert korean.select_one('link[hreflang="x-default"]')["href"] == "../ja/ppo-long-horizon.html"
