@@ -118,3 +118,20 @@ def test_two_builds_are_byte_identical(project: Path, tmp_path: Path):
     assert snapshot(tmp_path / "again") == first
     assert run_build(project).returncode == 0
     assert snapshot(project / "site") == first
+
+
+@pytest.mark.parametrize("mistake, message", [
+    ("{{ (site.languages | length) / 0 }}", "ZeroDivisionError: division by zero"),
+    ("{{ article_path() }}", "TypeError:"),
+    ("{% for %}", "template error: Expected an expression"),
+])
+def test_a_template_mistake_names_the_template_and_line(project: Path, mistake: str,
+                                                         message: str):
+    path = project / "templates" / "index.html"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("{% block main %}", "{% block main %}\n" + mistake, 1),
+                    encoding="utf-8")
+    line = line_of(project, "templates/index.html", mistake)
+    errors = failed_build(project)
+    assert f"templates/index.html:{line}: template error: " in errors
+    assert message in errors

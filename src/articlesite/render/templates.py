@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import traceback
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -27,6 +28,10 @@ from .dates import long_date, name_list, number
 from .figure_form import FigureForm
 from .markdown_rules.literal import find_literal_markup
 
+# What a template's mistake raises: Jinja's own errors, and those of a filter or function
+# called the wrong way (`{{ preview_image(site) }}`, `{{ 1 / 0 }}`, `{{ x['missing'] }}`).
+TEMPLATE_MISTAKES = (TemplateError, TypeError, ValueError, AttributeError, LookupError,
+                     ArithmeticError)
 _ID = re.compile(r'\sid="([^"]*)"')
 
 
@@ -163,7 +168,7 @@ class Renderer:
         try:
             return self.env.get_template(template).render(
                 **self._page_values(path, language, values))
-        except TemplateError as exc:
+        except TEMPLATE_MISTAKES as exc:  # a problem with file and line, not a crash
             self._template_error(template, exc)
             return ""
 
@@ -175,7 +180,7 @@ class Renderer:
         try:
             yield from self.env.get_template(template).generate(
                 **self._page_values(path, language, values))
-        except TemplateError as exc:
+        except TEMPLATE_MISTAKES as exc:
             self._template_error(template, exc)
 
     def _page_values(self, path: str, language: str, values: dict) -> dict:
@@ -192,10 +197,20 @@ class Renderer:
             return self.site.base_url or "/"
         return "../" * path.count("/")
 
-    def _template_error(self, template: str, exc: TemplateError) -> None:
-        line = getattr(exc, "lineno", None)
-        name = getattr(exc, "filename", None) or self.site.root / "templates" / template
-        self.problems.add(name, line, f"template error: {exc}")
+    def _template_error(self, template: str, exc: Exception) -> None:
+        """A template that fails: its file and line (Jinja puts the templates' own lines
+        in the traceback), and what went wrong."""
+        folder = self.site.root / "templates"
+        name, line = folder / template, None
+        if isinstance(exc, TemplateError) and getattr(exc, "filename", None):
+            name, line = Path(exc.filename), getattr(exc, "lineno", None)
+        else:
+            frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+                      if Path(frame.filename).parent == folder]
+            if frames:
+                name, line = Path(frames[-1].filename), frames[-1].lineno
+        kind = "" if isinstance(exc, TemplateError) else f"{type(exc).__name__}: "
+        self.problems.add(name, line, f"template error: {kind}{exc}")
 
     def render_article(self, article: Article, language: str,
                        body: Body | None = None) -> Page:
