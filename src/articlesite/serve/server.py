@@ -409,9 +409,7 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
             if not changes:
                 continue
             paths = sorted({Path(p) for _, p in changes})
-            names = ", ".join(shorten(p, root) for p in paths[:3])
-            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
-            builder.run(f": {names}{more} changed", paths=paths)
+            builder.run(f": {changed_names(paths, root)} changed", paths=paths)
     except KeyboardInterrupt:
         pass  # stopped while building: as cleanly as while watching
     finally:
@@ -437,6 +435,12 @@ def announce(site: Path, host: str, port: int, root: Path) -> None:
           flush=True)
     print("Watching " + ", ".join(str(p) for p in (*watched(root), PACKAGE))
           + ". Ctrl-C stops.", flush=True)
+
+
+def changed_names(paths: list[Path], root: Path) -> str:
+    """What changed, for a message: the first three paths, and how many more."""
+    names = ", ".join(shorten(p, root) for p in paths[:3])
+    return names + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def shorten(path: Path, root: Path) -> str:

@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 
 from ..problems import UsageError
-from .server import PACKAGE, shorten
+from .server import PACKAGE, changed_names
 
 # How long the server process may take to stop (it finishes the page it renders).
 STOP_WITHIN = 60.0
@@ -52,9 +52,8 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
             if not changes:
                 continue
             paths = sorted({Path(p) for _, p in changes})
-            names = ", ".join(shorten(p, root) for p in paths[:3])
-            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
-            print(f"{names}{more} changed: restarting with the new code.", flush=True)
+            print(f"{changed_names(paths, root)} changed: restarting with the new code.",
+                  flush=True)
             halt(server)
             server = start(listener, root, host, token, drafts=drafts, restarted=True)
             reported = False
