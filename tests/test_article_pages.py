@@ -187,7 +187,10 @@ def test_every_link_in_the_site_leads_somewhere(built_site: Path):
             if parts.scheme in ("http", "https"):
                 assert link.name == "a" and "arxiv.org" in href, href
                 continue
-            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            # The 404 page's links start from the host's root (it is served at any depth).
+            base = built_site if parts.path.startswith("/") else path.parent
+            target = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path \
+                else path
             assert target.is_file(), f"{path}: {href}"
             if parts.fragment:
                 assert parts.fragment in ids[target], f"{path}: {href}"

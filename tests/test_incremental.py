@@ -332,13 +332,21 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
 def test_a_spec_is_parsed_once_per_build(project: Path, monkeypatch: pytest.MonkeyPatch):
     from articlesite.load import figures
 
-    parsed = []
+    # The two articles may render in two forked workers, each parsing the specs its
+    # pages place: every parse is noted, with its process, in a file they share.
+    log = project.parent / "parsed.log"
     load_figure = figures.load_figure
-    monkeypatch.setattr(figures, "load_figure",
-                        lambda file, problems: parsed.append(file.id) or load_figure(file,
-                                                                                   problems))
+
+    def noted(file, problems):
+        with log.open("a", encoding="utf-8") as notes:
+            notes.write(f"{os.getpid()} {file.id}\n")
+        return load_figure(file, problems)
+    monkeypatch.setattr(figures, "load_figure", noted)
     build(project, clean=True)
-    assert sorted(parsed) == sorted(path.stem for path in (project / "figures").glob("*.yaml"))
+    parsed = log.read_text(encoding="utf-8").splitlines()
+    assert len(parsed) == len(set(parsed))   # never twice in one process
+    assert {line.split()[1] for line in parsed} == {
+        path.stem for path in (project / "figures").glob("*.yaml")}
 
 
 def test_clean_ignores_the_cache(project: Path):

@@ -80,6 +80,9 @@ SITE = Record(
 
 
 def load_site(root: Path, problems: Problems) -> Site | None:
+    """The site's configuration; None (with the problems) when its languages cannot be
+    trusted. A problem that leaves them whole (an unknown field, a wrong `search`) is
+    reported, and the site is still returned so that every other file is checked too."""
     path = root / "content" / "site.yaml"
     if not path.is_file():
         problems.add(path, None, "site configuration not found")
@@ -95,6 +98,7 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         problems.add(path, config.line_of("languages"),
                      "'languages' must be a non-empty list", key="languages")
         return None
+    before = len(problems)
     languages = []
     for entry in config["languages"]:
         if not entry.ok:
@@ -117,6 +121,8 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         if value in codes and next(lang for lang in languages if lang.code == value).in_progress:
             problems.add(path, config.line_of(key), f"{key} '{value}' cannot be in "
                          "progress: other languages fall back to it", key=key, language=value)
+    if len(problems) > before or not all(entry.ok for entry in config["languages"]):
+        return None   # the languages are not what the author meant: nothing else is read
     base_url = config.get("base_url") or ""
     if base_url and not base_url.endswith("/"):
         base_url += "/"

@@ -63,6 +63,7 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     site = load_site(root, problems)
     if site is None:   # nothing else can be read without the languages
         problems.raise_if_any()
+    assert site is not None
     fallback = {"in_progress": site.in_progress, "fallback": site.source_language}
     dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems,
                                  **fallback)
