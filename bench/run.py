@@ -2,9 +2,10 @@
 
     python bench/run.py [--sizes 1,200,1000] [--runs 10,5,3] [--work bench/out]
 
-For each size N it writes the synthetic project (bench/make_synthetic.py) and the
-equivalent Hugo site (bench/make_hugo.py), then times full builds of both, alternating
-ours and Hugo's, after one warm-up of each and a `sync` before every run: wall time,
+For each size N it writes the synthetic project (bench/make_synthetic.py), the
+equivalent Hugo site (bench/make_hugo.py) and, with `pip install -e '.[bench]'`, the
+equivalent MkDocs site with mkdocs-static-i18n (bench/make_mkdocs.py), then times full
+builds of each, alternating them, after one warm-up of each and a `sync` before every run: wall time,
 CPU time (user + system, the workers included); then one more run of each for peak
 memory (the process tree's PSS, which counts pages our forked workers share once,
 sampled every 20 ms). Then, at the largest N, our rebuilds:
@@ -18,6 +19,7 @@ Needs Debian's hugo: apt-get install -y hugo.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -37,6 +39,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 import make_hugo  # the bench scripts beside this one
+import make_mkdocs
 import make_synthetic
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -108,6 +111,16 @@ def hugo(site: Path) -> list[str]:
     return ["hugo", "--source", str(site), "--destination", str(site / "public"), "--quiet"]
 
 
+def mkdocs(site: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file",
+            str(site / "mkdocs.yml"), "--site-dir", str(site / "site")]
+
+
+def has_mkdocs() -> bool:
+    return importlib.util.find_spec("mkdocs") is not None and \
+        importlib.util.find_spec("mkdocs_static_i18n") is not None
+
+
 def median(runs: list[Run], field: str) -> float:
     return statistics.median(getattr(run, field) for run in runs)
 
@@ -117,14 +130,18 @@ def rendered(run: Run) -> int:
     return int(match.group(1)) if match else -1
 
 
-def compare(size: int, project: Path, site: Path, runs: int) -> dict:
-    """Full builds, ours and Hugo's alternating, after a warm-up of each."""
-    measure(ours(project, "--clean"))
-    measure(hugo(site))
-    results: dict[str, list[Run]] = {"ours": [], "hugo": []}
+def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) -> dict:
+    """Full builds, ours, Hugo's and MkDocs' (if `docs`) alternating, after a warm-up of
+    each."""
+    commands = {"ours": ours(project, "--clean"), "hugo": hugo(site)}
+    if docs is not None:
+        commands["mkdocs"] = mkdocs(docs)
+    for command in commands.values():
+        measure(command)
+    results: dict[str, list[Run]] = {name: [] for name in commands}
     for _ in range(runs):
-        results["ours"].append(measure(ours(project, "--clean")))
-        results["hugo"].append(measure(hugo(site)))
+        for name, command in commands.items():
+            results[name].append(measure(command))
     pages = 3 * size + 4
     hugo_pages = sum(1 for _ in (site / "public").rglob("*.html"))
     assert hugo_pages == pages, f"Hugo wrote {hugo_pages} pages, we wrote {pages}"
@@ -134,6 +151,18 @@ def compare(size: int, project: Path, site: Path, runs: int) -> dict:
     row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True).memory
     row["hugo"]["pss"] = measure(hugo(site), memory=True).memory
     return row
+
+
+def mkdocs_table(full: list[dict]) -> str:
+    """MkDocs with mkdocs-static-i18n on the same content, against ours."""
+    lines = ["| N | MkDocs wall | MkDocs CPU | MkDocs wall / ours | MkDocs CPU / ours |",
+             "|---|---|---|---|---|"]
+    for row in full:
+        if "mkdocs" in row:
+            them, us = row["mkdocs"], row["ours"]
+            lines.append(f"| {row['N']} | {them['wall']:.2f} s | {them['cpu']:.2f} s | "
+                         f"{them['wall'] / us['wall']:.2f} | {them['cpu'] / us['cpu']:.2f} |")
+    return "\n".join(lines) + "\n"
 
 
 def edit_body(path: Path, marker: str, body_after: str) -> None:
@@ -345,7 +374,10 @@ def main() -> int:
         project, site = args.work / f"ours-{size}", args.work / f"hugo-{size}"
         make_synthetic.make(size, project)
         make_hugo.make(project, site)
-        full.append(compare(size, project, site, count))
+        docs = args.work / f"mkdocs-{size}" if has_mkdocs() else None
+        if docs is not None:
+            make_mkdocs.make(project, docs)
+        full.append(compare(size, project, site, count, docs))
         print(json.dumps(full[-1]), flush=True)
     largest = args.work / f"ours-{sizes[-1]}"
     again = rebuilds(largest, runs[-1] + 2)
@@ -354,6 +386,11 @@ def main() -> int:
     print(json.dumps(serve), flush=True)
     hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
     result = table(full, again, sizes[-1], serve, hugo_serve)
+    if any("mkdocs" in row for row in full):
+        result += ("\nMkDocs with mkdocs-static-i18n (bench/make_mkdocs.py), full builds:\n\n"
+                   + mkdocs_table(full))
+    else:
+        result += "\nMkDocs was not measured: pip install -e '.[bench]'.\n"
     result += (f"\nMachine: {os.cpu_count()} cores; load average (1 min) {load:.1f} at the "
                f"start, {os.getloadavg()[0]:.1f} at the end; {version.strip()}; Python "
                f"{sys.version.split()[0]}.\n")
