@@ -68,7 +68,12 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     parsed: dict[str, list] = {}
     outlines = load_outlines(sources, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
+    for article in sources.articles:
+        for source in article.sources.values():
+            if source.digest in parsed:   # before rendering, which changes some tokens
+                check_markup(source, parsed[source.digest], findings)
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
+    renderer.parsed = parsed
     jobs = site_pages(sources.site, sources.articles)
     pages = [renderer.render(job) for job in jobs]
     sources_of = {page.path: (renderer.articles[job.slug].sources[job.language].path,
@@ -89,8 +94,6 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     for article in sources.articles:
         if not all(source.digest in outlines for source in article.sources.values()):
             continue   # a source changed since it was read: reported
-        for source in article.sources.values():
-            check_markup(source, parsed[source.digest], findings)
         of_article = {code: outlines[source.digest] for code, source in
                       article.sources.items()}
         check_parity(article, of_article, sources.site.source_language, findings)

@@ -108,6 +108,9 @@ class Renderer:
         self.sections: dict[str, list] = {}
         # slug, language -> the ids of the sections that carry a stale notice
         self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
+        # Tokens of sources parsed already (load/outlines.py), by digest: each is rendered
+        # once, and then let go.
+        self.parsed: dict[str, list] = {}
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -246,7 +249,7 @@ class Renderer:
         stage (check/ids.py)."""
         source = article.sources[language]
         try:
-            tokens = markdown.parse(source.body)
+            tokens = self.parsed.pop(source.digest, None) or markdown.parse(source.body)
         except SourceChanged:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
