@@ -3,40 +3,22 @@ placed once, and no section id takes an id the page gives something else. Worked
 from the parsed sources (the outlines loaded by load/outlines.py), never read back
 from the HTML.
 
-The ids the templates give are declared here, once: PAGE_IDS, the literal ones, and
-ID_FAMILIES, those made from what a page shows. tests/test_page_ids.py renders pages and
-fails when a page holds an id these do not account for.
+The ids the templates give are declared once, in check/reserved.py.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..load.config import Site
 from ..load.content import Article
 from ..problems import Problems
+from .reserved import PAGE_IDS
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline
-
-# Literal ids of the page templates, each with when a page has it.
-PAGE_IDS: dict[str, Callable[[Site, Article, Outline], bool]] = {
-    "main": lambda site, article, outline: True,                          # base.html
-    "theme-toggle": lambda site, article, outline: True,                  # base.html
-    "search-input": lambda site, article, outline: site.search,           # base.html
-    "style-toggle": lambda site, article, outline: True,                  # article.html
-    "toc-title": lambda site, article, outline: bool(outline.sections),   # article.html
-    "references": lambda site, article, outline: bool(article.references),  # article.html
-}
-# Ids made from what a page shows: of the templates (figure.html, article.html) and of
-# the Markdown rules (citations, footnotes, tabs, labelled formulas: Outline.ids).
-ID_FAMILIES = ("figure-{figure}", "figure-{figure}-title", "figure-{figure}-fit",
-               "ref-{reference}", "cite-{reference}-{n}", "footnotes", "fn-{n}",
-               "fnref-{n}", "fnref-{n}-{m}", "tabs-{group}-{n}", "eq-{label}")
-
 
 def page_ids(site: Site, article: Article, outline: Outline) -> Counter:
     """Every id an article page gives besides its headings', with how often."""
