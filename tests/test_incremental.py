@@ -360,3 +360,20 @@ def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
     assert f"{PAGES} pages in 3 languages" in capsys.readouterr().out
     assert main(["--root", str(project), "--clean"]) == 0
     assert f"({PAGES} rendered, 0 unchanged)" in capsys.readouterr().out
+
+
+def test_the_check_stage_parses_only_the_sources_that_changed(project: Path,
+                                                             monkeypatch: pytest.MonkeyPatch):
+    """The outlines the check stage works on are kept by the cache, by source digest."""
+    from articlesite.render import markdown
+
+    build(project)
+    parsed = []
+    parse = markdown.parse
+    monkeypatch.setattr(markdown, "parse", lambda text: parsed.append(text) or parse(text))
+    assert build(project).rendered == []
+    assert parsed == []
+    path = next((project / "content").glob("*/en.md"))
+    edit(path, "\n## ", "\nA new paragraph.\n\n## ")
+    build(project)
+    assert parsed and all("A new paragraph." in text for text in parsed)

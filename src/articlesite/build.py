@@ -1,5 +1,5 @@
 """The build, a list of stages: load the sources (or, after a change, only what changed
-since the `previous` build); plan which pages must be rendered (the cache, or the
+since the `previous` build) and their outlines; check them (check/ids.py); plan which pages must be rendered (the cache, or the
 previous build, holds the others); render those, over the cores when there are many,
 each page streamed to the cache's store as it is done; then the translator's view, which
 links to the figures on those pages; check the figure specs no page needed; then write:
@@ -40,8 +40,10 @@ from .cache import (
     texts_digest,
     view_key,
 )
+from .check.ids import check_pages
 from .load.content import load_source
 from .load.figures import FigureFile, FigureLibrary
+from .load.outlines import load_outlines
 from .load.sourcefiles import Memo
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
@@ -148,6 +150,10 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if sources is None:
         base = None
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
+    # The check stage, on the parsed sources: what it finds is listed with what rendering
+    # finds, at once.
+    check_pages(sources.site, sources.articles,
+                load_outlines(sources, cache.memo, problems), problems)
     delta = compare(base.sources, sources) if base is not None else None
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same.

@@ -45,6 +45,7 @@ FOLDER = ".articlesite-cache"
 FORMAT = 3
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 BODY = "body"  # the memo's kind for the article bodies (Cache.keep_body)
+OUTLINE = "outline"  # the memo's kind for the article sources' outlines (load/outlines.py)
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.

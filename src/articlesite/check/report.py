@@ -16,11 +16,11 @@ from pathlib import Path
 
 from ..build import renderer_for
 from ..load.content import Source
-from ..load.sourcefiles import CHANGED, SourceChanged, text_of
+from ..load.outlines import load_outlines
+from ..load.sourcefiles import Memo, text_of
 from ..load.sources import load_sources
 from ..pages import site_pages
 from ..problems import BuildError, Finding, Findings, merge_repeated
-from ..render import markdown
 from ..render.links import check_targets
 from ..render.markdown_rules.literal import find_literal_markup
 from ..scaffold import placeholder_lines
@@ -31,6 +31,7 @@ from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
+from .ids import check_pages
 from .parity import check_parity
 
 SHOWN = 20  # findings of one check listed in the human report
@@ -62,8 +63,17 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         note = ("Nothing else was checked: the site configuration, the dictionary or the "
                 "interface strings cannot be used.")
         return Report(ordered(findings), notes=[note])
-    # Every page a build renders, for the problems that stop a build (not written).
+    # The check stage of a build, then every page a build renders, for the problems
+    # that stop a build (not written).
+    parsed: dict[str, list] = {}
+    outlines = load_outlines(sources, Memo(), findings, parsed)
+    check_pages(sources.site, sources.articles, outlines, findings)
+    for article in sources.articles:
+        for source in article.sources.values():
+            if source.digest in parsed:   # before rendering, which changes some tokens
+                check_markup(source, parsed[source.digest], findings)
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
+    renderer.parsed = parsed
     jobs = site_pages(sources.site, sources.articles)
     pages = [renderer.render(job) for job in jobs]
     sources_of = {page.path: (renderer.articles[job.slug].sources[job.language].path,
@@ -82,18 +92,12 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     check_sections(sources, findings)
     check_fallbacks(sources, findings)
     for article in sources.articles:
-        try:
-            parsed = {code: markdown.parse(source.body) for code, source in
+        if not all(source.digest in outlines for source in article.sources.values()):
+            continue   # a source changed since it was read: reported
+        of_article = {code: outlines[source.digest] for code, source in
                       article.sources.items()}
-        except SourceChanged as changed:
-            findings.add(changed.path, None, CHANGED)
-            continue
-        outlines = {code: markdown.outline(parsed[code], source.body_line)
-                    for code, source in article.sources.items()}
-        for code, source in article.sources.items():
-            check_markup(source, parsed[code], findings)
-        check_parity(article, outlines, sources.site.source_language, findings)
-        check_bibliography(article, outlines, findings)
+        check_parity(article, of_article, sources.site.source_language, findings)
+        check_bibliography(article, of_article, findings)
     for figure in figures.values():
         check_geometry(figure, findings)
     report = Report([], f"{plural(len(sources.articles), 'article')} in "

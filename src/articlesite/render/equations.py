@@ -11,7 +11,7 @@ from markdown_it.token import Token
 from markupsafe import escape
 
 from .mathml import MathError, convert
-from .mathsource import EQREF
+from .mathsource import EQREF, prepare
 
 
 @dataclass
@@ -43,6 +43,15 @@ def eqref_rule(state, silent: bool) -> bool:
 
 def anchor(label: str) -> str:
     return "eq-" + re.sub(r"[^A-Za-z0-9_-]", "-", label)
+
+
+def label_of(tex: str) -> str | None:
+    """A display formula's \\label, without converting it (None for a formula with a
+    problem: reported where it is rendered)."""
+    try:
+        return prepare(tex, True).label
+    except MathError:
+        return None
 
 
 def number(tokens: list[Token]) -> Numbering:

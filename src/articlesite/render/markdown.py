@@ -49,10 +49,24 @@ class Outline:
     figures: list[tuple[str, int, str | None]] = field(default_factory=list)  # id, line, section
     citations: list[tuple[str, int, str | None]] = field(default_factory=list)
     display_math: list[tuple[int, str | None]] = field(default_factory=list)  # line, section
+    # The ids the body's own markup gives besides its headings' (footnotes, tabs, labelled
+    # formulas) and its citations': see check/ids.py.
+    ids: list[str] = field(default_factory=list)
 
     @property
     def sections(self) -> list[Heading]:
         return [h for h in self.headings if h.level == 2]
+
+    def plain(self) -> tuple:
+        """The outline in plain values, as the cache's memo keeps them."""
+        return ([(h.level, h.id, h.html, h.line) for h in self.headings], self.figures,
+                self.citations, self.display_math, self.ids)
+
+    @classmethod
+    def from_plain(cls, plain: tuple) -> Outline:
+        headings, figures, citations, display_math, ids = plain
+        return cls([Heading(*h) for h in headings], [tuple(f) for f in figures],
+                   [tuple(c) for c in citations], [tuple(d) for d in display_math], list(ids))
 
 
 @dataclass
@@ -108,7 +122,37 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
             for child in token.children or []:
                 if child.type == "citation":
                     found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
+    found.ids = markup_ids(tokens)
     return found
+
+
+def markup_ids(tokens: list[Token]) -> list[str]:
+    """The ids the rules give the footnotes, the tabs and the labelled display formulas
+    of a body (markdown_rules/footnotes.py, tabs.py; equations.py), in page order."""
+    ids: list[str] = []
+    groups, stack = 0, []
+    for token in tokens:
+        if token.type == "footnote_block_open":
+            ids.append("footnotes")
+        elif token.type == "footnote_open":
+            ids.append(f"fn-{token.meta['id'] + 1}")
+        elif token.type == "tabs_open":
+            groups += 1
+            stack.append([groups, 0])
+        elif token.type == "tabs_close" and stack:
+            stack.pop()
+        elif token.type == "tab_open" and stack:
+            stack[-1][1] += 1
+            ids.append(f"tabs-{stack[-1][0]}-{stack[-1][1]}")
+        elif token.type == "math_block":
+            label = equations.label_of(token.content.strip())
+            if label is not None:
+                ids.append(equations.anchor(label))
+        for child in token.children or []:
+            if child.type == "footnote_ref":
+                sub = child.meta.get("subId", 0)
+                ids.append(f"fnref-{child.meta['id'] + 1}" + (f"-{sub + 1}" if sub else ""))
+    return ids
 
 
 def outline_of(body: str, first_line: int) -> Outline:

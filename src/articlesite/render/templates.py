@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import traceback
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
+from ..check.ids import ids_of_page
 from ..load.config import Site
 from ..load.content import Article, newest_first
 from ..load.figures import Figure, FigureLibrary
@@ -32,7 +32,6 @@ from .markdown_rules.literal import find_literal_markup
 # called the wrong way (`{{ preview_image(site) }}`, `{{ 1 / 0 }}`, `{{ x['missing'] }}`).
 TEMPLATE_MISTAKES = (TemplateError, TypeError, ValueError, AttributeError, LookupError,
                      ArithmeticError)
-_ID = re.compile(r'\sid="([^"]*)"')
 
 
 @lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
@@ -109,6 +108,9 @@ class Renderer:
         self.sections: dict[str, list] = {}
         # slug, language -> the ids of the sections that carry a stale notice
         self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
+        # Tokens of sources parsed already (load/outlines.py), by digest: each is rendered
+        # once, and then let go.
+        self.parsed: dict[str, list] = {}
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
@@ -217,12 +219,12 @@ class Renderer:
         """An article page: its body (rendered now unless given) in the page template."""
         source = article.sources[language]
         page = Page(f"{language}/{article.slug}.html", "")
-        refs = None
+        refs = ids = None
         if body is None:
             rendered = self.render_body(article, language)
             if rendered is None:
                 return page
-            body, refs = rendered
+            body, refs, ids = rendered
             page.body = body
         outline = markdown.Outline([markdown.Heading(*heading) for heading in body.headings])
         page.html = self.page_html(  # of the other languages only their listing: as index pages
@@ -231,29 +233,29 @@ class Renderer:
             references=article.references, cite_count=body.cite_count,
             extra=source.meta.extra,
         )
-        self._check_page_ids(page, source.path, language, outline)
         page.figures, page.texts, page.files = body.figures, body.texts, body.files
         if refs is not None:   # what only `check` reports: of a body rendered now
             if refs.fragments:
-                refs.check_fragments(set(_ID.findall(page.html)))
+                refs.check_fragments(ids)
             page.notes = refs.notes
             page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
 
     def render_body(self, article: Article,
-                    language: str) -> tuple[Body, links.PageReferences] | None:
-        """An article's Markdown in a language, with its figures, as HTML; and what its
-        links found. None if its source changed since it was read (a problem)."""
+                    language: str) -> tuple[Body, links.PageReferences, set[str]] | None:
+        """An article's Markdown in a language, with its figures, as HTML; what its links
+        found; and the ids of its page (check/ids.py). None if its source changed since
+        it was read (a problem). Its sections and figures were checked by the check
+        stage (check/ids.py)."""
         source = article.sources[language]
         try:
-            tokens = markdown.parse(source.body)
+            tokens = self.parsed.pop(source.digest, None) or markdown.parse(source.body)
         except SourceChanged:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
         self.sections[source.digest] = sections_in(tokens, source.body, source.body_line)
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
-        self._check_sections(source.path, language, outline)
         numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
         body = Body("", [(h.level, h.id, str(h.html), h.line) for h in outline.headings])
 
@@ -296,7 +298,7 @@ class Renderer:
             if found.stops_build:
                 problem(found.line, found.message)
         body.files = refs.files
-        return body, refs
+        return body, refs, ids_of_page(self.site, article, outline)
 
     def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
         """The notice after each stale section's heading: it links to the section in
@@ -316,34 +318,6 @@ class Renderer:
             return str(macro(f"../{base}/{article.slug}.html#{section_id}",
                              self.site.language(base), ui))
         return notice
-
-    def _check_sections(self, path: Path, language: str, outline: markdown.Outline) -> None:
-        seen: set[str] = set()
-        for heading in outline.headings:
-            if heading.id and heading.id in seen:
-                self.problems.add(path, heading.line, f"section id '{heading.id}' is used "
-                                  "twice", key=heading.id, language=language)
-            if heading.id:
-                seen.add(heading.id)
-        placed: set[str] = set()
-        for figure_id, line, _ in outline.figures:
-            if figure_id in placed:
-                self.problems.add(path, line, f"figure '{figure_id}' is placed twice: a "
-                                  "figure appears once per article", key=figure_id,
-                                  language=language)
-            placed.add(figure_id)
-
-    def _check_page_ids(self, page: Page, path: Path, language: str,
-                        outline: markdown.Outline) -> None:
-        """A section id must not be one the page itself uses (references, figure-…)."""
-        on_page = Counter(_ID.findall(page.html))
-        in_source = Counter(h.id for h in outline.headings if h.id)
-        for heading in outline.headings:
-            if heading.id and on_page[heading.id] > in_source[heading.id]:
-                self.problems.add(path, heading.line, f"section id '{heading.id}' is already "
-                                  "an id of the page (its table of contents, references or "
-                                  "a figure): choose another", key=heading.id,
-                                  language=language)
 
     def render_figure(self, spec: Figure, language: str) -> str:
         """A figure in a language, as an article page shows it."""

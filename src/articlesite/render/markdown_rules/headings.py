@@ -18,13 +18,16 @@ import unicodedata
 
 from markupsafe import escape
 
+from ...check.reserved import ID_FAMILIES, PAGE_IDS
 from .common import line_of, report, ui
 
 EXPLICIT_ID = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
 MALFORMED_ID = re.compile(r"\s*\{#([^{}]*)\}\s*$")
-# Ids the page templates and the other rules use, and prefixes of theirs.
-RESERVED = {"main", "toc-title", "references", "footnotes"}
-RESERVED_PREFIXES = ("ref-", "cite-", "fn-", "fnref-", "figure-", "tabs-", "eq-")
+# Ids the page templates and the other rules use, and prefixes of theirs (as declared in
+# check/ids.py).
+RESERVED = set(PAGE_IDS) | {family for family in ID_FAMILIES if "{" not in family}
+RESERVED_PREFIXES = tuple(sorted({family.split("{")[0] for family in ID_FAMILIES
+                                  if "{" in family}))
 
 
 def heading_ids(state) -> None:
