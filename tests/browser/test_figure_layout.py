@@ -56,7 +56,7 @@ def test_every_node_and_label_is_at_its_spec_position(visit, path: str):
                 f"{figure_id} label {label.text}"
 
 
-@pytest.mark.parametrize(("style", "theme"), itertools.product(STYLES, THEMES))
+@pytest.mark.parametrize(("style", "theme"), list(itertools.product(STYLES, THEMES)))
 @pytest.mark.parametrize("path", ARTICLE_PAGES)
 def test_no_text_overflows_its_box(visit, path: str, style: str, theme: str):
     page = visit(path)
