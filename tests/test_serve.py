@@ -357,3 +357,18 @@ def seen_by(page, version: str) -> None:
     page.wait_for_function(f"window.articlesiteLive.version === {json.dumps(version)}",
                            timeout=DEADLINE * 1000)
 
+
+
+def test_a_page_that_missed_a_build_is_told_every_page_changed_since():
+    from articlesite.serve.server import BuildState
+
+    state = BuildState()
+    state.publish(True, [])
+    seen = state.outcome.version
+    state.publish(True, [], ["ja/a.html"])   # two builds while the page was told of none
+    state.publish(True, [], ["translations.html"])
+    told = state.wait(seen, timeout=0)
+    assert (told.previous, told.changed) == (seen, ("ja/a.html", "translations.html"))
+    state.publish(False, [{"message": "x"}])  # a failed build: any page may change
+    assert state.wait(seen, timeout=0).changed is None
+    assert state.wait("an unknown version", timeout=0).previous == told.version

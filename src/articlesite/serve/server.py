@@ -24,7 +24,7 @@ import socket
 import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -66,13 +66,18 @@ class Outcome:
 
 
 class BuildState:
-    """The last build's outcome, shared by the watcher and every request thread."""
+    """The last build's outcome, shared by the watcher and every request thread, and the
+    recent ones: a page that missed some (two published while it was told of one) is
+    told what changed since the version it has, not only since the one before last."""
+
+    KEPT = 64
 
     def __init__(self) -> None:
         self._token = f"{os.getpid()}-{time.time_ns()}"  # differs after a restart
         self._count = 0
         self._changed = threading.Condition()
         self.outcome = Outcome(f"{self._token}-0", False)
+        self._recent: list[Outcome] = [self.outcome]
         self.stopping = False
 
     def publish(self, ok: bool, problems: list[dict],
@@ -82,14 +87,24 @@ class BuildState:
             self.outcome = Outcome(f"{self._token}-{self._count}", ok, tuple(problems),
                                    None if changed is None else tuple(changed),
                                    self.outcome.version)
+            self._recent = [*self._recent[-self.KEPT:], self.outcome]
             self._changed.notify_all()
 
     def wait(self, seen: str | None, timeout: float) -> Outcome | None:
-        """The outcome once it differs from version `seen`; None after `timeout` s."""
+        """The outcome once it differs from version `seen`, with every page changed since
+        `seen` when the versions between are known; None after `timeout` s."""
         with self._changed:
             self._changed.wait_for(lambda: self.stopping or self.outcome.version != seen,
                                    timeout)
-            return None if self.stopping or self.outcome.version == seen else self.outcome
+            if self.stopping or self.outcome.version == seen:
+                return None
+            versions = [outcome.version for outcome in self._recent]
+            if seen not in versions:
+                return self.outcome
+            since = self._recent[versions.index(seen) + 1:]
+            changed = None if any(o.changed is None for o in since) else tuple(
+                sorted({path for outcome in since for path in outcome.changed or ()}))
+            return replace(self.outcome, changed=changed, previous=seen)
 
     def stop(self) -> None:
         with self._changed:
