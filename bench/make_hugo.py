@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from articlesite.build import renderer_for
-from articlesite.load.sources import load_sources
+from articlesite.load.sources import Sources, load_sources
 from articlesite.problems import Problems
+from articlesite.render.templates import Renderer
 
 FIGURE_FENCE = re.compile(r"^```\{figure\}\s*(\S+)\s*\n```\s*$", re.MULTILINE)
 
@@ -185,13 +186,18 @@ def toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def make(project: Path, target: Path) -> None:
+def loaded(project: Path, target: Path) -> tuple[Sources, Renderer]:
+    """The project's sources and a renderer of its figures; `target` emptied."""
     problems = Problems(project.resolve())
     sources = load_sources(project.resolve(), problems)
-    renderer = renderer_for(sources, problems)
-    site = sources.site
     if target.exists():
         shutil.rmtree(target)
+    return sources, renderer_for(sources, problems)
+
+
+def make(project: Path, target: Path) -> None:
+    sources, renderer = loaded(project, target)
+    site = sources.site
     layouts = target / "layouts"
     (layouts / "_default").mkdir(parents=True)
     (layouts / "partials").mkdir()
@@ -234,12 +240,17 @@ def make(project: Path, target: Path) -> None:
                 encoding="utf-8")
 
 
-def main(argv: list[str]) -> int:
+def command(make_site, doc: str, argv: list[str]) -> int:
+    """`python bench/make_X.py PROJECT TARGET`: the usage line of `doc` if misused."""
     if len(argv) != 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print(doc.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    make(Path(argv[0]), Path(argv[1]))
+    make_site(Path(argv[0]), Path(argv[1]))
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return command(make, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -17,27 +17,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "src"))
-
-from articlesite.build import renderer_for
-from articlesite.load.sources import load_sources
-from articlesite.problems import Problems
-
-FIGURE_FENCE = re.compile(r"^```\{figure\}\s*(\S+)\s*\n```\s*$", re.MULTILINE)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_hugo import FIGURE_FENCE, command, loaded  # the same figures as the Hugo twin
 
 
 def make(project: Path, target: Path) -> None:
-    problems = Problems(project.resolve())
-    sources = load_sources(project.resolve(), problems)
-    renderer = renderer_for(sources, problems)
+    sources, renderer = loaded(project, target)
     site = sources.site
-    if target.exists():
-        shutil.rmtree(target)
     docs = target / "docs"
     # The default language first: mkdocs-static-i18n builds the first as the default.
     languages = sorted(site.languages, key=lambda lang: lang.code != site.default_language)
@@ -72,11 +61,7 @@ def make(project: Path, target: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    make(Path(argv[0]), Path(argv[1]))
-    return 0
+    return command(make, __doc__, argv)
 
 
 if __name__ == "__main__":
