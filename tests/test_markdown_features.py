@@ -24,12 +24,17 @@ def fixture_site(target: Path) -> Path:
     return target
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    root = fixture_site(tmp_path_factory.mktemp("markdown") / "project")
+def built_fixture_site(target: Path) -> Path:
+    """The fixture site copied to `target` and built; its site/ folder."""
+    root = fixture_site(target)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    return built_fixture_site(tmp_path_factory.mktemp("markdown") / "project")
 
 
 def write(root: Path, language: str, lines: list[str]) -> Path:

@@ -63,9 +63,14 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     shared = {path: entry for path, entry in known.items() if entry.key == shared_key}
     files = {code: {path: entry for path, entry in known.items() if entry.key == key}
              for code, key in keys.items()}
+    entry_key = key_of(sorted(keys.values()))
+    stale = [code for code in groups if not files[code]]
+    if not stale and shared and ENTRY in known and known[ENTRY].key == entry_key:
+        # Nothing to index: the cached bundle, without reading or storing anything.
+        return shared | {path: entry for code in groups for path, entry in files[code].items()} \
+            | {ENTRY: known[ENTRY]}
     header = json.loads(store.path(known[ENTRY].blob).read_bytes()) if ENTRY in known \
         else {"languages": {}}
-    stale = [code for code in groups if not files[code]]
     if not shared and not stale:
         stale = [next(iter(groups))]   # the program's own files come with any language
     if stale:
@@ -85,7 +90,7 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     header["languages"] = {name: record for name, record in sorted(header["languages"].items())
                            if f"{BUNDLE}/pagefind.{record['hash']}.pf_meta" in bundle}
     data = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    bundle[ENTRY] = Entry(key_of(sorted(keys.values())), (), (), "", *store.put_bytes(data))
+    bundle[ENTRY] = Entry(entry_key, (), (), "", *store.put_bytes(data))
     return bundle
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_build
-from test_markdown_features import fixture_site
+from test_markdown_features import built_fixture_site
 
 from browser.conftest import serving, visitor
 from browser.pages import THEMES, artifact
@@ -24,10 +23,7 @@ PAGE = "{}/features.html"
 
 @pytest.fixture(scope="module")
 def features_site(tmp_path_factory) -> Path:
-    root = fixture_site(tmp_path_factory.mktemp("markdown-browser") / "project")
-    result = run_build(root)
-    assert result.returncode == 0, result.stderr
-    return root / "site"
+    return built_fixture_site(tmp_path_factory.mktemp("markdown-browser") / "project")
 
 
 @pytest.fixture(scope="module")
