@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
+DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
 PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
 LIVE_JS = files("articlesite.serve") / "live.js"
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
@@ -303,6 +304,9 @@ class Handler(BaseHTTPRequestHandler):
             status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
                                                           "message": "Content-Length needed"}
         elif int(length) > MAX_BODY:
+            # Read what was sent (up to a bound) before answering: closing on an unread body
+            # resets the connection, and the client would see a broken pipe, not this answer.
+            self.discard(min(int(length), DISCARD_AT_MOST))
             status, answer = HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
                 "ok": False, "message": f"the body is larger than {MAX_BODY} bytes"}
         else:
@@ -310,6 +314,13 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = False
             status, answer = self.editor.handle(path, self.headers, body)
         self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
+
+    def discard(self, length: int) -> None:
+        while length > 0:
+            chunk = self.rfile.read(min(length, 1 << 16))
+            if not chunk:
+                return
+            length -= len(chunk)
 
     @staticmethod
     def page(title: str, outcome: Outcome) -> bytes:
