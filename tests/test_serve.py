@@ -75,7 +75,10 @@ class Server:
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
-        return self.process.wait(timeout=DEADLINE)
+        try:
+            return self.process.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"serve did not stop; its log:\n{self.output()}") from None
 
 
 class Events:

@@ -14,6 +14,7 @@ site/.
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import json
 import logging
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
+STUCK_AFTER = 10.0  # seconds after SIGTERM: a stop that takes longer is reported and ended
 DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
 PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
 LIVE_JS = files("articlesite.serve") / "live.js"
@@ -410,6 +412,9 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
     def stop_now(*_) -> None:
         if not stop.is_set():
             stop.set()
+            # Stopping takes well under a second. Should it not end, the log says where
+            # it is stuck, and the process ends anyway.
+            faulthandler.dump_traceback_later(STUCK_AFTER, exit=True)
             if builder.building:
                 raise KeyboardInterrupt  # caught below: the last good site/ stays
 

@@ -12,6 +12,7 @@ reload. Templates are content, not code: the server process rebuilds after those
 from __future__ import annotations
 
 import errno
+import faulthandler
 import logging
 import os
 import secrets
@@ -23,10 +24,11 @@ import threading
 from pathlib import Path
 
 from ..problems import UsageError
-from .server import PACKAGE, changed_names
+from .server import PACKAGE, STUCK_AFTER, changed_names
 
-# How long the server process may take to stop (it finishes the page it renders).
-STOP_WITHIN = 60.0
+# How long the server process may take to stop: it reports where it is stuck and ends
+# itself after server.STUCK_AFTER; after this it is killed.
+STOP_WITHIN = STUCK_AFTER + 5
 # The editor's secret, handed to each server process, not on its command line.
 TOKEN_VARIABLE = "ARTICLESITE_EDITOR_TOKEN"
 
@@ -38,7 +40,17 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     listener = listen(host, port)
     token = secrets.token_urlsafe(32)
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    def interrupted(*_) -> None:
+        # Should stopping hang, the log says where, and this process ends anyway.
+        faulthandler.dump_traceback_later(STOP_WITHIN + STUCK_AFTER, exit=True)
+        raise KeyboardInterrupt
+
+    def terminated(*_) -> None:
+        faulthandler.dump_traceback_later(STOP_WITHIN + STUCK_AFTER, exit=True)
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    previous_interrupt = signal.signal(signal.SIGINT, interrupted)
     server = start(listener, root, host, token, clean=clean, drafts=drafts)
     reported = False
     try:
@@ -61,6 +73,7 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
         pass  # Ctrl-C while restarting
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_interrupt)
         halt(server)
         listener.close()
         print("Stopped.", flush=True)
@@ -103,5 +116,7 @@ def halt(server: subprocess.Popen) -> None:
     try:
         server.wait(timeout=STOP_WITHIN)
     except subprocess.TimeoutExpired:
+        print(f"The server process did not stop within {STOP_WITHIN:.0f} s: killed.",
+              flush=True)
         server.kill()
         server.wait()
