@@ -17,6 +17,7 @@ from articlesite.check.fit import browser_required, chromium_path, launch
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
+FIXTURES = REPO / "tests" / "fixtures"
 # Set by .ci/run: the browser tests and validators must run there, never skip.
 REQUIRE_TOOLS = browser_required()
 
@@ -40,12 +41,28 @@ def copy_project(target: Path, *, search: bool = False) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         shutil.copytree(REPO / part, target / part)
-    if not search:
-        config = target / "content" / "site.yaml"
-        text = config.read_text(encoding="utf-8")
-        config.write_text(text.replace("\nlanguages:", "\nsearch: false\nlanguages:", 1),
-                          encoding="utf-8")
-    return target
+    return target if search else without_search(target)
+
+
+def fixture_site(name: str, target: Path, *, search: bool = False) -> Path:
+    """tests/fixtures/NAME's content and figures, with the project's own templates, in
+    `target`; without the search index unless `search` (see copy_project)."""
+    for part in PROJECT_PARTS:
+        shutil.copytree(FIXTURES / name / part if part != "templates" else REPO / part,
+                        target / part)
+    return target if search else without_search(target)
+
+
+def without_search(root: Path) -> Path:
+    """The project at `root` set to build without the search index (see copy_project):
+    `search: false` added to its site.yaml, before the list of languages (which a test
+    may extend by appending)."""
+    config = root / "content" / "site.yaml"
+    text = config.read_text(encoding="utf-8")
+    text = (text.replace("\nlanguages:", "\nsearch: false\nlanguages:", 1)
+            if "\nlanguages:" in text else text.rstrip("\n") + "\nsearch: false\n")
+    config.write_text(text, encoding="utf-8")
+    return root
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

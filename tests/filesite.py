@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import REPO
+from conftest import REPO, without_search
 
 IMAGES = REPO / "tests" / "data" / "images"
 LANGUAGES = ("zh", "en", "ja")
@@ -27,7 +27,7 @@ def make_site(root: Path) -> Path:
     (root / "content" / "site.yaml").write_text(SITE, encoding="utf-8")
     (root / "figures" / "figure-texts.json").write_text("{}\n", encoding="utf-8")
     shutil.copytree(REPO / "templates", root / "templates")
-    return root
+    return without_search(root)
 
 
 def write_article(root: Path, slug: str, bodies: dict[str, str]) -> Path:

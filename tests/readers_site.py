@@ -3,20 +3,16 @@ project's own templates: what the front-matter, feed, sitemap and head tests bui
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import yaml
-
-REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "readers"
+from conftest import fixture_site
 
 
-def readers_site(target: Path) -> Path:
-    shutil.copytree(FIXTURE / "content", target / "content")
-    shutil.copytree(FIXTURE / "figures", target / "figures")
-    shutil.copytree(REPO / "templates", target / "templates")
-    return target
+def readers_site(target: Path, *, search: bool = False) -> Path:
+    """The fixture site, without the search index unless `search` (conftest.copy_project
+    says why)."""
+    return fixture_site("readers", target, search=search)
 
 
 def front_matter(root: Path, slug: str, language: str) -> dict:

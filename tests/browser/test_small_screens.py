@@ -120,8 +120,7 @@ def test_axe_at_390_px_with_the_menu_open_and_a_figure_fitted(visit, path: str, 
 def test_a_figure_that_fits_shows_no_scroll_hint(chromium, tmp_path):
     """The small fixture site's figure (400 px wide) fits a 1000 px window: no hint nor
     fit switch; at 390 px it does not fit, and both appear."""
-    from conftest import run_build
-    from test_fixture_sites import fixture_site
+    from conftest import fixture_site, run_build
     root = fixture_site("sources", tmp_path / "project")
     assert run_build(root).returncode == 0
     page = chromium.new_page(viewport={"width": 1000, "height": 800})
