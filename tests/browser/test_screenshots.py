@@ -1,6 +1,7 @@
 """Screenshots for a person to look at, written to test-artifacts/ (not committed):
 every page in both themes, every figure in both themes and both diagram styles, and each
-article on a phone and in print."""
+article on a phone and in print. They assert little and take a minute of CPU, so the
+suite leaves them out: `python -m pytest -m screenshots` writes them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import itertools
 import pytest
 
 from browser.pages import ALL_PAGES, ARTICLE_PAGES, STYLES, THEMES, artifact, choose
+
+
+pytestmark = pytest.mark.screenshots
 
 
 def name(path: str) -> str:
