@@ -1,6 +1,7 @@
 """Hostile input: markup in any source shows as text, links cannot run script, and no
 source can make the build write outside site/ (and its cache, whose files are named by
-their digests)."""
+their digests). On the small fixture site (tests/fixtures/sources): every kind of source
+file, in three languages."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, edit, failed_build, run_build, soup
+from conftest import REPO, edit, failed_build, fixture_site, run_build, soup
 
-ARTICLE = "content/ppo-long-horizon"
+ARTICLE = "content/loop"
 SCRIPT = "<script>alert(1)</script>"
 BREAKOUT = '"><img src=x onerror=alert(2)>'
 HOSTILE = SCRIPT + BREAKOUT
@@ -47,6 +48,11 @@ def assert_inert(site: Path) -> None:
                         page, element.name, value)
 
 
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return fixture_site("sources", tmp_path / "project")
+
+
 def built(root: Path) -> Path:
     result = run_build(root)
     assert result.returncode == 0, result.stderr
@@ -60,7 +66,7 @@ def test_front_matter_shows_as_text(project: Path):
     body = path.read_text(encoding="utf-8").split("---\n", 2)[2]
     path.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
     site = built(project)
-    page = soup(site / "en/ppo-long-horizon.html")
+    page = soup(site / "en/loop.html")
     assert page.h1.get_text() == "T " + HOSTILE
     assert page.title.get_text().startswith("T " + HOSTILE)
     assert page.find("meta", attrs={"name": "description"})["content"] == "D " + HOSTILE
@@ -73,26 +79,27 @@ def test_figure_texts_show_as_text_everywhere_they_appear(project: Path):
     # Node text (also named in the figure's text alternative), heading and caption.
     path = project / "figures/figure-texts.json"
     texts = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("actor", "overview-title", "overview-caption"):
+    for key in ("act", "steps-title", "steps-caption"):
         texts[key]["zh"] = HOSTILE
     path.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
     site = built(project)
-    figure = soup(site / "zh/ppo-long-horizon.html").select_one("#figure-training-overview")
-    assert figure.select_one("[data-node=actor] strong").get_text() == HOSTILE
+    figure = soup(site / "zh/loop.html").select_one("#figure-steps")
+    assert figure.select_one("[data-node=act] strong").get_text() == HOSTILE
     assert figure.select_one(".figure-heading").get_text() == HOSTILE
     assert figure.figcaption.get_text() == HOSTILE
-    assert f"从“{HOSTILE}”到“工具环境”" in [li.get_text() for li in figure.select("li")]
+    assert f"从“{HOSTILE}”到“{texts['learn']['zh']}”" in [li.get_text()
+                                                     for li in figure.select("li")]
     assert_inert(site)
 
 
 def test_site_configuration_and_bibliography_show_as_text(project: Path):
-    edit(project, "content/site.yaml", "title: Technical articles", f"title: '{HOSTILE}'")
-    edit(project, f"{ARTICLE}/references.yaml", "authors: Ouyang et al.",
+    edit(project, "content/site.yaml", "title: Notes", f"title: '{HOSTILE}'")
+    edit(project, f"{ARTICLE}/references.yaml", "authors: Schulman et al.",
          f"authors: '{HOSTILE}'")
     site = built(project)
-    page = soup(site / "en/ppo-long-horizon.html")
+    page = soup(site / "en/loop.html")
     assert page.select_one(".site-title").get_text() == HOSTILE
-    assert page.select_one("#ref-instructgpt").get_text().startswith(HOSTILE + ",")
+    assert page.select_one("#ref-gae").get_text().startswith(HOSTILE + ",")
     assert_inert(site)
 
 
@@ -111,7 +118,7 @@ def test_markdown_links_cannot_run_script(project: Path, markdown: str):
     edit(project, f"{ARTICLE}/ja.md", "\n## ", f"\n{markdown}\n\n## ")
     site = built(project)
     assert_inert(site)
-    text = soup(site / "ja/ppo-long-horizon.html").article.get_text()
+    text = soup(site / "ja/loop.html").article.get_text()
     assert ("click me" if "click me" in markdown else "alert(") in text
 
 
@@ -123,7 +130,7 @@ def test_markdown_links_cannot_run_script(project: Path, markdown: str):
 def test_a_formula_cannot_smuggle_markup(project: Path, latex: str):
     edit(project, f"{ARTICLE}/en.md", "\n## ", f"\n$${latex}$$\n\n## ")
     message = failed_build(project)
-    assert "content/ppo-long-horizon/en.md:" in message and "formula" in message
+    assert f"{ARTICLE}/en.md:" in message and "formula" in message
 
 
 @pytest.mark.parametrize("latex, shown", [
@@ -135,21 +142,21 @@ def test_markup_in_a_formula_text_is_shown_as_text(project: Path, latex: str, sh
     result = run_build(project)
     assert result.returncode == 0, result.stderr
     assert_inert(project / "site")
-    page = soup(project / "site" / "en" / "ppo-long-horizon.html")
+    page = soup(project / "site" / "en" / "loop.html")
     assert shown in [t.get_text().replace("\xa0", " ") for t in page.find_all("mtext")]
 
 
 def test_a_bibliography_url_must_be_http(project: Path):
-    edit(project, f"{ARTICLE}/references.yaml", "url: https://arxiv.org/abs/2203.02155",
+    edit(project, f"{ARTICLE}/references.yaml", "url: https://arxiv.org/abs/1506.02438",
          "url: javascript:alert(1)")
     assert "'url' must start with http:// or https://" in failed_build(project)
 
 
-@pytest.mark.parametrize("link", ["javascript:alert(1)", "'#rollout'", "../../etc/passwd",
+@pytest.mark.parametrize("link", ["javascript:alert(1)", "'#collect'", "../../etc/passwd",
                                   "references", "toc-title"])
 def test_a_node_links_only_to_a_section_of_the_article(project: Path, link: str):
-    edit(project, "figures/training-overview.yaml", "link: reward-model", f"link: {link}")
-    assert "figures/training-overview.yaml:" in failed_build(project)
+    edit(project, "figures/steps.yaml", "link: learn", f"link: {link}")
+    assert "figures/steps.yaml:" in failed_build(project)
 
 
 def outside(root: Path) -> set[str]:
@@ -168,10 +175,9 @@ def test_an_article_folder_must_be_a_plain_slug(project: Path, name: str):
     assert f"article folder '{name}' must be named with lower-case" in failed_build(project)
 
 
-@pytest.mark.parametrize("figure_id", ["../../../outside", "/tmp/x", "training-overview/..",
-                                       "TRAINING-OVERVIEW"])
+@pytest.mark.parametrize("figure_id", ["../../../outside", "/tmp/x", "steps/..", "STEPS"])
 def test_a_figure_directive_names_a_figure_not_a_path(project: Path, figure_id: str):
-    edit(project, f"{ARTICLE}/en.md", "```{figure} training-overview",
+    edit(project, f"{ARTICLE}/en.md", "```{figure} steps",
          f"```{{figure}} {figure_id}")
     before = outside(project)
     message = failed_build(project)
@@ -180,7 +186,7 @@ def test_a_figure_directive_names_a_figure_not_a_path(project: Path, figure_id: 
 
 
 def test_a_figure_spec_file_name_must_be_a_plain_id(project: Path):
-    spec = project / "figures/training-overview.yaml"
+    spec = project / "figures/steps.yaml"
     (project / "figures/Bad Name.yaml").write_text(spec.read_text(encoding="utf-8"),
                                                   encoding="utf-8")
     assert "figure id 'Bad Name' must be lower-case" in failed_build(project)
