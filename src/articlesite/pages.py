@@ -55,16 +55,13 @@ class Page:
     """One output file: its path inside site/ and its HTML, with what it read beyond its
     article's sources, for the cache: the figures it placed (id -> spec digest, None if no
     such spec), the dictionary texts shown ((key, language) pairs) and the files and
-    articles its images and links looked at (links.PageReferences.files); and what only
-    `check` reports of it (line, message: links.PageReferences.notes)."""
+    articles its images and links looked at (links.PageReferences.files)."""
 
     path: str
     html: str
     figures: dict[str, str | None] = field(default_factory=dict)
     texts: set[tuple[str, str]] = field(default_factory=set)
     files: dict[str, str | None] = field(default_factory=dict)
-    notes: list[tuple[int | None, str]] = field(default_factory=list)
-    targets: list[tuple[str, str, int | None]] = field(default_factory=list)  # page, id, line
     body: Body | None = None   # an article page's body, when it was rendered (not reused)
 
 

@@ -1,7 +1,7 @@
 """The check stage's page ids: a section id is used once in its article, a figure is
-placed once, and no section id takes an id the page gives something else. Worked out
-from the parsed sources (the outlines loaded by load/outlines.py), never read back
-from the HTML.
+placed once, no section id takes an id the page gives something else, and the `#id` of
+a link names an id of the page it leads to. Worked out from the parsed sources (the
+outlines loaded by load/outlines.py), never read back from the HTML.
 
 The ids the templates give are declared once, in check/reserved.py.
 """
@@ -14,11 +14,16 @@ from typing import TYPE_CHECKING
 
 from ..load.config import Site
 from ..load.content import Article
-from ..problems import Problems
+from ..problems import Findings, Problems
 from .reserved import PAGE_IDS
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline
+
+# The `#id` of each link of a page to a page of the site: (page, id, line), the page an
+# article's path ("en/other.html"), None for the page itself (links.PageReferences).
+Fragments = list[tuple[str | None, str, int | None]]
+
 
 def page_ids(site: Site, article: Article, outline: Outline) -> Counter:
     """Every id an article page gives besides its headings', with how often."""
@@ -81,3 +86,35 @@ def check_pages(site: Site, articles: list[Article], outlines: dict[str, Outline
 def ids_of_page(site: Site, article: Article, outline: Outline) -> set[str]:
     """Every id of an article page: its headings' and the others (page_ids)."""
     return {h.id for h in outline.headings if h.id} | set(page_ids(site, article, outline))
+
+
+def check_fragments(site: Site, articles: list[Article], outlines: dict[str, Outline],
+                    fragments: dict[tuple[str, str], Fragments], findings: Findings) -> None:
+    """`check`: the `#id` of each link names an id of the page it leads to (`fragments`:
+    of each article page, by slug and language). A page whose source has no outline
+    could not be read, and was reported."""
+    by_slug = {article.slug: article for article in articles}
+    known: dict[tuple[str, str], set[str] | None] = {}
+
+    def ids_at(slug: str, language: str) -> set[str] | None:
+        if (slug, language) not in known:
+            article = by_slug[slug]
+            outline = outlines.get(article.sources[language].digest)
+            known[slug, language] = None if outline is None else \
+                ids_of_page(site, article, outline)
+        return known[slug, language]
+
+    for (slug, language), found in fragments.items():
+        path = by_slug[slug].sources[language].path
+        for page, fragment, line in found:
+            if page is None:
+                ids = ids_at(slug, language)
+                message = (f"link to '#{fragment}': this page has no such id (section ids "
+                           "are written {#id})")
+            else:
+                language_of, slug_of = page.removesuffix(".html").split("/")
+                ids = ids_at(slug_of, language_of)
+                message = (f"link to '../{slug_of}/#{fragment}': the article's page in "
+                           f"'{language_of}' has no such id")
+            if ids is not None and fragment not in ids:
+                findings.add(path, line, message, language=language, check="links")

@@ -13,15 +13,15 @@ import contextlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..build import renderer_for
 from ..load.content import Source
 from ..load.outlines import load_outlines
 from ..load.sourcefiles import Memo, text_of
-from ..load.sources import load_sources
-from ..pages import site_pages
+from ..load.sources import Sources, load_sources
+from ..pages import Body
 from ..problems import BuildError, Finding, Findings, merge_repeated
-from ..render.links import check_targets
 from ..render.markdown_rules.literal import find_literal_markup
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
@@ -29,10 +29,15 @@ from ..translate.record import check_translations
 from ..translate.section_checks import check_sections
 from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
+from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
 from .ids import check_pages
 from .parity import check_parity
+from .templates import check_templates
+
+if TYPE_CHECKING:
+    from ..render.templates import Renderer
 
 SHOWN = 20  # findings of one check listed in the human report
 CHECKS = ("build", "links", "markup", "translations", "parity", "bibliography", "geometry",
@@ -63,8 +68,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         note = ("Nothing else was checked: the site configuration, the dictionary or the "
                 "interface strings cannot be used.")
         return Report(ordered(findings), notes=[note])
-    # The check stage of a build, then every page a build renders, for the problems
-    # that stop a build (not written).
+    # The check stage of a build, then each body rendered once and the templates, for the
+    # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
     outlines = load_outlines(sources, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
@@ -73,20 +78,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
             if source.digest in parsed:   # before rendering, which changes some tokens
                 check_markup(source, parsed[source.digest], findings)
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
-    renderer.parsed = parsed
-    jobs = site_pages(sources.site, sources.articles)
-    pages = [renderer.render(job) for job in jobs]
-    sources_of = {page.path: (renderer.articles[job.slug].sources[job.language].path,
-                              job.language) for job, page in zip(jobs, pages, strict=True)
-                  if job.slug is not None}
-    for page in pages:
-        for line, message in page.notes:  # images and links: see links.py
-            path, language = sources_of[page.path]
-            findings.add(path, line, message, language=language, check="links")
-    check_targets(pages, findings, lambda page: sources_of[page.path])
-    links = figure_links(sources.articles, {page.path: page.figures for page in pages})
-    copies = view_copies(renderer, list(sources.figures), {})
-    view = "".join(render_translator_view(renderer, sources, links, copies))
+    bodies = check_bodies(renderer, sources, outlines, parsed, findings)
+    templates = check_templates(renderer, sources, bodies)
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
     check_sections(sources, findings)
@@ -103,11 +96,13 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     report = Report([], f"{plural(len(sources.articles), 'article')} in "
                         f"{plural(len(sources.site.codes), 'language')}, "
                         f"{plural(len(sources.figures), 'figure')}, "
-                        f"{plural(len(sources.dictionary.texts), 'dictionary key')}")
+                        f"{plural(len(sources.dictionary.texts), 'dictionary key')}; "
+                        f"{templates}")
     if not browser:
         report.notes.append("Text fit was not measured (--no-browser).")
     else:
         try:
+            view = translator_view(renderer, sources, bodies)
             report.checked += "; " + check_fit(figures, view, findings)
         except BrowserUnavailable as exc:
             if browser_required():
@@ -118,6 +113,16 @@ def run_checks(root: Path, browser: bool = True) -> Report:
                 report.notes.append(f"Text fit was not measured: {exc}.")
     report.findings = ordered(findings)
     return report
+
+
+def translator_view(renderer: Renderer, sources: Sources,
+                    bodies: dict[tuple[str, str], Body]) -> str:
+    """The translator's view, whole (text fit measures its figures), linking to the
+    figures the article bodies place."""
+    links = figure_links(sources.articles, {f"{language}/{slug}.html": body.figures
+                                            for (slug, language), body in bodies.items()})
+    copies = view_copies(renderer, list(sources.figures), {})
+    return "".join(render_translator_view(renderer, sources, links, copies))
 
 
 def check_markup(source: Source, tokens: list, findings: Findings) -> None:

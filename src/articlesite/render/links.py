@@ -10,7 +10,8 @@ rendered (the hooks are in markdown.py).
   the source language, else the default language, else the first configured language it
   has; such a link says which (hreflang and a small tag). An unknown article stops the
   build.
-- `#id`: a section of the page itself; `check` reports an id the page does not have.
+- `#id`: a section of the page itself; `check` reports an id the page does not have
+  (check/ids.py, from the outlines), as it does for `../other/#id`.
 - `https://…`, `mailto:…`: left as they are. An image from another site would be a
   request the site promises not to make: it is shown as a link to the image, and `check`
   reports it.
@@ -31,7 +32,6 @@ from markupsafe import Markup, escape
 from .assets import ARTICLE_KEY, Files, site_path
 
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-ID = re.compile(r'\sid="([^"]*)"')
 
 
 @dataclass
@@ -49,7 +49,7 @@ class PageReferences:
     read: `files` {root-relative path or "article:<slug>": digest or languages, None if
     absent}, for the cache; `notes` [(line, message)], for `check` only; `fragments`
     [(page, id, line)], the `#id` of each link to a page of the site (None: this page),
-    checked once the pages are rendered (this one's: check_fragments; others': `check`)."""
+    for `check` only (check/ids.py)."""
 
     slug: str
     language: str
@@ -203,13 +203,6 @@ class PageReferences:
             return None
         return f"{self.to_root}{quote(site_path(self.slug, chosen))}", info
 
-    def check_fragments(self, ids: set[str]) -> None:
-        """Notes for the page's `#id` links to ids it does not have."""
-        for page, fragment, line in self.fragments:
-            if page is None and fragment not in ids:
-                self.note(line, f"link to '#{fragment}': this page has no such "
-                                   "id (section ids are written {#id})")
-
 
 def page_references(site, articles: dict, reader: Files, slug: str, language: str,
                     problem: Callable[[int | None, str], None]) -> PageReferences:
@@ -251,22 +244,3 @@ def front_matter_line(path, key: str) -> int | None:
         return None
     return next((n for n, text in enumerate(lines[1:], 2) if text.startswith(f"{key}:")),
                 None)
-
-
-def check_targets(pages: list, findings, sources_of: Callable) -> None:
-    """`check`: each link to a section of another article names an id its page has
-    (`pages`: every page rendered; `sources_of(page)`: an article page's source file and
-    language)."""
-    by_path = {page.path: page for page in pages}
-    ids: dict[str, set[str]] = {}
-    for page in pages:
-        for target, fragment, line in page.targets:
-            if target not in ids:
-                ids[target] = set(ID.findall(by_path[target].html)) if target in by_path \
-                    else set()
-            if fragment not in ids[target]:
-                path, language = sources_of(page)
-                language_of, slug = target.removesuffix(".html").split("/")
-                findings.add(path, line, f"link to '../{slug}/#{fragment}': the article's "
-                             f"page in '{language_of}' has no such id", language=language,
-                             check="links")

@@ -12,7 +12,6 @@ from pathlib import Path
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
-from ..check.ids import ids_of_page
 from ..load.config import Site
 from ..load.content import Article, newest_first
 from ..load.figures import Figure, FigureLibrary
@@ -171,7 +170,7 @@ class Renderer:
             return self.env.get_template(template).render(
                 **self._page_values(path, language, values))
         except TEMPLATE_MISTAKES as exc:  # a problem with file and line, not a crash
-            self._template_error(template, exc)
+            self.template_error(template, exc)
             return ""
 
     def page_chunks(self, path: str, template: str, language: str,
@@ -183,7 +182,7 @@ class Renderer:
             yield from self.env.get_template(template).generate(
                 **self._page_values(path, language, values))
         except TEMPLATE_MISTAKES as exc:
-            self._template_error(template, exc)
+            self.template_error(template, exc)
 
     def _page_values(self, path: str, language: str, values: dict) -> dict:
         return values | {
@@ -199,7 +198,7 @@ class Renderer:
             return self.site.base_url or "/"
         return "../" * path.count("/")
 
-    def _template_error(self, template: str, exc: Exception) -> None:
+    def template_error(self, template: str, exc: Exception) -> None:
         """A template that fails: its file and line (Jinja puts the templates' own lines
         in the traceback), and what went wrong."""
         folder = self.site.root / "templates"
@@ -219,13 +218,11 @@ class Renderer:
         """An article page: its body (rendered now unless given) in the page template."""
         source = article.sources[language]
         page = Page(f"{language}/{article.slug}.html", "")
-        refs = ids = None
         if body is None:
             rendered = self.render_body(article, language)
             if rendered is None:
                 return page
-            body, refs, ids = rendered
-            page.body = body
+            body = page.body = rendered[0]
         outline = markdown.Outline([markdown.Heading(*heading) for heading in body.headings])
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing().without_counts(),
@@ -234,19 +231,17 @@ class Renderer:
             extra=source.meta.extra,
         )
         page.figures, page.texts, page.files = body.figures, body.texts, body.files
-        if refs is not None:   # what only `check` reports: of a body rendered now
-            if refs.fragments:
-                refs.check_fragments(ids)
-            page.notes = refs.notes
-            page.targets = [target for target in refs.fragments if target[0] is not None]
         return page
 
-    def render_body(self, article: Article,
-                    language: str) -> tuple[Body, links.PageReferences, set[str]] | None:
-        """An article's Markdown in a language, with its figures, as HTML; what its links
-        found; and the ids of its page (check/ids.py). None if its source changed since
-        it was read (a problem). Its sections and figures were checked by the check
-        stage (check/ids.py)."""
+    def render_body(self, article: Article, language: str, with_figures: bool = True
+                    ) -> tuple[Body, links.PageReferences] | None:
+        """An article's Markdown in a language, with its figures, as HTML, and what its
+        links found (their notes and `#id`s: only `check` reports them, check/bodies.py).
+        None if its source changed since it was read (a problem). Its sections and
+        figures were checked by the check stage (check/ids.py).
+
+        Without `with_figures`, each figure placed is checked and its spec loaded, but
+        not rendered: `check` needs the problems of a body, not its figures' HTML."""
         source = article.sources[language]
         try:
             tokens = self.parsed.pop(source.digest, None) or markdown.parse(source.body)
@@ -280,6 +275,8 @@ class Renderer:
                     self.problems.add(spec.path, node.line, f"node '{node.id}' links to "
                                       f"'#{node.link}', which is not a section of "
                                       f"{source.path.name}", key=node.link, language=language)
+            if not with_figures:
+                return ""
             html, read = self._figure(spec, language)
             body.texts |= read
             return html
@@ -298,7 +295,7 @@ class Renderer:
             if found.stops_build:
                 problem(found.line, found.message)
         body.files = refs.files
-        return body, refs, ids_of_page(self.site, article, outline)
+        return body, refs
 
     def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
         """The notice after each stale section's heading: it links to the section in

@@ -1,0 +1,131 @@
+"""`check` works on the parsed sources: each article body is rendered once per language
+(its figures, citations, links and images checked there), the `#id` of a link is checked
+against the outlines, and the templates are compiled and each page template rendered
+once; no site page is rendered for each article, and nothing is written."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from conftest import check, fixture_site, line_of, problems
+
+from articlesite.check.report import run_checks
+from articlesite.render.templates import Renderer
+
+LOOP = "content/loop/en.md"
+OTHER = "content/other/ja.md"
+
+MISTAKES = """
+See [the other article](../other/#learn), [a part it lacks](../other/#nowhere),
+[a part this page lacks](#missing) and [its own](#collect).
+
+![](https://example.com/chart.png)
+
+```{figure} nothing
+```
+"""
+
+
+def site_with_two_articles(root: Path) -> Path:
+    """The small fixture site with a second article, `other` (a copy of `loop`), and a
+    mistake of each kind that only a body's rendering or the outlines find."""
+    fixture_site("sources", root)
+    shutil.copytree(root / "content" / "loop", root / "content" / "other")
+    with (root / LOOP).open("a", encoding="utf-8") as file:
+        file.write(MISTAKES)
+    path = root / OTHER
+    path.write_text(path.read_text(encoding="utf-8").replace("[@gae]", "[@nobody]"),
+                    encoding="utf-8")
+    return root
+
+
+def test_check_renders_each_body_once_and_no_page_for_each_article(tmp_path: Path,
+                                                                   monkeypatch):
+    root = site_with_two_articles(tmp_path / "project")
+    bodies: Counter = Counter()
+    pages: Counter = Counter()
+    render_body, page_html, page_chunks = (Renderer.render_body, Renderer.page_html,
+                                           Renderer.page_chunks)
+
+    def counted_body(self, article, language, *args, **kwargs):
+        bodies[article.slug, language] += 1
+        return render_body(self, article, language, *args, **kwargs)
+
+    def counted_page(self, path, template, language, **values):
+        pages[template] += 1
+        return page_html(self, path, template, language, **values)
+
+    def counted_chunks(self, path, template, language, **values):
+        pages[template] += 1
+        return page_chunks(self, path, template, language, **values)
+
+    monkeypatch.setattr(Renderer, "render_body", counted_body)
+    monkeypatch.setattr(Renderer, "page_html", counted_page)
+    monkeypatch.setattr(Renderer, "page_chunks", counted_chunks)
+    report = run_checks(root, browser=False)
+
+    # Six article pages (two articles, three languages): each body once, one page.
+    assert bodies == {(slug, code): 1 for slug in ("loop", "other")
+                      for code in ("en", "zh", "ja")}
+    assert pages == {template: 1 for template in ("root.html", "404.html", "index.html",
+                                                  "feed.xml", "article.html",
+                                                  "translations.html")}
+    assert "each page template rendered on one page only" in report.checked
+    assert not (root / "site").exists()
+
+    found = {(f.check, f.file, f.line, f.language, f.key, f.message) for f in report.findings
+             if f.check in ("build", "links")}
+    links = line_of(root, LOOP, "[a part it lacks]")
+    own = line_of(root, LOOP, "[a part this page lacks]")
+    image = line_of(root, LOOP, "chart.png")
+    assert found == {
+        ("links", LOOP, links, "en", None,
+         "link to '../other/#nowhere': the article's page in 'en' has no such id"),
+        ("links", LOOP, own, "en", None,
+         "link to '#missing': this page has no such id (section ids are written {#id})"),
+        ("links", LOOP, image, "en", None,
+         ("image 'https://example.com/chart.png' has no alt text: describe it for readers "
+          "who cannot see it, ![what it shows](…)")),
+        ("links", LOOP, image, "en", None,
+         ("image 'https://example.com/chart.png' is on another site: the page shows a link "
+          "to it instead, as the site makes no outside request; save it in the article's "
+          "folder")),
+        ("build", LOOP, line_of(root, LOOP, "{figure} nothing"), "en", "nothing",
+         "unknown figure 'nothing' (figures: steps)"),
+        ("build", OTHER, line_of(root, OTHER, "[@nobody]"), "ja", None,
+         "citation '@nobody' has no entry in the bibliography (references.yaml)"),
+    }
+
+
+def test_a_template_mistake_is_reported_with_its_file_and_line(tmp_path: Path, capsys):
+    """A mistake that shows when a page is rendered, one in a template only a stale
+    section would show (compiled, never rendered here), and one in the translator's
+    view: each with its template's file and line, as the build reports them."""
+    root = fixture_site("sources", tmp_path / "project")
+    templates = root / "templates"
+    for name, anchor, mistake in (
+            ("article.html", "{% block main %}", "{{ article_path() }}"),
+            ("notice.html", "{% endmacro %}", "{% if %}"),
+            ("translations.html", "{% block main %}", "{{ (rows | length) / 0 }}")):
+        path = templates / name
+        text = path.read_text(encoding="utf-8")
+        assert anchor in text
+        path.write_text(text.replace(anchor, f"{anchor}\n{mistake}", 1), encoding="utf-8")
+    code, report = check(root, capsys)
+    assert code == 1
+    found = {(f["file"], f["line"]): f["message"] for f in problems(report, "build")}
+    assert set(found) == {
+        ("templates/article.html", line_of(root, "templates/article.html", "article_path()")),
+        ("templates/notice.html", line_of(root, "templates/notice.html", "{% if %}")),
+        ("templates/translations.html",
+         line_of(root, "templates/translations.html", "/ 0 }}"))}
+    assert found["templates/article.html", line_of(root, "templates/article.html",
+                                                   "article_path()")].startswith(
+        "template error: TypeError:")
+    assert "template error: Expected an expression" in \
+        found["templates/notice.html", line_of(root, "templates/notice.html", "{% if %}")]
+    assert "ZeroDivisionError: division by zero" in \
+        found["templates/translations.html",
+              line_of(root, "templates/translations.html", "/ 0 }}")]
