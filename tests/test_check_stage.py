@@ -9,7 +9,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from conftest import check, fixture_site, line_of, problems
+from conftest import check, failed_build, fixture_site, line_of, problems
 
 from articlesite.check.report import run_checks
 from articlesite.render.templates import Renderer
@@ -129,3 +129,24 @@ def test_a_template_mistake_is_reported_with_its_file_and_line(tmp_path: Path, c
     assert "ZeroDivisionError: division by zero" in \
         found["templates/translations.html",
               line_of(root, "templates/translations.html", "/ 0 }}")]
+
+
+def test_a_mistake_in_the_figure_macro_stops_the_build_at_its_line(tmp_path: Path, capsys):
+    """figure.html's macro is called from Python (render/figure_form.py): its mistake is
+    still a problem at the template's own line, in the build and in check, not a
+    traceback."""
+    root = fixture_site("sources", tmp_path / "project")
+    path = root / "templates" / "figure.html"
+    text = path.read_text(encoding="utf-8")
+    anchor = "{% macro figure("
+    assert anchor in text
+    start = text.index("\n", text.index(anchor)) + 1
+    path.write_text(text[:start] + "{{ spec.no_such_field.x }}\n" + text[start:],
+                    encoding="utf-8")
+    where = f"templates/figure.html:{line_of(root, 'templates/figure.html', 'no_such_field')}"
+    message = failed_build(root)
+    assert f"{where}: template error:" in message and "no_such_field" in message
+    assert "Traceback" not in message
+    code, report = check(root, capsys)
+    assert code == 1
+    assert [f"templates/figure.html:{f['line']}" for f in problems(report, "build")] == [where]

@@ -11,7 +11,6 @@ import pytest
 
 from browser.pages import ALL_PAGES, ARTICLE_PAGES, STYLES, THEMES, artifact, choose
 
-
 pytestmark = pytest.mark.screenshots
 
 

@@ -12,7 +12,7 @@ from jinja2.meta import find_referenced_templates
 
 from ..load.sources import Sources
 from ..pages import Body, site_pages
-from ..render.templates import TEMPLATE_MISTAKES, Renderer
+from ..render.templates import Renderer
 from ..translate.view import PATH as VIEW
 from ..translate.view import figure_copy, render_translator_view
 
@@ -67,11 +67,8 @@ def render_each_once(renderer: Renderer, sources: Sources,
     figure = next((spec for figure_id in sources.figures
                    if (spec := renderer.figures.get(figure_id)) is not None), None)
     copies = {}
-    if figure is not None:
-        try:
-            renderer.render_figure(figure, sources.site.default_language)
-            copies[figure.id] = figure_copy(renderer, figure)
-        except TEMPLATE_MISTAKES as exc:
-            renderer.template_error("figure.html", exc)
+    if figure is not None:   # a mistake in figure.html is reported by the renderer
+        renderer.render_figure(figure, sources.site.default_language)
+        copies[figure.id] = figure_copy(renderer, figure)
     "".join(render_translator_view(renderer, sources, {}, copies))
     return [*shown.values(), VIEW]

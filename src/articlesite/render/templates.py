@@ -33,6 +33,11 @@ TEMPLATE_MISTAKES = (TemplateError, TypeError, ValueError, AttributeError, Looku
                      ArithmeticError)
 
 
+# The functions of Jinja's generated code for a template's body and its macros: in a
+# traceback Jinja has not rewritten, their lines are the generated code's.
+GENERATED = {"root", "macro"}
+
+
 @lru_cache(maxsize=4096)  # a figure's coordinates repeat across languages
 def px(value: float) -> str:
     """A coordinate as CSS pixels: at most two decimals, no trailing zeros."""
@@ -210,6 +215,10 @@ class Renderer:
                       if Path(frame.filename).parent == folder]
             if frames:
                 name, line = Path(frames[-1].filename), frames[-1].lineno
+                if frames[-1].name in GENERATED:   # a macro called from Python: its
+                    # frame is Jinja's generated code, not rewritten to the template's
+                    line = self.env.get_template(name.relative_to(folder).as_posix()) \
+                        .get_corresponding_lineno(line)
         kind = "" if isinstance(exc, TemplateError) else f"{type(exc).__name__}: "
         self.problems.add(name, line, f"template error: {kind}{exc}")
 
@@ -322,9 +331,13 @@ class Renderer:
 
     def render_copy(self, spec: Figure) -> str:
         """The translator's view's copy of a figure: in no language (see figure.html)."""
-        macro = self.env.get_template("figure.html").module.figure
-        return str(macro(spec, lambda key: "", [], self.ui(self.site.default_language),
-                         "copy"))
+        try:
+            macro = self.env.get_template("figure.html").module.figure
+            return str(macro(spec, lambda key: "", [], self.ui(self.site.default_language),
+                             "copy"))
+        except TEMPLATE_MISTAKES as exc:
+            self.template_error("figure.html", exc)
+            return ""
 
     def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
         """A figure's HTML in a language, rendered once per build, and the texts it read."""
@@ -334,17 +347,21 @@ class Renderer:
             text, ui = self.texts(language, read), self.ui(language)
             sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
-            macro = self.env.get_template("figure.html").module.figure
-            if self.forms_hold is False:
-                html = str(macro(spec, text, sentences, ui))
-            else:
-                html = self._form(spec, macro).fill(text, sentences, ui)
-            if self.forms_hold is None:
-                # Once a build, the form is compared with the macro: a project's own
-                # figure.html could change a text as it prints it (a filter), and then
-                # only the macro gives the right HTML.
-                direct = str(macro(spec, text, sentences, self.strings_of(language)))
-                self.forms_hold, html = html == direct, direct
+            try:
+                macro = self.env.get_template("figure.html").module.figure
+                if self.forms_hold is False:
+                    html = str(macro(spec, text, sentences, ui))
+                else:
+                    html = self._form(spec, macro).fill(text, sentences, ui)
+                if self.forms_hold is None:
+                    # Once a build, the form is compared with the macro: a project's own
+                    # figure.html could change a text as it prints it (a filter), and
+                    # then only the macro gives the right HTML.
+                    direct = str(macro(spec, text, sentences, self.strings_of(language)))
+                    self.forms_hold, html = html == direct, direct
+            except TEMPLATE_MISTAKES as exc:  # a problem with file and line, not a crash
+                self.template_error("figure.html", exc)
+                return "", frozenset()
             self._figure_cache[key] = (html, frozenset(read))
             if len(self._figure_cache) > 32:
                 self._figure_cache.popitem(last=False)
