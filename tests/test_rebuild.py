@@ -1,26 +1,27 @@
 """A build on top of the previous one (`build(root, previous=…, changed=…)`, what serve
 runs after each save): after an edit to an article's body it renders only that page and
 puts it in site/, byte for byte what a clean build writes; after any other edit it
-renders what that edit touches, still byte for byte a clean build's site."""
+renders what that edit touches, still byte for byte a clean build's site. On the small
+fixture site (tests/fixtures/sources)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, edit, snapshot
+from conftest import edit, fixture_site, snapshot
 
 from articlesite.build import build
 from articlesite.cache import Cache
 from articlesite.problems import BuildError
 
-ARTICLE = "content/ppo-long-horizon"
+ARTICLE = "content/loop"
 
 
 @pytest.fixture
 def served(tmp_path: Path):
     """A built project and what serve keeps of its last build: (root, built, cache)."""
-    root = copy_project(tmp_path / "project").resolve()
+    root = fixture_site("sources", tmp_path / "project").resolve()
     cache = Cache(root)
     return root, build(root, cache=cache), cache
 
@@ -40,19 +41,20 @@ def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
 
 def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_path):
     root, last, cache = served
-    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    edit(root, f"{ARTICLE}/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
     built, cache = quick(root, last, cache, "ja.md")
-    # The ja index shows the page's length, which grew by two characters.
-    assert built.incremental and built.rendered == ["ja/index.html", "ja/ppo-long-horizon.html"]
-    assert "GRPO と DPO（改訂）" in (root / "site/ja/ppo-long-horizon.html").read_text("utf-8")
+    # The ja index shows the page's length, which grew by four characters.
+    assert built.incremental and built.rendered == ["ja/index.html", "ja/loop.html"]
+    assert "学習（改訂）" in (root / "site/ja/loop.html").read_text("utf-8")
     assert_same_as_clean_build(root, tmp_path)
 
-    # Again, and two languages saved together, on top of a quick rebuild.
-    edit(root, f"{ARTICLE}/en.md", "## What GRPO and DPO change", "## What GRPO and DPO change now")
-    edit(root, f"{ARTICLE}/zh.md", "## GRPO 与 DPO 改变了什么", "## GRPO 与 DPO 又改变了什么")
-    built, cache = quick(root, built, cache, "en.md", "zh.md")
+    # Again, and two languages saved together, on top of a quick rebuild. (Not the source
+    # language, en: its sections are what the others are confirmed against.)
+    edit(root, f"{ARTICLE}/ja.md", "## 学習（改訂） {#learn}", "## 学習（再改訂） {#learn}")
+    edit(root, f"{ARTICLE}/zh.md", "## 学习 {#learn}", "## 再学习 {#learn}")
+    built, cache = quick(root, built, cache, "ja.md", "zh.md")
     assert built.incremental and built.rendered == [
-        "en/index.html", "en/ppo-long-horizon.html", "zh/index.html", "zh/ppo-long-horizon.html"]
+        "ja/index.html", "ja/loop.html", "zh/index.html", "zh/loop.html"]
     assert_same_as_clean_build(root, tmp_path / "again")
 
     # The cache it saved is sound: a full build finds nothing to render.
@@ -61,40 +63,41 @@ def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_p
 
 def test_a_body_edit_that_keeps_the_length_renders_only_its_page(served, tmp_path):
     root, last, cache = served
-    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## DPO と GRPO")
+    edit(root, f"{ARTICLE}/ja.md", "## 学習 {#learn}", "## 学ぶ {#learn}")
     built, cache = quick(root, last, cache, "ja.md")
-    assert built is not None and built.rendered == ["ja/ppo-long-horizon.html"]
+    assert built is not None and built.rendered == ["ja/loop.html"]
     assert_same_as_clean_build(root, tmp_path)
 
 
 def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tmp_path):
     root, last, cache = served
-    edit(root, "figures/figure-texts.json", '"ja": "教師あり', '"ja": "教師付き')
+    edit(root, "figures/figure-texts.json", '"ja": "学習"', '"ja": "学び"')
     writes = []
     built = build(root, cache=Cache(root, after=cache), previous=last,
                   changed=[root / "figures" / "figure-texts.json"], written=writes.append)
     assert built.incremental
-    assert built.rendered == ["ja/ppo-long-horizon.html", "translations.html"]
-    assert writes == [["ja/ppo-long-horizon.html"], ["translations.html"]]  # page, then view
+    assert built.rendered == ["ja/loop.html", "translations.html"]
+    assert writes == [["ja/loop.html"], ["translations.html"]]  # the page, then the view
     assert_same_as_clean_build(root, tmp_path)
 
 
 def test_a_site_folder_changed_by_hand_is_written_whole(served, tmp_path):
     root, last, cache = served
-    (root / "site" / "ja" / "ppo-long-horizon.html").unlink()
+    (root / "site" / "ja" / "loop.html").unlink()
     (root / "site" / "en" / "index.html").unlink()
-    edit(root, f"{ARTICLE}/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
+    edit(root, f"{ARTICLE}/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
     built, _ = quick(root, last, cache, "ja.md")
-    assert not built.incremental and built.rendered == ["ja/index.html",
-                                                         "ja/ppo-long-horizon.html"]
+    assert not built.incremental and built.rendered == ["ja/index.html", "ja/loop.html"]
     assert_same_as_clean_build(root, tmp_path)
 
 
 @pytest.mark.parametrize("change, rendered", [
-    ("title", ["en/feed.xml", "en/index.html", "en/ppo-long-horizon.html", "index.html",
-               "ja/feed.xml", "ja/index.html", "ja/ppo-long-horizon.html", "zh/feed.xml",
-               "zh/index.html", "zh/ppo-long-horizon.html"]),
-    ("figure removed", ["ja/ppo-long-horizon.html", "translations.html"]),
+    # A title is shown by its page, its language's index and feed, the language chooser,
+    # and the other languages' pages of the article (their language switcher).
+    ("title", ["en/feed.xml", "en/index.html", "en/loop.html", "index.html", "ja/feed.xml",
+               "ja/index.html", "ja/loop.html", "zh/feed.xml", "zh/index.html",
+               "zh/loop.html"]),
+    ("figure removed", ["ja/loop.html", "translations.html"]),
     ("dictionary key added", ["translations.html"]),
 ])
 def test_other_edits_render_what_they_touch_as_a_clean_build_would(served, tmp_path, change,
@@ -102,9 +105,9 @@ def test_other_edits_render_what_they_touch_as_a_clean_build_would(served, tmp_p
     root, last, cache = served
     name = "ja.md"
     if change == "title":
-        edit(root, f"{ARTICLE}/ja.md", 'title: "PPO', 'title: "新・PPO')
+        edit(root, f"{ARTICLE}/ja.md", "title: 学習ループ", "title: 新・学習ループ")
     elif change == "figure removed":
-        edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update\n```\n", "")
+        edit(root, f"{ARTICLE}/ja.md", "```{figure} steps\n```\n", "")
     else:
         name = "../../figures/figure-texts.json"
         edit(root, name.removeprefix("../../"), "{", '{\n  "spare": {"zh": "备用", '
@@ -120,7 +123,7 @@ def test_a_broken_edit_leaves_the_site_as_it_was(served, change):
     root, last, cache = served
     site = snapshot(root / "site")
     if change == "unknown figure":
-        edit(root, f"{ARTICLE}/ja.md", "```{figure} ppo-update", "```{figure} ppo-updat")
+        edit(root, f"{ARTICLE}/ja.md", "```{figure} steps", "```{figure} step")
         name = "ja.md"
     elif change == "unknown language":
         name = "de.md"
@@ -128,7 +131,7 @@ def test_a_broken_edit_leaves_the_site_as_it_was(served, change):
                                            encoding="utf-8")
     else:
         name = "../../figures/figure-texts.json"
-        edit(root, name.removeprefix("../../"), '"ja": "教師あり学習 SFT"', '"ja": ""')
+        edit(root, name.removeprefix("../../"), '"ja": "学習"', '"ja": ""')
     with pytest.raises(BuildError) as failed:
         quick(root, last, cache, name)
     assert len(failed.value.problems) == 1
