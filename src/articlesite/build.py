@@ -247,7 +247,7 @@ def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
         articles[slug] = dataclasses.replace(old, sources=old.sources | new_sources)
     edited_sources = dataclasses.replace(
         sources, articles=[articles[a.slug] for a in sources.articles])
-    if edited_sources.sections.key() != sources.sections.key():
+    if edited_sources.sections.key(edited) != sources.sections.key(edited):
         return None   # sections' states changed: other pages and the view show them
     return edited_sources
 

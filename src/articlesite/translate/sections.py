@@ -33,6 +33,8 @@ from ..load.sourcefiles import Memo, SourceChanged, digest, parse_json, read_tex
 from ..problems import Problems
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..load.config import Site
     from ..load.content import Article, Source
 
@@ -185,21 +187,23 @@ class SectionStates:
         ids = [s.id for s in self.sections(slug, base)]
         for code in self.site.codes:
             ids += [s.id for s in self.sections(slug, code) if s.id not in ids]
+        by_id = {code: {s.id: s for s in reversed(self.sections(slug, code))}
+                 for code in self.site.codes}   # reversed: the first of an id is kept
         rows = []
         for section_id in ids:
             cells = []
             for code in self.site.codes:
-                found = next((s for s in self.sections(slug, code) if s.id == section_id),
-                             None)
+                found = by_id[code].get(section_id)
                 state = MISSING if found is None else self.state(slug, code, section_id)
                 cells.append(Cell(code, state, found))
             rows.append((section_id, cells))
         return rows
 
-    def key(self) -> list:
+    def key(self, slugs: Iterable[str] | None = None) -> list:
         """What the translator's view shows of the sections (its cache key covers it):
-        their ids and states. Not their titles: then an edit to a heading, the most
-        common kind, leaves the view as it is (serve's quick rebuild needs that)."""
+        their ids and states, of every article or of those named. Not their titles: then
+        an edit to a heading, the most common kind, leaves the view as it is (serve's
+        quick rebuild needs that)."""
         return [(slug, [(section_id, [(cell.language, cell.state) for cell in cells])
                         for section_id, cells in self.table(slug)])
-                for slug in self.articles]
+                for slug in (self.articles if slugs is None else slugs)]
