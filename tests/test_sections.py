@@ -1,15 +1,28 @@
 """Article translations, section by section: confirm a translation, change a section of
 the source language, and `check`, the published pages and the translator's view say
-which translated sections are out of date, until they are confirmed again."""
+which translated sections are out of date, until they are confirmed again. On the small
+fixture site (tests/fixtures/sources: article `loop`, sections `collect` and `learn`, en
+the source language, zh and ja its translations)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from conftest import check, edit, line_of, run_build, snapshot, soup
+import pytest
+from conftest import check, edit, fixture_site, line_of, run_build, snapshot, soup
 
-ARTICLE = "content/ppo-long-horizon"
-SLUG = "ppo-long-horizon"
+SLUG = "loop"
+ARTICLE = f"content/{SLUG}"
+RECORD = f"{ARTICLE}/sections.confirmed.json"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """The fixture site with its translations never confirmed section by section."""
+    root = fixture_site("sources", tmp_path / "project")
+    (root / RECORD).unlink()
+    return root
 
 
 def stale_findings(report: dict) -> list[tuple]:
@@ -27,67 +40,67 @@ def notices(root, language: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def test_real_article_is_unconfirmed_section_by_section_and_shows_no_notice(
-        project, capsys, built_site):
-    code, report = check(project, capsys)
+def test_unconfirmed_article_is_a_warning_and_shows_no_notice(root, capsys):
+    code, report = check(root, capsys)
     assert code == 0
     warnings = [(f["file"], f["language"]) for f in report["findings"]
                 if f["check"] == "translations"]
-    assert warnings == [(f"{ARTICLE}/en.md", "en"), (f"{ARTICLE}/ja.md", "ja")]
+    assert warnings == [(f"{ARTICLE}/ja.md", "ja"), (f"{ARTICLE}/zh.md", "zh")]
     assert all(f["severity"] == "warning" for f in report["findings"])
-    for language in ("zh", "en", "ja"):
-        assert not soup(built_site / language / f"{SLUG}.html").select(".stale-notice")
+    assert run_build(root).returncode == 0
+    for language in ("en", "zh", "ja"):
+        assert not soup(root / "site" / language / f"{SLUG}.html").select(".stale-notice")
 
 
-def test_changed_source_section_is_stale_until_confirmed(project, capsys):
-    result = run_build(project, "check", "--no-browser", "--confirm", SLUG)
+def test_changed_source_section_is_stale_until_confirmed(root, capsys):
+    result = run_build(root, "check", "--no-browser", "--confirm", SLUG)
     assert result.returncode == 0, result.stdout
-    assert "Confirmed 14 sections of ppo-long-horizon" in result.stdout
-    record = json.loads((project / ARTICLE / "sections.confirmed.json").read_text())
-    assert list(record) == ["en", "ja"] and "rollout" in record["ja"]
-    assert run_build(project).returncode == 0
-    assert notices(project, "ja") == notices(project, "en") == []
+    assert f"Confirmed 4 sections of {SLUG}" in result.stdout
+    record = json.loads((root / RECORD).read_text())
+    assert list(record) == ["zh", "ja"] and "collect" in record["ja"]
+    assert run_build(root).returncode == 0
+    assert notices(root, "ja") == notices(root, "zh") == []
 
-    edit(project, f"{ARTICLE}/zh.md", "原脚本把金额转成 float 后求和",
-         "原脚本把金额字符串转成 float 后逐行求和")
-    code, report = check(project, capsys)
+    edit(root, f"{ARTICLE}/en.md", "The policy acts, the environment answers",
+         "The policy acts and the environment answers")
+    code, report = check(root, capsys)
     assert code == 1
     assert stale_findings(report) == [
-        (f"{ARTICLE}/{language}.md", line_of(project, f"{ARTICLE}/{language}.md",
-                                             "{#rollout}"), "rollout", language)
-        for language in ("en", "ja")]
-    assert run_build(project).returncode == 0
-    assert notices(project, "ja") == [(
-        "rollout", "この節は翻訳後に原文が更新されたため、内容が古い可能性があります。 原文を読む ( 中文 )",
-        f"../zh/{SLUG}.html#rollout")]
-    assert notices(project, "en")[0][1].startswith("The original of this section has changed")
-    assert notices(project, "zh") == []
-    view = soup(project / "site" / "translations.html")
-    row = view.select_one(f"#article-{SLUG}").find("code", string="rollout").find_parent("tr")
+        (f"{ARTICLE}/{language}.md", line_of(root, f"{ARTICLE}/{language}.md",
+                                             "{#collect}"), "collect", language)
+        for language in ("ja", "zh")]
+    assert run_build(root).returncode == 0
+    assert notices(root, "ja") == [(
+        "collect", "この節は翻訳後に原文が更新されたため、内容が古い可能性があります。 原文を読む ( English )",
+        f"../en/{SLUG}.html#collect")]
+    assert notices(root, "zh")[0][1].startswith("本节的原文已更新")
+    assert notices(root, "en") == []
+    view = soup(root / "site" / "translations.html")
+    row = view.select_one(f"#article-{SLUG}").find("code", string="collect").find_parent("tr")
     assert [s.get_text() for s in row.select(".status")] == ["stale", "stale"]
     assert [a["href"] for a in row.select("a")] == [
-        f"{language}/{SLUG}.html#rollout" for language in ("zh", "en", "ja")]
+        f"{language}/{SLUG}.html#collect" for language in ("en", "zh", "ja")]
     # An incremental build is the clean build, byte for byte.
-    incremental = snapshot(project / "site")
-    assert run_build(project, "--clean").returncode == 0
-    assert snapshot(project / "site") == incremental
+    incremental = snapshot(root / "site")
+    assert run_build(root, "--clean").returncode == 0
+    assert snapshot(root / "site") == incremental
 
-    result = run_build(project, "check", "--no-browser", "--confirm", f"{SLUG}#rollout:ja")
-    assert "Confirmed 1 section of ppo-long-horizon" in result.stdout
-    assert result.returncode == 1   # en is still stale
-    result = run_build(project, "check", "--no-browser", "--confirm", f"{SLUG}#rollout")
+    result = run_build(root, "check", "--no-browser", "--confirm", f"{SLUG}#collect:ja")
+    assert f"Confirmed 1 section of {SLUG}" in result.stdout
+    assert result.returncode == 1   # zh is still stale
+    result = run_build(root, "check", "--no-browser", "--confirm", f"{SLUG}#collect")
     assert result.returncode == 0, result.stdout
-    assert run_build(project).returncode == 0
-    assert notices(project, "ja") == notices(project, "en") == []
-    view = soup(project / "site" / "translations.html")
+    assert run_build(root).returncode == 0
+    assert notices(root, "ja") == notices(root, "zh") == []
+    view = soup(root / "site" / "translations.html")
     assert {s.get_text() for s in view.select(f"#article-{SLUG} .status")} == {"ok"}
 
 
-def test_confirming_what_does_not_exist_is_a_usage_error(project):
+def test_confirming_what_does_not_exist_is_a_usage_error(root):
     for target, message in ((f"{SLUG}#no-such-section", "has no section 'no-such-section'"),
                             ("no-such-article#x", "'no-such-article' is not an article"),
-                            (f"{SLUG}:zh", "'zh' is not a translation of")):
-        result = run_build(project, "check", "--no-browser", "--confirm", target)
+                            (f"{SLUG}:en", "'en' is not a translation of")):
+        result = run_build(root, "check", "--no-browser", "--confirm", target)
         assert result.returncode == 2 and message in result.stderr
         assert "Traceback" not in result.stderr
-    assert not (project / ARTICLE / "sections.confirmed.json").exists()
+    assert not (root / RECORD).exists()
