@@ -236,6 +236,23 @@ def test_stops_cleanly_on_ctrl_c(server: Server):
         server.get("/")
 
 
+def test_stops_on_ctrl_c_even_started_with_it_ignored(project: Path):
+    """A command run in the background by a script (`serve &`) starts with SIGINT
+    ignored, so Python raises no KeyboardInterrupt: serve must still stop on it (a
+    server left running this way kept rebuilding for an hour)."""
+    ignoring = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+    running = Server(project, "--port", "0",
+                     command=[sys.executable, "-c", ignoring, str(REPO / "build.py")])
+    try:
+        assert running.stop() == 0
+        assert "Stopped." in running.output()
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.wait()
+
+
 def test_a_code_change_restarts_the_server_on_the_same_port(project: Path, tmp_path: Path,
                                                               chromium):
     """serve runs the package from a copy here, so that the test can change its code."""

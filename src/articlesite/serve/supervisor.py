@@ -40,6 +40,8 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     listener = listen(host, port)
     token = secrets.token_urlsafe(32)
     stop = threading.Event()
+    # Ctrl-C's handler is set here, not left to Python: a process started in the
+    # background by a script (`serve &`) inherits SIGINT ignored, and would never stop.
     def interrupted(*_) -> None:
         # Should stopping hang, the log says where, and this process ends anyway.
         faulthandler.dump_traceback_later(STOP_WITHIN + STUCK_AFTER, exit=True)
