@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import REPO, copy_project, run_build
 
 COPIES = 15   # articles: 3 languages each, about 55 pages and 3 MB per build
@@ -80,3 +81,36 @@ def test_killed_builds_leave_the_old_or_the_new_site(tmp_path: Path):
     # The next build completes and clears what the killed ones left beside site/.
     assert run_build(root).returncode == 0
     assert [p.name for p in root.iterdir() if p.name.startswith(".site.")] == []
+
+
+def test_the_workers_of_a_killed_build_end(tmp_path: Path):
+    """A build killed outright while its forked workers render: they end too (they were
+    left waiting for work forever)."""
+    if not Path("/proc").is_dir():
+        pytest.skip("reads the process table from /proc (Linux)")
+    root = copy_project(tmp_path / "project")
+    for n in range(COPIES):
+        shutil.copytree(root / "content/ppo-long-horizon", root / f"content/copy-{n}")
+    build = start_build(root)
+    workers: list[int] = []
+    while build.poll() is None and not workers:
+        workers = children(build.pid)
+    assert workers, "the build ended before its workers were seen"
+    build.send_signal(signal.SIGKILL)
+    build.wait()
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+
+
+def children(pid: int) -> list[int]:
+    """A process's children (Linux: /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:   # the process or the thread ended meanwhile
+            continue
+    return found

@@ -12,6 +12,8 @@ import gc
 import itertools
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +21,8 @@ from typing import Any
 
 # Below this many items, forking costs more than it saves.
 PARALLEL_FROM = 12
+# Seconds between a worker's checks that its build is still there.
+PARENT_CHECK = 0.5
 
 # The work of each running map_unordered, by number: set before the workers are forked,
 # so that they find it here.
@@ -47,7 +51,8 @@ def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
     number = next(_numbers)
     _work[number] = (function, items)
     gc.freeze()  # keep the workers' garbage collector off the inherited objects' pages
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_watch_parent, initargs=(os.getpid(),))
     try:
         for future in as_completed([pool.submit(_do, number, index)
                                     for index in range(len(items))]):
@@ -59,6 +64,17 @@ def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
         pool.shutdown(wait=True, cancel_futures=True)
         del _work[number]
         gc.unfreeze()
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end when the build that forked it is gone. A build killed outright
+    (SIGKILL, no cleanup) would otherwise leave its workers waiting for work forever:
+    each holds the pool's pipes open for the others."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(1)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _do(number: int, index: int) -> Any:
