@@ -152,14 +152,18 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
     # The check stage, on the parsed sources: what it finds is listed with what rendering
     # finds, at once.
+    # A quick rebuild parses only the sources edited (the others' outlines are in the
+    # memo): their tokens are handed on to rendering instead of being parsed again.
+    parsed: dict[str, list] | None = {} if base is not None else None
     check_pages(sources.site, sources.articles,
-                load_outlines(sources, cache.memo, problems), problems)
+                load_outlines(sources, cache.memo, problems, parsed), problems)
     delta = compare(base.sources, sources) if base is not None else None
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same.
     library = base.figures if delta is not None and not delta.dictionary_changed else None
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
-                                                      library=library, store=cache.store))
+                                                      library=library, store=cache.store,
+                                                      parsed=parsed))
     plan = plan_pages(sources, cache, delta)
     rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
     for key, stored in rendered.copies.items():
@@ -366,10 +370,12 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None, store: Store | None = None) -> Renderer:
+                 library: FigureLibrary | None = None, store: Store | None = None,
+                 parsed: dict[str, list] | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary); the files articles reference go to `store` (none: only read)."""
+    dictionary); the files articles reference go to `store` (none: only read); `parsed`:
+    sources' tokens already parsed, by digest."""
     from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
@@ -379,6 +385,8 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
                         sources.strings, sources.templates, problems)
     renderer.files.store = store
     renderer.notices = sources.sections.notices
+    if parsed is not None:
+        renderer.parsed = parsed
     return renderer
 
 
