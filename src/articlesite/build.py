@@ -1,8 +1,9 @@
 """The build, a list of stages: load the sources (or, after a change, only what changed
-since the `previous` build) and their outlines; check them (check/ids.py); plan which pages must be rendered (the cache, or the
-previous build, holds the others); render those, over the cores when there are many,
-each page streamed to the cache's store as it is done; then the translator's view, which
-links to the figures on those pages; check the figure specs no page needed; then write:
+since the `previous` build) and their outlines; check them (check/ids.py); plan which
+pages must be rendered (the cache, or the previous build, holds the others); render
+those, over the cores when there are many, each page streamed to the cache's store as it
+is done; then the translator's view, which links to the figures on those pages; check
+the figure specs no page needed; then write:
 assemble the new site in a fresh folder and swap it in place of site/, or, after a
 change, replace only the pages that changed, each in one atomic rename.
 
@@ -151,9 +152,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         base = None
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
     # The check stage, on the parsed sources: what it finds is listed with what rendering
-    # finds, at once.
-    # A quick rebuild parses only the sources edited (the others' outlines are in the
-    # memo): their tokens are handed on to rendering instead of being parsed again.
+    # finds, at once. A quick rebuild parses only the sources edited (the others' outlines
+    # are in the memo): their tokens are handed on to rendering, not parsed again.
     parsed: dict[str, list] | None = {} if base is not None else None
     check_pages(sources.site, sources.articles,
                 load_outlines(sources, cache.memo, problems, parsed), problems)

@@ -78,10 +78,11 @@ def key_of(*parts: object) -> str:
 
 
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
-    """What every page depends on: configuration, templates and interface strings."""
-    return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
-                  site.source_language, site.base_url, site.search, sorted(templates.items()),
-                  strings.texts)
+    """What every page depends on: configuration, templates and interface strings (what
+    render_key covers, and the page templates and the search setting besides)."""
+    return key_of(render_key(site, templates, strings), site.search,
+                  sorted((name, text) for name, text in templates.items()
+                         if name in PAGE_TEMPLATES))
 
 
 def index_key(site: str, template: str, language: str, listings: str) -> str:

@@ -40,7 +40,7 @@ class Body:
     around it needs of it: its headings (level, id, HTML, line: the table of contents,
     the page's checks), how often each reference is cited, and what it read (as Page).
     A change to the page's templates leaves it as it is: the build then reuses it from the
-    cache (cache.Cache.recall_body)."""
+    cache (cache.Cache.reusable_body, load_body)."""
 
     html: str
     headings: list[tuple[int, str | None, str, int]] = field(default_factory=list)

@@ -11,7 +11,7 @@ from typing import Any
 from ..problems import Problems
 from . import wordcount
 from .config import Site
-from .frontmatter import FrontMatter, parse_front_matter, sort_key
+from .frontmatter import IMAGE_LINE, FrontMatter, parse_front_matter, sort_key
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import (
     Memo,
@@ -21,7 +21,6 @@ from .sourcefiles import (
     read_again,
     read_bytes,
     read_source,
-    text_of,
 )
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -38,6 +37,7 @@ class Source:
     body_line: int   # line of the file where the Markdown body starts (1-based)
     body_start: int  # its offset in the file's text (sourcefiles.text_of), in characters
     digest: str      # of the file's bytes
+    image_line: int | None = None   # of the front matter's `image:`, for its problems
 
     @property
     def title(self) -> str:
@@ -178,14 +178,13 @@ def load_source(path: Path, language: str, problems: Problems,
     if fields is None:  # reported: its body is rendered only for its own problems
         meta = FrontMatter(title=path.name, description="")
         return Source(path, language, meta, body_line, body_start, hashed)
+    image_line = fields.get(IMAGE_LINE)
     meta = FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
-                          for key, value in fields.items()})
+                          for key, value in fields.items() if key != IMAGE_LINE})
     if meta.image and "://" not in meta.image and not (path.parent / meta.image).is_file():
-        head = text_of(data)[:body_start].splitlines()
-        line = next((n for n, text in enumerate(head, 1) if text.startswith("image:")), None)
-        problems.add(path, line, f"the front matter's image '{meta.image}' is not a file in "
-                     f"{path.parent.name}/", key="image", language=language)
-    return Source(path, language, meta, body_line, body_start, hashed)
+        problems.add(path, image_line, f"the front matter's image '{meta.image}' is not a "
+                     f"file in {path.parent.name}/", key="image", language=language)
+    return Source(path, language, meta, body_line, body_start, hashed, image_line)
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:

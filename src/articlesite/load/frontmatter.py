@@ -97,6 +97,10 @@ FRONT_MATTER = Record(
                 default={}))
 
 
+# Beside the fields parse_front_matter gives: the line of `image:` (for its problems).
+IMAGE_LINE = "image_line"
+
+
 def parse_front_matter(meta: Any, path: Path, language: str,
                        problems: Problems) -> dict | None:
     """The checked fields as plain data (FrontMatter's fields), or None if unusable. Every
@@ -115,7 +119,8 @@ def parse_front_matter(meta: Any, path: Path, language: str,
                      "article was first published)", key="updated", language=language)
     if not fields.ok:
         return None
-    return {**fields, "extra": dict(fields["extra"])}
+    return {**fields, "extra": dict(fields["extra"]),
+            IMAGE_LINE: fields.line_of("image") if fields.get("image") else None}
 
 
 def iso_date(value: Any) -> str | None:

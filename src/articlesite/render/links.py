@@ -231,16 +231,5 @@ def preview_file(refs: PageReferences, source) -> None:
         return
     refs.files.update(looked)
     if info.kind is None:
-        refs.problem(front_matter_line(source.path, "image"),
-                     f"the front matter's image '{image}' is not an image a browser shows "
-                     "(PNG, JPEG, GIF, WebP, AVIF or SVG)")
-
-
-def front_matter_line(path, key: str) -> int | None:
-    """The line of `key:` in a source's front matter, as far as it can be read."""
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return next((n for n, text in enumerate(lines[1:], 2) if text.startswith(f"{key}:")),
-                None)
+        refs.problem(source.image_line, f"the front matter's image '{image}' is not an "
+                     "image a browser shows (PNG, JPEG, GIF, WebP, AVIF or SVG)")

@@ -43,11 +43,11 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     # Ctrl-C's handler is set here, not left to Python: a process started in the
     # background by a script (`serve &`) inherits SIGINT ignored, and would never stop.
     def interrupted(*_) -> None:
-        # Should stopping hang, the log says where, and this process ends anyway.
-        faulthandler.dump_traceback_later(STOP_WITHIN + STUCK_AFTER, exit=True)
+        terminated()
         raise KeyboardInterrupt
 
     def terminated(*_) -> None:
+        # Should stopping hang, the log says where, and this process ends anyway.
         faulthandler.dump_traceback_later(STOP_WITHIN + STUCK_AFTER, exit=True)
         stop.set()
 
