@@ -317,7 +317,7 @@ def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, 
     set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
     # The reloaded page restores its scroll position in a script at the end of <body>.
     page.wait_for_function("document.readyState === 'complete' && "
-                           "document.body.textContent.includes('教師あり微調整（改訂版）')",
+                           "document.body?.textContent.includes('教師あり微調整（改訂版）')",
                            timeout=DEADLINE * 1000)
     assert abs(page.evaluate("window.scrollY") - 3000) < 5
 
@@ -329,7 +329,7 @@ def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, 
 
     set_text(server.root, "sft", "ja", "教師あり学習 SFT")
     overlay.wait_for(state="detached", timeout=DEADLINE * 1000)
-    page.wait_for_function("document.body.textContent.includes('教師あり学習 SFT')",
+    page.wait_for_function("document.body?.textContent.includes('教師あり学習 SFT')",
                            timeout=DEADLINE * 1000)
 
 
@@ -351,7 +351,7 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
 
     before = server.output().count("\nBuilt ")
     edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
-    pages["ja"].wait_for_function("document.body.textContent.includes('GRPO と DPO（改訂）')",
+    pages["ja"].wait_for_function("document.body?.textContent.includes('GRPO と DPO（改訂）')",
                                   timeout=DEADLINE * 1000)
     assert poll(lambda: built(before + 1)), server.output()
     seen_by(pages["en"], server.status()["version"])
@@ -360,7 +360,7 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
     pages["ja"].wait_for_load_state("load")
     pages["ja"].evaluate("window.sentinel = 2")
     set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
-    pages["ja"].wait_for_function("document.body.textContent.includes('教師あり微調整（改訂版）')",
+    pages["ja"].wait_for_function("document.body?.textContent.includes('教師あり微調整（改訂版）')",
                                   timeout=DEADLINE * 1000)
     pages["ja"].evaluate("window.sentinel = 3")
     assert poll(lambda: built(before + 2)), server.output()
@@ -374,7 +374,7 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
 def seen_by(page, version: str) -> None:
     """Wait until the open page has handled the build event of `version` (live.js notes
     the version of each event it handles without reloading; a reloaded page is sent it)."""
-    page.wait_for_function(f"window.articlesiteLive.version === {json.dumps(version)}",
+    page.wait_for_function(f"window.articlesiteLive?.version === {json.dumps(version)}",
                            timeout=DEADLINE * 1000)
 
 

@@ -75,7 +75,7 @@ def message(page) -> str:
     """What the editor said after an action (read at once: a save or a confirmation is
     followed by a rebuild, which may reload the page)."""
     said = page.wait_for_function(
-        "() => { var text = document.getElementById('editor-message').textContent;"
+        "() => { var text = document.getElementById('editor-message')?.textContent;"
         " return /^(Saved|Confirmed|figures|nothing|missing|Not)/.test(text) && text; }",
         timeout=DEADLINE_MS)
     return said.json_value()
@@ -104,7 +104,7 @@ def test_overflow_seen_while_typing_then_save_writes_only_that_value(project, se
     # The open article page reloads with the new text, as after any save.
     article.wait_for_function(
         "text => document.querySelector('#figure-training-overview [data-node=\"prefs\"] "
-        "strong').textContent === text", arg=SHORT, timeout=DEADLINE_MS)
+        "strong')?.textContent === text", arg=SHORT, timeout=DEADLINE_MS)
 
 
 def test_save_refused_when_the_file_changed_on_disk_and_the_text_stays(project, served,
