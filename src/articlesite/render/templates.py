@@ -52,19 +52,24 @@ def deg(value: float) -> str:
 
 
 class TextsLoader(BaseLoader):
-    """Templates from texts already read (and hashed for the cache), never the disk again."""
+    """Templates from texts already read (and hashed for the cache), never the disk again.
+    Each build hands over its texts; a template compiled before is kept while its text is
+    the same (Jinja asks `uptodate`), so a process that builds again (serve) compiles only
+    the templates that changed."""
 
-    def __init__(self, folder: Path, texts: dict[str, str]):
-        self.folder, self.texts = folder, texts
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.texts: dict[str, str] = {}
 
     def get_source(self, environment: Environment, template: str):
-        if template not in self.texts:
+        text = self.texts.get(template)
+        if text is None:
             raise TemplateNotFound(template)
-        return self.texts[template], str(self.folder / template), lambda: True
+        return text, str(self.folder / template), lambda: self.texts.get(template) == text
 
 
-def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
-    env = Environment(loader=TextsLoader(folder, texts), autoescape=True,
+def create_environment(folder: Path) -> Environment:
+    env = Environment(loader=TextsLoader(folder), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["px"] = px
@@ -76,18 +81,19 @@ def create_environment(folder: Path, texts: dict[str, str]) -> Environment:
     return env
 
 
-# Environments (with their compiled templates) of this process, by the digest of the
-# template texts: a process that builds again (serve) compiles them only when they change.
-_environments: OrderedDict[str, Environment] = OrderedDict()
+# The environments (with their compiled templates) of the last projects this process built.
+_environments: OrderedDict[Path, Environment] = OrderedDict()
 
 
 def environment(folder: Path, texts: dict[str, str]) -> Environment:
-    key = digest(repr((str(folder), sorted(texts.items()))).encode())
-    if key not in _environments:
-        _environments[key] = create_environment(folder, texts)
+    """The environment for the templates in `folder`, whose texts are now `texts`."""
+    if folder not in _environments:
+        _environments[folder] = create_environment(folder)
         if len(_environments) > 2:
             _environments.popitem(last=False)
-    return _environments[key]
+    env = _environments[folder]
+    env.loader.texts = texts
+    return env
 
 
 class Renderer:
