@@ -15,7 +15,7 @@ from markupsafe import Markup
 from ..load.config import Site
 from ..load.content import Article, newest_first
 from ..load.figures import Figure, FigureLibrary
-from ..load.sourcefiles import CHANGED, SourceChanged, digest
+from ..load.sourcefiles import CHANGED, SourceChanged
 from ..load.texts import Dictionary, rich_text
 from ..pages import Body, Page, PageJob
 from ..problems import Problems
