@@ -214,7 +214,7 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
     write(root, "en", [
         "## S {#s}",                               # 6
         "",
-        "Press <kbd>Ctrl</kbd> and see `<div>` and Vec<T>.",  # 8
+        "Press <span>Ctrl</span> and see `<div>` and Vec<T>.",  # 8
         "!!!",                                     # 9
         "",
         '=== Tab without quotes',                  # 11
@@ -235,8 +235,31 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
     lines = [line for line, _ in found]
     assert lines == [8, 8, 9, 11, 13, 15, 17], found
     messages = [f["message"] for f in problems(report, "markup")]
-    assert any(m.startswith("the HTML tag '<kbd>' is not rendered") for m in messages)
+    assert any(m.startswith("the HTML tag '<span>' is not rendered") for m in messages)
     assert not any("<div>" in m or "<T>" in m for m in messages)
+
+
+def test_a_few_inline_html_tags_take_effect_and_the_rest_shows_as_written(tmp_path: Path,
+                                                                        capsys):
+    root = markdown_site(tmp_path / "project")
+    write(root, "en", [
+        "## S {#s}",                                                   # 6
+        "",
+        "H<sub>2</sub>O, <u>**bold** under</u>, <KBD>Ctrl</KBD>+C,<br/>next.",   # 8
+        "",
+        "An <u>open tag, a <b onclick=\"x\">b</b> and **<sup>crossed**</sup>.",   # 10
+    ])
+    assert run_build(root).returncode == 0
+    page = soup(root / "site/en/features.html").select_one("main")
+    first, second = page.select("h2 ~ p")[:2]
+    assert [(e.name, e.get_text()) for e in first.find_all(True)] == [
+        ("sub", "2"), ("u", "bold under"), ("strong", "bold"), ("kbd", "Ctrl"), ("br", "")]
+    assert first.find_all(True)[1].attrs == {}
+    assert second.find_all(True) == [second.strong]   # the rest is text
+    assert second.get_text() == ('An <u>open tag, a <b onclick="x">b</b> and '
+                                 '<sup>crossed</sup>.')
+    _, report = check(root, capsys)
+    assert {f["line"] for f in problems(report, "markup")} == {10}
 
 
 def test_front_matter_and_body_problems_of_a_file_are_reported_together(tmp_path: Path):

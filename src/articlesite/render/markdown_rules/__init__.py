@@ -10,6 +10,7 @@
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
 - emphasis: `**…**` and `~~…~~` next to Chinese and Japanese text;
 - code: Pygments highlighting, titles, line numbers, marked lines;
+- inline_html: the few raw HTML tags kept (`<u>`, `<sub>`, `<kbd>`, `<br>`…);
 - literal: what would reach the reader as literal markup.
 """
 
@@ -24,6 +25,7 @@ from .directives import use_directives
 from .emphasis import use_cjk_emphasis
 from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
+from .inline_html import use_inline_html
 from .lists import use_lists
 from .tabs import use_tabs
 
@@ -41,3 +43,5 @@ def use_rules(md: MarkdownIt) -> None:
     use_tabs(md)
     use_lists(md)
     md.add_render_rule("markup_problem", lambda self, tokens, idx, options, env: "")
+    use_inline_html(md)   # last: its rule runs first after "inline", before the rules
+                          # above add tags of their own (task lists' checkboxes)
