@@ -1,31 +1,45 @@
 """Incremental builds: after any edit, the cached build's site/ is byte for byte what a full
 build (--clean, into another folder) writes, and only the pages the edit touches are
-rendered again."""
+rendered again.
+
+On the small fixture site tests/fixtures/sources (one article, one figure), with a second
+article made here by copying the first; what is expected is derived from that fixture."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+import yaml
+from conftest import FIXTURES, fixture_site
 
 from articlesite.build import build
 from articlesite.problems import BuildError
 
-ARTICLE = "ppo-long-horizon"
-COPY = "second-article"     # a copy of the real article, placing the same figures
+ARTICLE = "loop"
+COPY = "second-loop"   # a copy of the fixture's article, placing the same figure; sorts after
+FIGURE = "steps"       # the fixture's figure, placed once in every language of ARTICLE
 VIEW = "translations.html"  # the translator's view: every key, spec and confirmation
-# root, 404, language indexes and feeds, two articles in 3 languages, view
-PAGES = 1 + 1 + 3 + 3 + 2 * 3 + 1
+LANGUAGES = [language["code"] for language in yaml.safe_load(
+    (FIXTURES / "sources" / "content" / "site.yaml").read_text(encoding="utf-8"))["languages"]]
+
+
+def site_pages(articles: int) -> int:
+    """Root, 404, each language's index and feed, each article in every language, view."""
+    return 1 + 1 + 2 * len(LANGUAGES) + articles * len(LANGUAGES) + 1
+
+
+PAGES = site_pages(2)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """The real project with a second article; built once."""
-    root = copy_project(tmp_path / "project")
+    """The fixture site with a second article; built once."""
+    root = fixture_site("sources", tmp_path / "project")
     shutil.copytree(root / "content" / ARTICLE, root / "content" / COPY)
     build(root)
     return root
@@ -52,56 +66,81 @@ def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
 
 
 def article_pages(slug: str) -> list[str]:
-    return [f"{code}/{slug}.html" for code in ("en", "ja", "zh")]
+    return sorted(f"{code}/{slug}.html" for code in LANGUAGES)
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def note_calls(monkeypatch: pytest.MonkeyPatch, module: object, name: str, log: Path,
+               note: Callable[..., str]) -> None:
+    """Have every call of module.name write a line, note(*its arguments), to `log`: a file,
+    that the build's forked workers (a full build of the site's pages forks them) share."""
+    function = getattr(module, name)
+
+    def noted(*args):
+        with log.open("a", encoding="utf-8") as notes:
+            notes.write(note(*args) + "\n")
+        return function(*args)
+    monkeypatch.setattr(module, name, noted)
 
 
 def test_nothing_changed_renders_nothing_and_leaves_site_be(project: Path, tmp_path: Path):
-    page = project / "site" / "en" / f"{ARTICLE}.html"
-    before = page.stat().st_ino
+    site, page = project / "site", project / "site" / "en" / f"{ARTICLE}.html"
+    before = site.stat().st_ino, page.stat().st_ino
     built = build(project)
     assert built.rendered == []
     assert built.pages == PAGES
-    assert page.stat().st_ino == before
+    assert (site.stat().st_ino, page.stat().st_ino) == before  # not even swapped in anew
     assert_same_as_clean_build(project, tmp_path)
 
 
 def test_one_article_body_in_one_language_renders_only_that_page(project: Path,
                                                                    tmp_path: Path):
-    edit(project / "content" / COPY / "ja.md", "## GRPO と DPO", "## DPO と GRPO")
+    source = project / "content" / COPY / "ja.md"
+    # The same characters in another order: the word count the index shows holds.
+    edit(source, "アドバンテージは価値の推定から得られる", "価値の推定からアドバンテージが得られる")
     assert build(project).rendered == [f"ja/{COPY}.html"]
-    assert "DPO と GRPO" in (project / "site" / "ja" / f"{COPY}.html").read_text()
+    assert "価値の推定からアドバンテージが得られる" in (
+        project / "site" / "ja" / f"{COPY}.html").read_text()
     # A change of length: the index showing it too.
-    edit(project / "content" / COPY / "ja.md", "## DPO と GRPO", "## GRPO と DPO（改訂）")
+    edit(source, "## 学習 {#learn}", "## 学習（改訂） {#learn}")
     assert build(project).rendered == sorted([f"ja/{COPY}.html", "ja/index.html"])
-    assert "GRPO と DPO（改訂）" in (project / "site" / "ja" / f"{COPY}.html").read_text()
+    assert "学習（改訂）" in (project / "site" / "ja" / f"{COPY}.html").read_text()
     assert_same_as_clean_build(project, tmp_path)
 
 
 def test_a_title_renders_the_pages_that_show_it(project: Path, tmp_path: Path):
-    edit(project / "content" / COPY / "en.md", 'title: "How PPO', 'title: "Why PPO')
+    edit(project / "content" / COPY / "en.md", "title: The training loop",
+         "title: The learning loop")
     # The article in every language (its switcher and hreflang links list the languages
     # by listing), the indexes, the root page and the feeds.
     assert build(project).rendered == sorted(
-        ["index.html", "en/index.html", "ja/index.html", "zh/index.html", "en/feed.xml",
-         "ja/feed.xml", "zh/feed.xml", *article_pages(COPY)])
+        ["index.html", *(f"{code}/{name}" for code in LANGUAGES
+                         for name in ("index.html", "feed.xml")), *article_pages(COPY)])
     assert_same_as_clean_build(project, tmp_path)
 
 
 def test_one_dictionary_value_renders_only_pages_showing_it(project: Path, tmp_path: Path):
     path = project / "figures" / "figure-texts.json"
-    texts = json.loads(path.read_text(encoding="utf-8"))
-    texts["sft"]["ja"] = "教師ありファインチューニング"
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    texts = read_json(path)
+    texts["act"]["ja"] = "行動を選ぶ"
+    write_json(path, texts)
     assert build(project).rendered == [f"ja/{ARTICLE}.html", f"ja/{COPY}.html", VIEW]
-    assert "教師ありファインチューニング" in (project / "site" / "ja" / f"{ARTICLE}.html").read_text()
+    assert "行動を選ぶ" in (project / "site" / "ja" / f"{ARTICLE}.html").read_text()
     assert_same_as_clean_build(project, tmp_path)
 
 
 def add_unused_key(project: Path) -> None:
     path = project / "figures" / "figure-texts.json"
-    texts = json.loads(path.read_text(encoding="utf-8"))
+    texts = read_json(path)
     texts["spare"] = {"zh": "备用", "en": "spare", "ja": "予備"}
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    write_json(path, texts)
 
 
 def test_a_dictionary_key_no_figure_uses_renders_only_the_view(project: Path,
@@ -112,8 +151,8 @@ def test_a_dictionary_key_no_figure_uses_renders_only_the_view(project: Path,
 
 
 def test_a_figure_spec_renders_the_pages_placing_it(project: Path, tmp_path: Path):
-    edit(project / "figures" / "ppo-update.yaml", "box: [25, 60, 270, 90]",
-         "box: [25, 62, 270, 90]")
+    edit(project / "figures" / f"{FIGURE}.yaml", "box: [20, 30, 140, 60]",
+         "box: [20, 32, 140, 60]")
     assert build(project).rendered == sorted(article_pages(ARTICLE) + article_pages(COPY)
                                              + [VIEW])
     assert_same_as_clean_build(project, tmp_path)
@@ -122,16 +161,19 @@ def test_a_figure_spec_renders_the_pages_placing_it(project: Path, tmp_path: Pat
 def test_the_view_follows_the_confirmations_and_where_figures_are(project: Path,
                                                                     tmp_path: Path):
     record = project / "figures" / "figure-texts.confirmed.json"
-    confirmed = json.loads(record.read_text(encoding="utf-8"))
-    del confirmed["sft"]["ja"]   # the ja text of sft becomes stale
-    record.write_text(json.dumps(confirmed, ensure_ascii=False, indent=2), encoding="utf-8")
+    confirmed = read_json(record)
+    del confirmed["act"]["ja"]   # the ja text of act becomes stale
+    write_json(record, confirmed)
     assert build(project).rendered == [VIEW]
     assert_same_as_clean_build(project, tmp_path)
     # The view links each figure to the first article showing it in each language: once
-    # the first article no longer shows ppo-update in ja, the link moves to the second.
-    edit(project / "content" / ARTICLE / "ja.md", "```{figure} ppo-update\n```\n", "")
+    # the first article no longer shows the figure in ja, the link moves to the second.
+    view = project / "site" / VIEW
+    assert f"ja/{ARTICLE}.html#figure-{FIGURE}" in view.read_text()
+    edit(project / "content" / ARTICLE / "ja.md", f"```{{figure}} {FIGURE}\n```\n", "")
     assert build(project).rendered == [f"ja/{ARTICLE}.html", VIEW]
-    assert f"ja/{COPY}.html#figure-ppo-update" in (project / "site" / VIEW).read_text()
+    assert f"ja/{COPY}.html#figure-{FIGURE}" in view.read_text()
+    assert f"ja/{ARTICLE}.html#figure-{FIGURE}" not in view.read_text()
     assert_same_as_clean_build(project, tmp_path)
 
 
@@ -149,13 +191,12 @@ def test_shared_sources_render_what_depends_on_them(project: Path, tmp_path: Pat
         edit(project / "templates" / "strings.yaml", "en: Contents", "en: Table of contents")
         expected = PAGES
     elif change == "site":
-        edit(project / "content" / "site.yaml", "title: Technical articles",
-             "title: Articles")
+        edit(project / "content" / "site.yaml", "title: Notes", "title: Field notes")
         expected = PAGES
-    else:
-        edit(project / "content" / COPY / "references.yaml", "venue: NeurIPS",
-             "venue: NeurIPS 2022")
-        expected = 3
+    else:  # the copied article's bibliography: its pages, in every language
+        edit(project / "content" / COPY / "references.yaml", "venue: MIT Press",
+             "venue: MIT Press, 2nd edition")
+        expected = len(LANGUAGES)
     assert len(build(project).rendered) == expected
     assert_same_as_clean_build(project, tmp_path)
 
@@ -176,10 +217,11 @@ def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_pa
     store = project / ".articlesite-cache" / "pages"
     copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
               and 'id="copy-figure-' in path.read_text(encoding="utf-8")]  # not a body
-    assert len(copies) == 5  # one per figure
+    assert len(copies) == len(list((project / "figures").glob("*.yaml")))  # one per figure
     for path in copies:
-        path.write_text(path.read_text(encoding="utf-8").replace("node", "nod"),
-                        encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        assert "node" in text
+        path.write_text(text.replace("node", "nod"), encoding="utf-8")
     add_unused_key(project)
     assert build(project).rendered == [VIEW]
     assert_same_as_clean_build(project, tmp_path)
@@ -193,17 +235,15 @@ def test_a_page_template_change_renders_the_pages_around_the_bodies_kept(
     from articlesite.load import figures
     from articlesite.render import markdown
 
-    parsed = []
-    parse, load_figure = markdown.parse, figures.load_figure
-    monkeypatch.setattr(markdown, "parse", lambda text: parsed.append(text) or parse(text))
-    monkeypatch.setattr(figures, "load_figure",
-                        lambda file, problems: parsed.append(file.id) or load_figure(file,
-                                                                                   problems))
+    log = project.parent / "parsed.log"
+    note_calls(monkeypatch, markdown, "parse", log, lambda text: "a source parsed")
+    note_calls(monkeypatch, figures, "load_figure", log,
+               lambda file, problems: f"{file.id} loaded")
     edit(project / "templates" / "article.html", '<nav class="toc"',
          '<nav data-edited class="toc"')
     built = build(project)
     assert set(article_pages(ARTICLE) + article_pages(COPY)) <= set(built.rendered)
-    assert parsed == []
+    assert not log.exists()
     assert "<nav data-edited" in (project / "site" / "ja" / f"{COPY}.html").read_text()
     monkeypatch.undo()
     assert_same_as_clean_build(project, tmp_path)
@@ -222,10 +262,12 @@ def test_damaged_bodies_in_the_cache_are_rendered_again(project: Path, tmp_path:
     store = project / ".articlesite-cache" / "pages"
     bodies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
               and 'id="copy-figure-' not in path.read_text(encoding="utf-8")]
-    assert len(bodies) == 3  # one per language: the copied article's are the same bytes
+    # One per language: the copied article's are the same bytes.
+    assert len(bodies) == len(LANGUAGES)
     for path in bodies:
-        path.write_text(path.read_text(encoding="utf-8").replace("PPO", "PP0"),
-                        encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        assert 'class="secno"' in text
+        path.write_text(text.replace('class="secno"', 'class="secn0"'), encoding="utf-8")
     edit(project / "templates" / "article.html", '<nav class="toc"',
          '<nav data-edited class="toc"')
     build(project)
@@ -251,18 +293,17 @@ def test_files_added_to_site_by_hand_are_removed(project: Path, tmp_path: Path):
 
 def test_a_failed_build_keeps_site_and_cache_sound(project: Path, tmp_path: Path):
     before = files(project / "site")
-    edit(project / "content" / COPY / "en.md", "```{figure} ppo-update",
-         "```{figure} ppo-updat")
-    with pytest.raises(BuildError, match="unknown figure 'ppo-updat'"):
+    source = project / "content" / COPY / "en.md"
+    edit(source, f"```{{figure}} {FIGURE}\n", f"```{{figure}} {FIGURE}-missing\n")
+    with pytest.raises(BuildError, match=f"unknown figure '{FIGURE}-missing'"):
         build(project)
     assert files(project / "site") == before
-    edit(project / "content" / COPY / "en.md", "```{figure} ppo-updat", "```{figure} ppo-update")
+    edit(source, f"```{{figure}} {FIGURE}-missing\n", f"```{{figure}} {FIGURE}\n")
     assert build(project).rendered == []
     assert_same_as_clean_build(project, tmp_path)
 
 
-@pytest.mark.parametrize("changed", ["content/second-article/en.md",
-                                     "figures/ppo-update.yaml"])
+@pytest.mark.parametrize("changed", [f"content/{COPY}/en.md", f"figures/{FIGURE}.yaml"])
 def test_a_source_edited_during_the_build_fails_it(project: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    changed: str):
@@ -287,23 +328,26 @@ def test_a_source_edited_during_the_build_fails_it(project: Path, tmp_path: Path
 
 
 def test_a_broken_spec_is_reported_even_when_no_page_is_rendered(project: Path):
-    edit(project / "figures" / "ppo-update.yaml", "width: 1250", "width: wide")
+    spec = project / "figures" / f"{FIGURE}.yaml"
+    width = next(line for line in spec.read_text(encoding="utf-8").splitlines()
+                 if line.startswith("width: "))
+    edit(spec, width, "width: wide")
     with pytest.raises(BuildError, match="'width' must be a positive number"):
         build(project)
     (project / "figures" / "unused.yaml").write_text("title: [unclosed\n", encoding="utf-8")
-    edit(project / "figures" / "ppo-update.yaml", "width: wide", "width: 1250")
+    edit(spec, "width: wide", width)
     with pytest.raises(BuildError, match="unused.yaml:2: invalid YAML"):
         build(project)
 
 
 def test_a_missing_dictionary_key_is_reported_for_cached_pages(project: Path):
     path = project / "figures" / "figure-texts.json"
-    texts = json.loads(path.read_text(encoding="utf-8"))
-    del texts["sft"]
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    texts = read_json(path)
+    del texts["act"]
+    write_json(path, texts)
     with pytest.raises(BuildError) as error:
         build(project)
-    assert any(p.key == "sft" and p.file == "figures/training-overview.yaml"
+    assert any(p.key == "act" and p.file == f"figures/{FIGURE}.yaml"
                for p in error.value.problems)
 
 
@@ -312,13 +356,13 @@ def test_many_articles_built_in_parallel_match_a_serial_build(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch):
     from articlesite import parallel
 
-    root = copy_project(tmp_path / "many")
+    root = fixture_site("sources", tmp_path / "many")
     for number in range(1, 6):
         shutil.copytree(root / "content" / ARTICLE, root / "content" / f"copy-{number}")
-        edit(root / "content" / f"copy-{number}" / "en.md", "## The complete training loop",
-             f"## The complete training loop, take {number}")
+        edit(root / "content" / f"copy-{number}" / "en.md", "\n## Learn {#learn}",
+             f"\n## Learn, take {number} {{#learn}}")
     monkeypatch.setattr(parallel, "cores", lambda: 2)
-    assert len(build(root).rendered) == 1 + 1 + 3 + 3 + 6 * 3 + 1
+    assert len(build(root).rendered) == site_pages(6)
     monkeypatch.setattr(parallel, "cores", lambda: 1)
     serial = tmp_path / "serial"
     build(root, serial, clean=True)
@@ -329,15 +373,10 @@ def test_a_spec_is_parsed_once_per_build(project: Path, monkeypatch: pytest.Monk
     from articlesite.load import figures
 
     # The two articles may render in two forked workers, each parsing the specs its
-    # pages place: every parse is noted, with its process, in a file they share.
+    # pages place: every parse is noted, with its process.
     log = project.parent / "parsed.log"
-    load_figure = figures.load_figure
-
-    def noted(file, problems):
-        with log.open("a", encoding="utf-8") as notes:
-            notes.write(f"{os.getpid()} {file.id}\n")
-        return load_figure(file, problems)
-    monkeypatch.setattr(figures, "load_figure", noted)
+    note_calls(monkeypatch, figures, "load_figure", log,
+               lambda file, problems: f"{os.getpid()} {file.id}")
     build(project, clean=True)
     parsed = log.read_text(encoding="utf-8").splitlines()
     assert len(parsed) == len(set(parsed))   # never twice in one process
@@ -353,7 +392,7 @@ def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
     from articlesite.cli import main
 
     assert main(["--root", str(project)]) == 0
-    assert f"{PAGES} pages in 3 languages" in capsys.readouterr().out
+    assert f"{PAGES} pages in {len(LANGUAGES)} languages" in capsys.readouterr().out
     assert main(["--root", str(project), "--clean"]) == 0
     assert f"({PAGES} rendered, 0 unchanged)" in capsys.readouterr().out
 
