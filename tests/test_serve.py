@@ -3,7 +3,9 @@ reload hook, nothing outside site/ is, a missing page gets the site's 404.html, 
 up, a broken edit shows the overlay and a fix clears it, a change to the package's code
 restarts the server process on the same port. No timing is asserted: a test waits for
 the build events serve sends (as open pages do), or for a line of its output, each with a
-generous deadline."""
+generous deadline. On the small fixture site (tests/fixtures/sources: article `loop` in
+en, zh and ja, its figure `steps` with the nodes `act` and `learn`), built without the
+search index."""
 
 from __future__ import annotations
 
@@ -19,9 +21,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, TEXTS, edit, line_of, run_build, set_text
+from conftest import REPO, TEXTS, edit, fixture_site, line_of, run_build, set_text
 
-ARTICLE = "ja/ppo-long-horizon.html"
+SLUG = "loop"
+ARTICLE = f"ja/{SLUG}.html"
+SOURCE = f"content/{SLUG}/ja.md"
+TITLE = "学習ループ"  # the ja article's title
 DEADLINE = 60.0  # seconds: generous, this is a limit, not a measurement
 # The command line as the `articlesite` script runs it (build.py would put the
 # repository's package first on sys.path).
@@ -127,12 +132,23 @@ class Events:
 
 
 @pytest.fixture
-def server(project: Path):
-    running = Server(project, "--port", "0")
+def root(tmp_path: Path) -> Path:
+    """A copy of the fixture site to serve and edit."""
+    return fixture_site("sources", tmp_path / "project")
+
+
+@pytest.fixture
+def server(root: Path):
+    running = Server(root, "--port", "0")
     yield running
     if running.process.poll() is None:
         running.process.kill()
         running.process.wait()
+
+
+def pages_built(server: Server) -> int:
+    """How many pages the first build wrote (its summary line in serve's output)."""
+    return int(re.search(r"^Built (\d+) pages", server.output(), re.MULTILINE).group(1))
 
 
 def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server: Server):
@@ -140,7 +156,7 @@ def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server
     status, headers, body = server.get(f"/{ARTICLE}")
     assert status == 200
     assert headers["Content-Type"] == "text/html; charset=utf-8"
-    assert "学習の全体像" in body and "articlesiteLive" in body and "EventSource" in body
+    assert TITLE in body and "articlesiteLive" in body and "EventSource" in body
     on_disk = (server.root / "site" / ARTICLE).read_text(encoding="utf-8")
     assert "articlesiteLive" not in on_disk and "EventSource" not in on_disk
     assert server.get("/")[0] == 200
@@ -189,40 +205,41 @@ def test_refuses_paths_outside_site(server: Server, path: str):
 
 def test_dictionary_edit_shows_up_in_the_served_page(server: Server):
     events = server.events()
-    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
+    set_text(server.root, "act", "ja", "行動（改訂版）")
     outcome = events.next()
     assert outcome["ok"] and ARTICLE in outcome["changed"], outcome
-    assert "教師あり微調整（改訂版）" in server.get(f"/{ARTICLE}")[2]
+    assert "行動（改訂版）" in server.get(f"/{ARTICLE}")[2]
 
 
 def test_an_article_edit_renders_only_its_page(server: Server):
     # (An edit that keeps the length: one that changes it renders the ja index too, which
     # shows the article's length.)
     events = server.events()
-    edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO や DPO")
+    edit(server.root, SOURCE, "## 収集 {#collect}", "## 採集 {#collect}")
     assert events.next()["changed"] == [ARTICLE]
-    assert "GRPO や DPO" in server.get(f"/{ARTICLE}")[2]
-    assert poll(lambda: "(1 rendered, 11 unchanged): content/ppo-long-horizon/ja.md changed"
+    assert "採集" in server.get(f"/{ARTICLE}")[2]
+    others = pages_built(server) - 1
+    assert poll(lambda: f"(1 rendered, {others} unchanged): {SOURCE} changed"
                 in server.output()), server.output()
 
 
 def test_broken_edit_shows_the_overlay_and_a_fix_clears_it(server: Server):
     events = server.events()
-    set_text(server.root, "sft", "ja", None)
+    set_text(server.root, "act", "ja", None)
     problem, = events.until(lambda outcome: not outcome["ok"])["problems"]
-    line = line_of(server.root, TEXTS, '"sft":')
+    line = line_of(server.root, TEXTS, '"act":')
     assert (problem["file"], problem["line"], problem["key"], problem["language"]) == (
-        TEXTS, line, "sft", "ja")
+        TEXTS, line, "act", "ja")
     _, _, body = server.get(f"/{ARTICLE}")
     assert 'id="articlesite-overlay"' in body
     assert f"<b>{TEXTS}:{line}</b> translation missing for language &#x27;ja&#x27;" in body
-    assert "[key sft]" in body and "[language ja]" in body
-    assert "学習の全体像" in body  # the last good page is still there, under the overlay
+    assert "[key act]" in body and "[language ja]" in body
+    assert TITLE in body  # the last good page is still there, under the overlay
 
-    edit(server.root, TEXTS, '"sft": {', '"sft" {')  # worse: invalid JSON
+    edit(server.root, TEXTS, '"act": {', '"act" {')  # worse: invalid JSON
     assert events.next()["problems"][0]["message"].startswith("invalid JSON")
-    edit(server.root, TEXTS, '"sft" {', '"sft": {')
-    set_text(server.root, "sft", "ja", "教師あり学習 SFT")
+    edit(server.root, TEXTS, '"act" {', '"act": {')
+    set_text(server.root, "act", "ja", "行動")
     events.until(lambda outcome: outcome["ok"])
     assert 'id="articlesite-overlay"' not in server.get(f"/{ARTICLE}")[2]
     assert server.process.poll() is None
@@ -236,13 +253,13 @@ def test_stops_cleanly_on_ctrl_c(server: Server):
         server.get("/")
 
 
-def test_stops_on_ctrl_c_even_started_with_it_ignored(project: Path):
+def test_stops_on_ctrl_c_even_started_with_it_ignored(root: Path):
     """A command run in the background by a script (`serve &`) starts with SIGINT
     ignored, so Python raises no KeyboardInterrupt: serve must still stop on it (a
     server left running this way kept rebuilding for an hour)."""
     ignoring = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
                 "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
-    running = Server(project, "--port", "0",
+    running = Server(root, "--port", "0",
                      command=[sys.executable, "-c", ignoring, str(REPO / "build.py")])
     try:
         assert running.stop() == 0
@@ -253,14 +270,14 @@ def test_stops_on_ctrl_c_even_started_with_it_ignored(project: Path):
             running.process.wait()
 
 
-def test_a_code_change_restarts_the_server_on_the_same_port(project: Path, tmp_path: Path,
+def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path: Path,
                                                               chromium):
     """serve runs the package from a copy here, so that the test can change its code."""
     package = tmp_path / "package"
     shutil.copytree(REPO / "src" / "articlesite", package / "articlesite",
                     ignore=shutil.ignore_patterns("__pycache__"))
     environment = dict(os.environ, PYTHONPATH=str(package))
-    running = Server(project, "--port", "0", env=environment,
+    running = Server(root, "--port", "0", env=environment,
                      command=[sys.executable, "-c", RUN_CLI])
     try:
         events = running.events()
@@ -284,7 +301,7 @@ def test_a_code_change_restarts_the_server_on_the_same_port(project: Path, tmp_p
         assert running.get("/")[1]["Server"].startswith("articlesite-changed ")
         assert "serve/server.py changed: restarting with the new code." in running.output()
         page.wait_for_function("window.sentinel === undefined", timeout=DEADLINE * 1000)
-        assert "学習の全体像" in page.text_content("body")
+        assert TITLE in page.text_content("body")
         assert editor_token(running) == token  # an open editor can still save
         assert running.stop() == 0
         assert "Traceback" not in running.output()
@@ -298,38 +315,58 @@ def editor_token(server: Server) -> str:
     return re.search(r'"token": "([^"]+)"', server.get("/translations.html")[2]).group(1)
 
 
-def test_a_busy_port_is_a_clear_error(server: Server, project: Path):
-    result = run_build(project, "serve", "--port", str(server.port))
+def test_a_busy_port_is_a_clear_error(server: Server):
+    result = run_build(server.root, "serve", "--port", str(server.port))
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{server.port}" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(server, chromium):
+@pytest.fixture
+def long_server(root: Path):
+    """The fixture site served with its ja article made long enough to scroll 3000 px
+    (the fixture's fits on one screen)."""
+    path = root / SOURCE
+    filler = "".join(f"\n段落 {n}。" + "方策が行動し、環境が応え、価値の推定が改まる。" * 8 + "\n"
+                     for n in range(60))
+    path.write_text(path.read_text(encoding="utf-8") + filler, encoding="utf-8")
+    running = Server(root, "--port", "0")
+    yield running
+    if running.process.poll() is None:
+        running.process.kill()
+        running.process.wait()
+
+
+def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(long_server,
+                                                                        chromium):
+    server = long_server
     page = chromium.new_page(viewport={"width": 1200, "height": 800})
     origin = f"http://{server.host}:{server.port}/"
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin)
                else route.abort())
     page.goto(origin + ARTICLE)
+    # Without the browser's own restoration of the position on reload (it would hide a
+    # live.js that restores none): the setting holds for this page's history entry.
+    page.evaluate("history.scrollRestoration = 'manual'")
     page.evaluate("window.scrollTo({top: 3000, behavior: 'instant'})")
     page.wait_for_function("window.scrollY > 2900")
 
-    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
+    set_text(server.root, "act", "ja", "行動（改訂版）")
     # The reloaded page restores its scroll position in a script at the end of <body>.
     page.wait_for_function("document.readyState === 'complete' && "
-                           "document.body?.textContent.includes('教師あり微調整（改訂版）')",
+                           "document.body?.textContent.includes('行動（改訂版）')",
                            timeout=DEADLINE * 1000)
     assert abs(page.evaluate("window.scrollY") - 3000) < 5
 
-    set_text(server.root, "sft", "ja", None)
+    set_text(server.root, "act", "ja", None)
     overlay = page.locator("#articlesite-overlay")
     overlay.wait_for(state="visible", timeout=DEADLINE * 1000)
-    line = line_of(server.root, TEXTS, '"sft":')
+    line = line_of(server.root, TEXTS, '"act":')
     assert f"{TEXTS}:{line}" in overlay.inner_text()
 
-    set_text(server.root, "sft", "ja", "教師あり学習 SFT")
+    set_text(server.root, "act", "ja", "行動（再改訂）")
     overlay.wait_for(state="detached", timeout=DEADLINE * 1000)
-    page.wait_for_function("document.body?.textContent.includes('教師あり学習 SFT')",
+    page.wait_for_function("document.body?.textContent.includes('行動（再改訂）')",
                            timeout=DEADLINE * 1000)
 
 
@@ -343,15 +380,15 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
         page = pages[code] = chromium.new_page()
         page.route("**/*", lambda route: route.continue_()
                    if route.request.url.startswith(origin) else route.abort())
-        page.goto(f"{origin}{code}/ppo-long-horizon.html")
+        page.goto(f"{origin}{code}/{SLUG}.html")
         page.evaluate("window.sentinel = 1")  # gone when the page reloads
 
     def built(count: int) -> bool:
         return server.output().count("\nBuilt ") >= count
 
     before = server.output().count("\nBuilt ")
-    edit(server.root, "content/ppo-long-horizon/ja.md", "## GRPO と DPO", "## GRPO と DPO（改訂）")
-    pages["ja"].wait_for_function("document.body?.textContent.includes('GRPO と DPO（改訂）')",
+    edit(server.root, SOURCE, "## 収集 {#collect}", "## 収集（改訂） {#collect}")
+    pages["ja"].wait_for_function("document.body?.textContent.includes('収集（改訂）')",
                                   timeout=DEADLINE * 1000)
     assert poll(lambda: built(before + 1)), server.output()
     seen_by(pages["en"], server.status()["version"])
@@ -359,8 +396,8 @@ def test_a_page_reloads_only_when_it_changed(server, chromium):
 
     pages["ja"].wait_for_load_state("load")
     pages["ja"].evaluate("window.sentinel = 2")
-    set_text(server.root, "sft", "ja", "教師あり微調整（改訂版）")
-    pages["ja"].wait_for_function("document.body?.textContent.includes('教師あり微調整（改訂版）')",
+    set_text(server.root, "act", "ja", "行動（改訂版）")
+    pages["ja"].wait_for_function("document.body?.textContent.includes('行動（改訂版）')",
                                   timeout=DEADLINE * 1000)
     pages["ja"].evaluate("window.sentinel = 3")
     assert poll(lambda: built(before + 2)), server.output()

@@ -3,7 +3,9 @@ a Japanese text that overflows is seen to overflow while typing, before any save
 changes exactly that value in figures/figure-texts.json and the open article page
 reloads with it; a file changed on disk since the page loaded refuses the save and keeps
 the typed text; requests without the token, from another origin or malformed change
-nothing. Every wait polls with a deadline; nothing is timed."""
+nothing. Every wait polls with a deadline; nothing is timed. On the small fixture site
+(tests/fixtures/sources: article `loop`, en its source language, zh and ja translations;
+figure `steps`, whose node `act` is 140 px wide), built without the search index."""
 
 from __future__ import annotations
 
@@ -12,13 +14,22 @@ import json
 import re
 
 import pytest
-from conftest import TEXTS, run_build, save, set_text
+from conftest import TEXTS, fixture_site, run_build, save, set_text
 from test_serve import Server, poll
 
-ARTICLE = "ja/ppo-long-horizon.html"
-LONG = "人間が二つの回答を比べて選んだ好みのペアの一覧"
-SHORT = "好みの対"
+SLUG = "loop"
+ARTICLE = f"ja/{SLUG}.html"
+NODE = '#figure-steps [data-node="act"] strong'
+LONG = "方策が環境の中で自分の試行を何度も重ねながら行動し、その結果を集める段階"
+SHORT = "行う"
 DEADLINE_MS = 60_000
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the fixture site to serve and edit (here, in place of conftest's copy of
+    the real project)."""
+    return fixture_site("sources", tmp_path / "project")
 
 
 @pytest.fixture
@@ -85,65 +96,64 @@ def test_overflow_seen_while_typing_then_save_writes_only_that_value(project, se
                                                                      browser_page):
     before = (project / TEXTS).read_bytes()
     article = browser_page(ARTICLE)
-    node = article.locator('#figure-training-overview [data-node="prefs"] strong')
-    assert node.inner_text() == "選好ペア"
+    node = article.locator(NODE)
+    assert node.inner_text() == "行動"
     view = browser_page("translations.html")
-    edit(view, "prefs", "ja", LONG)
-    assert re.match(r"overflowing by [\d.]+ px \(training-overview, node prefs",
-                    fit(view, "prefs", "ja"))
+    edit(view, "act", "ja", LONG)
+    assert re.match(r"overflowing by [\d.]+ px \(steps, node act", fit(view, "act", "ja"))
     preview = view.locator("#editor-preview")
-    assert preview.is_visible() and "prefs (ja): overflowing" in preview.inner_text()
+    assert preview.is_visible() and "act (ja): overflowing" in preview.inner_text()
     assert LONG in preview.locator(".editing").inner_text()
     assert (project / TEXTS).read_bytes() == before   # nothing saved while typing
-    edit(view, "prefs", "ja", SHORT)
-    assert fit(view, "prefs", "ja") == "fits (both diagram styles)"
+    edit(view, "act", "ja", SHORT)
+    assert fit(view, "act", "ja") == "fits (both diagram styles)"
     view.locator("#editor-save").click()
     assert message(view).startswith("Saved 1 text to figures/figure-texts.json.")
     after = (project / TEXTS).read_bytes()
-    assert after == before.replace('"ja": "選好ペア"'.encode(), f'"ja": "{SHORT}"'.encode())
+    assert after == before.replace('"ja": "行動"'.encode(), f'"ja": "{SHORT}"'.encode())
     # The open article page reloads with the new text, as after any save.
-    article.wait_for_function(
-        "text => document.querySelector('#figure-training-overview [data-node=\"prefs\"] "
-        "strong')?.textContent === text", arg=SHORT, timeout=DEADLINE_MS)
+    article.wait_for_function("([node, text]) => document.querySelector(node)?.textContent "
+                              "=== text", arg=[NODE, SHORT], timeout=DEADLINE_MS)
 
 
 def test_save_refused_when_the_file_changed_on_disk_and_the_text_stays(project, served,
                                                                       browser_page):
     view = browser_page("translations.html")
-    area = edit(view, "demos", "ja", "実演の例")
-    set_text(project, "sft", "en", "Supervised fine-tuning (SFT)")   # by another hand
+    area = edit(view, "learn", "ja", "学ぶ段階")
+    set_text(project, "act", "zh", "去行动")   # by another hand
     on_disk = (project / TEXTS).read_bytes()
     view.locator("#editor-save").click()
     assert "changed on disk since this page was loaded: nothing was saved" in message(view)
-    assert area.input_value() == "実演の例"
+    assert area.input_value() == "学ぶ段階"
     assert (project / TEXTS).read_bytes() == on_disk
 
 
 def test_confirm_records_the_translation(project, served, browser_page):
-    set_text(project, "sft", "zh", "监督微调（SFT）")
-    assert poll(lambda: "监督微调（SFT）" in served.get("/translations.html")[2])  # rebuilt
+    set_text(project, "act", "en", "Act first")  # the source language: ja is out of date
+    assert poll(lambda: "Act first" in served.get("/translations.html")[2])  # rebuilt
     view = browser_page("translations.html")
-    view.get_by_role("button", name="Confirm sft (ja)", exact=True).click()
+    view.get_by_role("button", name="Confirm act (ja)", exact=True).click()
     assert message(view) == "Confirmed 1 translation in figure-texts.confirmed.json."
     record = json.loads((project / "figures/figure-texts.confirmed.json").read_text())
-    assert record["sft"]["ja"] == {"source": "监督微调（SFT）", "text": "教師あり学習 SFT"}
+    assert record["act"]["ja"] == {"source": "Act first", "text": "行動"}
 
 
 def test_confirm_a_stale_article_section_and_its_notice_goes(project, served, browser_page):
-    run_build(project, "check", "--no-browser", "--confirm", "ppo-long-horizon")
-    zh = project / "content/ppo-long-horizon/zh.md"
-    save(project, zh, zh.read_text(encoding="utf-8").replace(
-        "原脚本把金额转成 float 后求和", "原脚本把金额字符串转成 float 后逐行求和"))
+    run_build(project, "check", "--no-browser", "--confirm", SLUG)
+    source = project / f"content/{SLUG}/en.md"   # the source language's: section collect
+    text = source.read_text(encoding="utf-8")
+    assert "The policy acts, the environment" in text
+    save(project, source, text.replace("The policy acts, the environment",
+                                       "The policy acts and the environment"))
     article = browser_page(ARTICLE)
-    article.wait_for_function("() => document.querySelector('#rollout + .stale-notice')",
+    article.wait_for_function("() => document.querySelector('#collect + .stale-notice')",
                               timeout=DEADLINE_MS)
     view = browser_page("translations.html")
     view.wait_for_function("() => document.querySelector("
-                           "'[data-section=\"ppo-long-horizon#rollout|ja\"] .status.stale')",
+                           f"'[data-section=\"{SLUG}#collect|ja\"] .status.stale')",
                            timeout=DEADLINE_MS)
-    view.get_by_role("button", name="Confirm ppo-long-horizon#rollout (ja)", exact=True).click()
-    assert message(view) == "Confirmed 1 section of ppo-long-horizon in " \
-                            "ppo-long-horizon/sections.confirmed.json."
+    view.get_by_role("button", name=f"Confirm {SLUG}#collect (ja)", exact=True).click()
+    assert message(view) == f"Confirmed 1 section of {SLUG} in {SLUG}/sections.confirmed.json."
     article.wait_for_function("() => !document.querySelector('.stale-notice')",
                               timeout=DEADLINE_MS)
 
@@ -168,7 +178,7 @@ def test_requests_without_the_token_from_elsewhere_or_malformed_change_nothing(
     good = {"Content-Type": "application/json", "Origin": f"http://{here}",
             "X-Articlesite-Token": token, "Host": here}
     body = json.dumps({"base": base, "changes": [
-        {"key": "prefs", "language": "ja", "text": "乗っ取り"}]}).encode()
+        {"key": "act", "language": "ja", "text": "乗っ取り"}]}).encode()
     save = "/__articlesite/editor/save"
     for headers, status in (
             ({**good, "X-Articlesite-Token": ""}, 403),
@@ -180,7 +190,7 @@ def test_requests_without_the_token_from_elsewhere_or_malformed_change_nothing(
         assert post(served, save, body, headers)[0] == status, headers
     for bad, status in ((b"{not json", 400), (b"[]", 400),
                         (json.dumps({"base": base, "changes": [
-                            {"key": "prefs", "language": "ja", "text": "   "}]}).encode(), 422),
+                            {"key": "act", "language": "ja", "text": "   "}]}).encode(), 422),
                         (json.dumps({"base": base, "changes": [
                             {"key": "no-such-key", "language": "ja", "text": "x"}]}).encode(),
                          422),
