@@ -101,3 +101,36 @@ def test_screenshots_of_the_formula_pages(open_formulas, scheme: str):
         ink = page.evaluate("getComputedStyle(document.querySelector('main math')).color")
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert ink != background
+
+
+# Punctuation that must not start a line, and brackets that must not end one.
+CLOSING, OPENING = "。，、；：！？）」,.;:)", "（「("
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_no_line_starts_with_the_punctuation_after_a_formula(open_formulas, code: str):
+    """A browser may break on either side of an inline formula: the full stop after it
+    must stay on its line (and an opening bracket with it), at any width."""
+    page = open_formulas(code)
+    separated = set()
+    for width in range(300, 701, 9):
+        page.set_viewport_size({"width": width, "height": 900})
+        separated |= set(page.evaluate("""([closing, opening]) => {
+            const found = [];
+            const top = node => { const r = document.createRange(); r.selectNode(node);
+                                  return r.getClientRects()[0].top; };
+            for (const math of document.querySelectorAll('main p math')) {
+                // The punctuation written next to it: in the same span, or just after.
+                const after = math.nextSibling, before = math.previousSibling;
+                for (const [node, chars, at] of [[after, closing, 0], [before, opening, -1]]) {
+                    if (!node || node.nodeType !== Node.TEXT_NODE || !node.data) continue;
+                    const index = at < 0 ? node.data.length - 1 : 0;
+                    if (!chars.includes(node.data[index])) continue;
+                    const r = document.createRange(); r.setStart(node, index);
+                    r.setEnd(node, index + 1);
+                    if (Math.abs(r.getClientRects()[0].top - top(math)) > 8)
+                        found.push(math.textContent + ' | ' + node.data[index]);
+                }
+            }
+            return found; }""", [CLOSING, OPENING]))
+    assert separated == set()

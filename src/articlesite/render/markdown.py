@@ -269,10 +269,14 @@ def _render_math(self, tokens, idx, options, env) -> str:
     source = env.get("inline_source", "")
     if tokens[idx].type == "math_inline" and line is not None and tokens[idx].content in source:
         line += source[:source.index(tokens[idx].content)].count("\n")  # the formula's own line
-    return equations.render(tokens[idx], line, env.get("equations"),
+    html = equations.render(tokens[idx], line, env.get("equations"),
                             context.problem if context else None,
                             context.equation_reference if context else None,
                             context.ui("formula") if context else None)
+    before, after = tokens[idx].meta.get("before", ""), tokens[idx].meta.get("after", "")
+    if before or after:   # the punctuation it touches stays on its line: punctuation.py
+        html = f'<span class="nobreak">{escape(before)}{html}{escape(after)}</span>'
+    return html
 
 
 def _references(env: dict):

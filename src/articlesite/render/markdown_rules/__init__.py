@@ -8,6 +8,7 @@
 - tabs: `=== "Label"` (and MyST `tab-set`);
 - lists: task lists, definition lists; and `~~strikethrough~~`;
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
+- punctuation: kept on the line of the inline formula it touches;
 - emphasis: `**…**` and `~~…~~` next to Chinese and Japanese text;
 - code: Pygments highlighting, titles, line numbers, marked lines;
 - inline_html: the few raw HTML tags kept (`<u>`, `<sub>`, `<kbd>`, `<br>`…);
@@ -27,6 +28,7 @@ from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
 from .inline_html import use_inline_html
 from .lists import use_lists
+from .punctuation import use_punctuation
 from .tabs import use_tabs
 
 
@@ -42,6 +44,7 @@ def use_rules(md: MarkdownIt) -> None:
     use_directives(md)
     use_tabs(md)
     use_lists(md)
+    use_punctuation(md)
     md.add_render_rule("markup_problem", lambda self, tokens, idx, options, env: "")
     use_inline_html(md)   # last: its rule runs first after "inline", before the rules
                           # above add tags of their own (task lists' checkboxes)

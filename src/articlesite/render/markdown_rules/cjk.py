@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import unicodedata
 
+from .punctuation import first_char, last_char
+
 
 def wide(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def render_softbreak(self, tokens, idx, options, env) -> str:
-    before = tokens[idx - 1].content[-1:] if idx > 0 and tokens[idx - 1].type == "text" \
-        else ""
-    after = tokens[idx + 1].content[:1] if idx + 1 < len(tokens) \
-        and tokens[idx + 1].type == "text" else ""
+    before = last_char(tokens[idx - 1]) if idx > 0 else ""
+    after = first_char(tokens[idx + 1]) if idx + 1 < len(tokens) else ""
     if before and after and wide(before) and wide(after):
         return ""
     return "\n"
