@@ -44,6 +44,36 @@ def server(built_site: Path):
         yield url
 
 
+# Pages kept for the whole session, by browser and JavaScript setting, each in a context
+# of its own: a new context and page cost about 0.2 s, and a page's first load about twice
+# what a load in a warm page costs. A test's first visit takes the first free one, its
+# second visit the next (a test may hold several pages at once, each with its own storage).
+_PAGES: dict[tuple[int, bool], list] = {}
+
+
+def _page_for(chromium, javascript: bool, index: int):
+    pages = _PAGES.setdefault((id(chromium), javascript), [])
+    if index < len(pages) and not pages[index].is_closed():
+        return pages[index]
+    context = chromium.new_context(java_script_enabled=javascript)
+    page = context.new_page()
+    pages[index:index + 1] = [page]
+    return page
+
+
+def _clean(page, origins: set[str]) -> None:
+    """Leave a used page as a new one: no storage kept for any origin the test loaded
+    (the theme a test chose), nothing running, no route or cookie."""
+    if page.is_closed():
+        return
+    for origin in sorted(origins):
+        if not page.url.startswith(origin):
+            page.goto(origin + "404.html")
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page.goto("about:blank")
+    page.context.clear_cookies()
+
+
 @contextlib.contextmanager
 def visitor(chromium, server: str, built_site: Path):
     """What `visit` yields, for any site served at `server` from `built_site`.
@@ -52,7 +82,8 @@ def visitor(chromium, server: str, built_site: Path):
     `from_disk=True`), and is for the page or the search bundle; anything else is aborted
     and, like a console error or an uncaught exception, fails the test when it ends.
     """
-    contexts, troubles = [], []
+    used, troubles = [], []   # (page, its listeners, the origins it loaded)
+    taken = {True: 0, False: 0}   # pages taken from the session's, by JavaScript setting
     own = (server, built_site.as_uri() + "/")
 
     def guard(route) -> None:
@@ -74,22 +105,36 @@ def visitor(chromium, server: str, built_site: Path):
     def open_page(path: str, *, width: int = 1280, height: int = 900,
                   color_scheme: str = "light", javascript: bool = True,
                   from_disk: bool = False):
-        context = chromium.new_context(viewport={"width": width, "height": height},
-                                      color_scheme=color_scheme, reduced_motion="reduce",
-                                      java_script_enabled=javascript)
-        contexts.append(context)
-        context.route("**/*", guard)
-        page = context.new_page()
-        page.on("request", watch)
-        page.on("console", lambda m: m.type == "error" and troubles.append(
-            f"console error on {page.url}: {m.text}"))
-        page.on("pageerror", lambda e: troubles.append(f"exception on {page.url}: {e}"))
-        page.goto((built_site.as_uri() + "/" if from_disk else server) + path)
+        page = _page_for(chromium, javascript, taken[javascript])
+        taken[javascript] += 1
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(media="screen", color_scheme=color_scheme, reduced_motion="reduce")
+        listeners = {
+            "request": watch,
+            "console": lambda m: m.type == "error" and troubles.append(
+                f"console error on {page.url}: {m.text}"),
+            "pageerror": lambda e: troubles.append(f"exception on {page.url}: {e}")}
+        page.context.route("**/*", guard)
+        for event, listener in listeners.items():
+            page.on(event, listener)
+        origin = own[1] if from_disk else server
+        used.append((page, listeners, {origin} if javascript else set()))
+        page.goto(origin + path)
         return page
 
-    yield open_page
-    for context in contexts:
-        context.close()
+    try:
+        yield open_page
+    finally:
+        for page, listeners, origins in used:
+            if page.is_closed():
+                continue
+            for event, listener in listeners.items():
+                page.remove_listener(event, listener)
+            page.context.unroute("**/*", guard)
+            try:
+                _clean(page, origins)
+            except Exception:   # noqa: BLE001 - whatever it is, the next visit gets a new page
+                page.context.close()
     assert troubles == []
 
 
