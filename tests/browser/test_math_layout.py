@@ -113,7 +113,7 @@ def test_no_line_starts_with_the_punctuation_after_a_formula(open_formulas, code
     must stay on its line (and an opening bracket with it), at any width."""
     page = open_formulas(code)
     separated = set()
-    for width in range(300, 701, 9):
+    for width in range(300, 701, 20):
         page.set_viewport_size({"width": width, "height": 900})
         separated |= set(page.evaluate("""([closing, opening]) => {
             const found = [];
