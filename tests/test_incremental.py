@@ -412,3 +412,19 @@ def test_the_check_stage_parses_only_the_sources_that_changed(project: Path,
     edit(path, "\n## ", "\nA new paragraph.\n\n## ")
     build(project)
     assert parsed and all("A new paragraph." in text for text in parsed)
+
+
+def test_a_quick_rebuild_checks_the_edited_article(project: Path):
+    """serve's quick rebuild (on top of the previous build) checks only the articles it
+    edited: a section id that the page gives its figure is still found, with its line."""
+    from articlesite.cache import Cache
+
+    cache = Cache(project)
+    last = build(project, cache=cache)
+    path = project / "content" / COPY / "ja.md"
+    edit(path, "## 学習 {#learn}", "## 学習 {#figure-steps}")
+    with pytest.raises(BuildError) as raised:
+        build(project, cache=Cache(project, after=cache), previous=last, changed=[path])
+    assert [(problem.file, problem.line) for problem in raised.value.problems
+            if "section id 'figure-steps' is already an id of the page" in problem.message] \
+        == [(f"content/{COPY}/ja.md", 14)]

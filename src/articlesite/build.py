@@ -151,13 +151,17 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if sources is None:
         base = None
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
-    # The check stage, on the parsed sources: what it finds is listed with what rendering
-    # finds, at once. A quick rebuild parses only the sources edited (the others' outlines
-    # are in the memo): their tokens are handed on to rendering, not parsed again.
-    parsed: dict[str, list] | None = {} if base is not None else None
-    check_pages(sources.site, sources.articles,
-                load_outlines(sources, cache.memo, problems, parsed), problems)
     delta = compare(base.sources, sources) if base is not None else None
+    # The check stage, on the parsed sources: what it finds is listed with what rendering
+    # finds, at once. A quick rebuild checks the articles it edited (what the others' check
+    # reads, the site, the article and its outline, is what passed last time), and parses
+    # only the sources edited: their tokens are handed on to rendering, not parsed again.
+    checked = sources.articles if delta is None else [
+        after for before, after in zip(base.sources.articles, sources.articles, strict=True)
+        if before is not after]
+    parsed: dict[str, list] | None = {} if base is not None else None
+    check_pages(sources.site, checked,
+                load_outlines(checked, cache.memo, problems, parsed), problems)
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same.
     library = base.figures if delta is not None and not delta.dictionary_changed else None

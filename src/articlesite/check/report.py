@@ -71,7 +71,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     # The check stage of a build, then each body rendered once and the templates, for the
     # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
-    outlines = load_outlines(sources, Memo(), findings, parsed)
+    outlines = load_outlines(sources.articles, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
     for article in sources.articles:
         for source in article.sources.values():

@@ -9,21 +9,21 @@ from typing import TYPE_CHECKING
 from ..cache import OUTLINE
 from ..problems import Problems
 from .sourcefiles import CHANGED, Memo, SourceChanged
-from .sources import Sources
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline
+    from .content import Article
 
 
-def load_outlines(sources: Sources, memo: Memo, problems: Problems,
+def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
                   parsed: dict[str, list] | None = None) -> dict[str, Outline]:
-    """The outline of every article source, by its digest. A source changed since it
+    """The outline of every source of `articles`, by its digest. A source changed since it
     was read is a problem, and has none. The tokens of each source parsed now go to
     `parsed`, if given, by digest (`check` looks at them again)."""
     from ..render import markdown  # markdown-it: only when a source is parsed
 
     outlines: dict[str, Outline] = {}
-    for article in sources.articles:
+    for article in articles:
         for language, source in article.sources.items():
             if source.digest in outlines:
                 continue
