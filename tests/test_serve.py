@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Self
 
 import pytest
 from conftest import REPO, TEXTS, edit, fixture_site, line_of, run_build, set_text
@@ -76,6 +77,15 @@ class Server:
 
     def events(self) -> Events:
         return Events(self)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_) -> None:
+        """Whatever the test did: a server process still running is killed."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
     def stop(self) -> int:
         if self.process.poll() is None:
@@ -139,11 +149,8 @@ def root(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def server(root: Path):
-    running = Server(root, "--port", "0")
-    yield running
-    if running.process.poll() is None:
-        running.process.kill()
-        running.process.wait()
+    with Server(root, "--port", "0") as running:
+        yield running
 
 
 def pages_built(server: Server) -> int:
@@ -259,15 +266,10 @@ def test_stops_on_ctrl_c_even_started_with_it_ignored(root: Path):
     server left running this way kept rebuilding for an hour)."""
     ignoring = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
                 "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
-    running = Server(root, "--port", "0",
-                     command=[sys.executable, "-c", ignoring, str(REPO / "build.py")])
-    try:
+    with Server(root, "--port", "0",
+                command=[sys.executable, "-c", ignoring, str(REPO / "build.py")]) as running:
         assert running.stop() == 0
         assert "Stopped." in running.output()
-    finally:
-        if running.process.poll() is None:
-            running.process.kill()
-            running.process.wait()
 
 
 def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path: Path,
@@ -277,9 +279,8 @@ def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path
     shutil.copytree(REPO / "src" / "articlesite", package / "articlesite",
                     ignore=shutil.ignore_patterns("__pycache__"))
     environment = dict(os.environ, PYTHONPATH=str(package))
-    running = Server(root, "--port", "0", env=environment,
-                     command=[sys.executable, "-c", RUN_CLI])
-    try:
+    with Server(root, "--port", "0", env=environment,
+                command=[sys.executable, "-c", RUN_CLI]) as running:
         events = running.events()
         assert running.get("/")[1]["Server"].startswith("articlesite ")
         token = editor_token(running)
@@ -305,10 +306,6 @@ def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path
         assert editor_token(running) == token  # an open editor can still save
         assert running.stop() == 0
         assert "Traceback" not in running.output()
-    finally:
-        if running.process.poll() is None:
-            running.process.kill()
-            running.process.wait()
 
 
 def editor_token(server: Server) -> str:
@@ -330,11 +327,8 @@ def long_server(root: Path):
     filler = "".join(f"\n段落 {n}。" + "方策が行動し、環境が応え、価値の推定が改まる。" * 8 + "\n"
                      for n in range(60))
     path.write_text(path.read_text(encoding="utf-8") + filler, encoding="utf-8")
-    running = Server(root, "--port", "0")
-    yield running
-    if running.process.poll() is None:
-        running.process.kill()
-        running.process.wait()
+    with Server(root, "--port", "0") as running:
+        yield running
 
 
 def test_open_page_reloads_at_its_scroll_position_and_shows_the_overlay(long_server,

@@ -42,7 +42,7 @@ from .cache import (
     view_key,
 )
 from .check.ids import check_pages
-from .load.content import load_source
+from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import load_outlines
 from .load.sourcefiles import Memo
@@ -156,9 +156,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # finds, at once. A quick rebuild checks the articles it edited (what the others' check
     # reads, the site, the article and its outline, is what passed last time), and parses
     # only the sources edited: their tokens are handed on to rendering, not parsed again.
-    checked = sources.articles if delta is None else [
-        after for before, after in zip(base.sources.articles, sources.articles, strict=True)
-        if before is not after]
+    checked = sources.articles if delta is None else delta.articles
     parsed: dict[str, list] | None = {} if base is not None else None
     check_pages(sources.site, checked,
                 load_outlines(checked, cache.memo, problems, parsed), problems)
@@ -270,9 +268,10 @@ def same_keys(previous: Built, sources: Sources) -> bool:
 @dataclass
 class Delta:
     """What changed since the previous build, when the site, its templates, its figure
-    specs and every article's listing are what they were: the article sources read again
-    and the dictionary texts that differ. Only pages that read these can differ."""
+    specs and every article's listing are what they were: the articles and sources read
+    again and the dictionary texts that differ. Only pages that read these can differ."""
 
+    articles: list[Article]          # each article read again (its sources or references)
     sources: list[tuple[str, str]]   # (slug, language) of each source read again
     texts: set[tuple[str, str]]      # (key, language) of each dictionary text changed
     dictionary_changed: bool
@@ -284,17 +283,18 @@ def compare(previous: Sources | None, sources: Sources) -> Delta | None:
     if previous is None or previous.key != sources.key or previous.figures is not \
             sources.figures or len(previous.articles) != len(sources.articles):
         return None
-    edited = []
+    articles, edited = [], []
     for before, after in zip(previous.articles, sources.articles, strict=True):
         if before is after:
             continue
+        articles.append(after)
         # (A change of length alone is covered: the indexes showing it are planned.)
         if before.slug != after.slug or \
                 before.listing().without_counts() != after.listing().without_counts():
             return None
         edited += [(after.slug, code) for code, source in after.sources.items()
                    if before.sources.get(code) is not source]
-    return Delta(edited, changed_texts(previous.dictionary, sources.dictionary),
+    return Delta(articles, edited, changed_texts(previous.dictionary, sources.dictionary),
                  previous.dictionary is not sources.dictionary)
 
 

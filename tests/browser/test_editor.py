@@ -34,11 +34,8 @@ def project(tmp_path):
 
 @pytest.fixture
 def served(project):
-    server = Server(project, "--port", "0")
-    yield server
-    if server.process.poll() is None:
-        server.process.kill()
-        server.process.wait()
+    with Server(project, "--port", "0") as server:
+        yield server
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ def keep_allowed_tags(state: StateCore) -> None:
 
 
 def _keep_in(children: list) -> None:
-    kept: set[int] = set()
+    kept: dict[int, str] = {}   # index of each tag kept: the tag, in lower case
     # Open Markdown spans (None) and allowed tags (name, index), innermost last.
     open_: list[tuple[str, int] | None] = []
     for index, child in enumerate(children):
@@ -51,18 +51,17 @@ def _keep_in(children: list) -> None:
         closing, name, slash = match.group(1), match.group(2).lower(), match.group(3)
         if name in VOID:
             if not closing:
-                kept.add(index)
+                kept[index] = f"<{name}>"
         elif slash:
             continue
         elif not closing:
             open_.append((name, index))
         elif open_ and open_[-1] is not None and open_[-1][0] == name:
-            kept.update((open_.pop()[1], index))
+            kept[open_.pop()[1]] = f"<{name}>"
+            kept[index] = f"</{name}>"
     for index, child in enumerate(children):
-        if child.type != "html_inline":
-            continue
-        if index in kept:
-            closing, name = TAG.match(child.content).group(1, 2)
-            child.content = f"<{closing}{name.lower()}>"
-        else:
-            child.type = "text"   # shown as written, escaped
+        if child.type == "html_inline":
+            if index in kept:
+                child.content = kept[index]
+            else:
+                child.type = "text"   # shown as written, escaped
