@@ -250,6 +250,7 @@ class Cache:
         if after is not None and after.saved is not None and after.folder == self.folder:
             pages, parsed, self.texts = after.saved
             self.pages, self.memo = dict(pages), Memo(dict(parsed))
+            self._texts_key = after._texts_key   # worked out for the same dictionary
         elif not clean:
             self._load()
 

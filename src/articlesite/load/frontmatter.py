@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -43,6 +44,12 @@ class FrontMatter:
     minutes: int = 0               # reading time, in the source's language
 
     def without_counts(self) -> FrontMatter:
+        return self.uncounted
+
+    @cached_property
+    def uncounted(self) -> FrontMatter:
+        # Kept with the front matter: a quick rebuild asks it of every article's sources,
+        # and these are the same objects from build to build unless edited.
         return replace(self, words=0, minutes=0)
 
     @property

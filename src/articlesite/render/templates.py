@@ -6,14 +6,14 @@ import contextlib
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
 from ..load.config import Site
-from ..load.content import Article, newest_first
+from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.sourcefiles import CHANGED, SourceChanged
 from ..load.texts import Dictionary, rich_text
@@ -105,8 +105,7 @@ class Renderer:
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
-        self.listings = [article.listing() for article in articles]
-        self.uncounted = [listing.without_counts() for listing in self.listings]
+        self._articles = articles
         self.env = environment(site.root / "templates", templates)
         self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
@@ -121,6 +120,16 @@ class Renderer:
         # Tokens of sources parsed already (load/outlines.py), by digest: each is rendered
         # once, and then let go.
         self.parsed: dict[str, list] = {}
+
+    @cached_property
+    def listings(self) -> list[Listing]:
+        """What the index pages are given of every article (see content.Listing)."""
+        return [article.listing() for article in self._articles]
+
+    @cached_property
+    def uncounted(self) -> list[Listing]:
+        """What the other pages that list articles are given: no word counts."""
+        return [listing.without_counts() for listing in self.listings]
 
     def collect_problems(self) -> Problems:
         """From now on, send this renderer's problems (and its figure library's) to a new
