@@ -26,11 +26,11 @@ def served(tmp_path: Path):
     return root, build(root, cache=cache), cache
 
 
-def quick(root: Path, last, cache: Cache, *names: str):
+def quick(root: Path, last, cache: Cache, *names: str, written=None):
     """The build after the files `names` (under the article folder) were saved, on top of
     the `last` one, as serve runs it."""
     after = Cache(root, after=cache)
-    return build(root, cache=after, previous=last,
+    return build(root, cache=after, previous=last, written=written,
                  changed=[root / ARTICLE / name for name in names]), after
 
 
@@ -42,9 +42,12 @@ def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
 def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_path):
     root, last, cache = served
     edit(root, f"{ARTICLE}/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
-    built, cache = quick(root, last, cache, "ja.md")
+    writes = []
+    built, cache = quick(root, last, cache, "ja.md", written=writes.append)
     # The ja index shows the page's length, which grew by four characters.
     assert built.incremental and built.rendered == ["ja/index.html", "ja/loop.html"]
+    # The edited page is in place (and open pages told) before the index that lists it.
+    assert writes == [["ja/loop.html"], ["ja/index.html"]]
     assert "学習（改訂）" in (root / "site/ja/loop.html").read_text("utf-8")
     assert_same_as_clean_build(root, tmp_path)
 

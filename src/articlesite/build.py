@@ -167,7 +167,19 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                                                       library=library, store=cache.store,
                                                       parsed=parsed))
     plan = plan_pages(sources, cache, delta)
-    rendered = render_pages(plan, make_renderer, sources, cache, problems, progress)
+    # On top of a previous build (serve), the edited articles' pages are rendered and put
+    # in place first, then the indexes and feeds that list them: the page an author is
+    # looking at reloads without waiting for an index of a thousand articles.
+    phases = [plan.stale] if base is None else \
+        [[job for job in plan.stale if job.slug], [job for job in plan.stale if not job.slug]]
+    rendered, replace = Rendered({}, {}), base is not None
+    for jobs in phases:
+        part = render_pages(plan, jobs, make_renderer, sources, cache, problems, progress)
+        rendered.update(part)
+        # Replace pages one at a time only where site/ is what the previous build left.
+        replace = replace and all((out / path).is_file() for path in part.pages)
+        if replace and not problems:
+            place_pages(out, part.pages, cache.store, written)
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
@@ -175,11 +187,6 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     for digest, sections in rendered.sections.items():
         cache.memo.keep(SECTIONS, digest, sections)
     pages = plan.cached | rendered.pages
-    # Replace pages one at a time only where site/ is what the previous build left.
-    replace = base is not None and all((out / path).is_file() for path in rendered.pages)
-    if replace:
-        problems.raise_if_any()
-        place_pages(out, rendered.pages, cache.store, written)
     view = plan_view(sources, pages, cache, delta, plan)
     rendered_view = render_view(sources, view, make_renderer, cache, problems,
                                 plan.rendering)
@@ -394,15 +401,15 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     return renderer
 
 
-def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sources,
-                 cache: Cache, problems: Problems,
+def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], Renderer],
+                 sources: Sources, cache: Cache, problems: Problems,
                  progress: Callable[[int, int], None] | None = None) -> Rendered:
-    """Render the stale pages into the store, an article's languages together (they share
-    its figures), over the cores when there are many. Each page is written as soon as it
+    """Render these `stale` pages of the plan into the store, an article's languages
+    together (they share its figures), over the cores when there are many. Each page is written as soon as it
     is rendered; only its cache entry comes back, with the translator's view's copies of
     the figures it placed, while their specs are loaded (unless the memo has them), its
     body (cache.keep_body) and its sections (translate/sections.py: not parsed again)."""
-    if not plan.stale:
+    if not stale:
         return Rendered({}, {})
     renderer = make_renderer()
     renderer.compile_templates()
@@ -433,9 +440,9 @@ def render_pages(plan: Plan, make_renderer: Callable[[], Renderer], sources: Sou
         return len(jobs), part, list(found)
 
     groups: dict[str, list[PageJob]] = {}
-    for job in plan.stale:
+    for job in stale:
         groups.setdefault(job.slug or job.path, []).append(job)
-    rendered, done, total = Rendered({}, {}), 0, len(plan.stale)
+    rendered, done, total = Rendered({}, {}), 0, len(stale)
     for count, part, found in parallel.map_unordered(render_group, list(groups.values()),
                                                      total):
         rendered.update(part)
