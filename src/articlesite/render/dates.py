@@ -41,6 +41,7 @@ def name_list(names: tuple[str, ...], lang: str) -> str:
     return format_list(list(names), locale=locale) if locale else ", ".join(names)
 
 
+@lru_cache(maxsize=4096)
 def number(value: int, lang: str) -> str:
     """A whole number as the language groups its digits: 12,345."""
     locale = locale_of(lang)
