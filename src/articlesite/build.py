@@ -127,7 +127,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
           cache: Cache | None = None, written: Written | None = None,
           drafts: bool = False, previous: Built | None = None,
-          changed: list[Path] | None = None) -> Built:
+          changed: list[Path] | None = None,
+          interrupt: Callable[[], bool] | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
@@ -139,6 +140,10 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     `previous` is the last good build of this process with `cache` (saved by it) and
     `changed` the source files saved since: only those are read again, and the pages
     that did not read them are neither planned nor checked again.
+
+    `interrupt()` is asked while the search index is made (the longest step, after the
+    pages are in place): when it is true the build raises Interrupted, without putting
+    the index in place or saving the cache (serve then builds again: a newer save waits).
     """
     started = time.perf_counter()
     root = root.resolve()
@@ -203,7 +208,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # The search index, made from the finished pages (search.py).
     pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
     bundle = search_bundle(pages, cache.store, cache.pages, problems, root,
-                           sources.site.codes) \
+                           sources.site.codes, interrupt) \
         if sources.site.search else {}
     problems.raise_if_any()
     pages |= bundle

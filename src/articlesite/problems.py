@@ -81,6 +81,11 @@ class BuildError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class Interrupted(Exception):
+    """A build given up because its `interrupt` said so (serve: a newer save waits). The
+    pages it put in place stay; its search index and its cache are not kept."""
+
+
 class Problems(list):
     """A list of problems with a helper to add one and to stop if any exist."""
 

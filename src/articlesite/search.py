@@ -15,11 +15,12 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
-from .problems import Problems
+from .problems import Interrupted, Problems
 
 BUNDLE = "pagefind"
 
@@ -44,8 +45,10 @@ def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list
 
 
 def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry],
-                  problems: Problems, root: Path, codes: list[str]) -> dict[str, Entry]:
-    """The bundle's files (path in site/ -> stored entry) for these pages.
+                  problems: Problems, root: Path, codes: list[str],
+                  interrupt: Callable[[], bool] | None = None) -> dict[str, Entry]:
+    """The bundle's files (path in site/ -> stored entry) for these pages; raises
+    Interrupted when `interrupt()` turns true while Pagefind runs.
 
     Pagefind runs once per language, the languages at once, and only for a language
     whose pages changed: a language's files are the same whether it is indexed alone or
@@ -76,7 +79,7 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     if stale:
         with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
             made = index_languages({code: groups[code] for code in stale}, Path(work),
-                                   store, problems, root)
+                                   store, problems, root, interrupt)
         if made is None:
             return {}
         for code, (own, common, entry) in made.items():
@@ -100,9 +103,11 @@ SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.un
 
 
 def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
-                    root: Path) -> dict[str, tuple[dict, dict, dict]] | None:
+                    root: Path, interrupt: Callable[[], bool] | None = None,
+                    ) -> dict[str, tuple[dict, dict, dict]] | None:
     """Run Pagefind on each language's pages at once; for each language, its own files
-    and the program's shared ones (path -> stored), and its entry file's content."""
+    and the program's shared ones (path -> stored), and its entry file's content. When
+    `interrupt()` turns true while they run, they are ended and Interrupted is raised."""
     running = {}
     for code, group in groups.items():
         folder = work / code
@@ -115,7 +120,7 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
              BUNDLE, "--silent"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     made = {}
     for code, process in running.items():
-        output = process.communicate()[0]
+        output = finished(process, running.values(), interrupt)
         bundle = work / code / BUNDLE
         if process.returncode != 0 or not (bundle / "pagefind-entry.json").is_file():
             reason = output.strip().splitlines()
@@ -134,3 +139,22 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                     store.put_bytes(path.read_bytes())
         made[code] = own, common, json.loads((bundle / "pagefind-entry.json").read_bytes())
     return made if len(made) == len(groups) else None
+
+
+def finished(process: subprocess.Popen, running: Iterable[subprocess.Popen],
+             interrupt: Callable[[], bool] | None) -> str:
+    """What `process` printed, once it has ended. Until then `interrupt()` is asked every
+    50 ms; when it is true (or on Ctrl-C), every process `running` is ended first."""
+    try:
+        while True:
+            try:
+                return process.communicate(timeout=None if interrupt is None else 0.05)[0]
+            except subprocess.TimeoutExpired:
+                if interrupt():
+                    raise Interrupted from None
+    except BaseException:
+        for other in running:
+            if other.poll() is None:
+                other.kill()
+                other.wait()
+        raise

@@ -3,13 +3,14 @@ on every save.
 
 It is started (and started again after a change to the package's code) by the
 supervisor (supervisor.py), which holds the listening socket: this process serves on it.
-The watcher (the main thread) rebuilds the site when a file under content/, figures/ or
-templates/ changes, rendering again only the pages whose inputs changed (the build
-cache). Request threads serve files from site/ only; a missing one gets the site's
-404.html with status 404, as static hosts do. HTML responses get live.js, which follows
-the build events (Server-Sent Events at EVENTS): open pages reload after a good build and
-show an overlay of the problems after a failed one. Nothing of this is ever written into
-site/.
+The builder (the main thread) rebuilds the site when the watcher thread reports a
+file under content/, figures/ or templates/ changed, rendering again only the pages
+whose inputs changed (the build cache); a build still making its search index when
+another save comes is given up and done again with it. Request threads serve files
+from site/ only; a missing one gets the site's 404.html with status 404, as static hosts
+do. HTML responses get live.js, which follows the build events (Server-Sent Events at
+EVENTS): open pages reload after a good build and show an overlay of the problems after
+a failed one. Nothing of this is ever written into site/.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html import escape
 from http import HTTPStatus
@@ -141,6 +143,40 @@ def problem_entries(problems) -> list[dict]:
             for p in problems]
 
 
+class Changes:
+    """The paths saved since the builder last took them: the watcher thread adds them, the
+    builder (the main thread) takes them all at once."""
+
+    def __init__(self) -> None:
+        self._paths: set[Path] = set()
+        self._added = threading.Condition()
+        self._ended = False
+
+    def add(self, paths: list[Path]) -> None:
+        with self._added:
+            self._paths.update(paths)
+            self._added.notify()
+
+    def end(self) -> None:
+        """Watching has ended: the builder stops too."""
+        with self._added:
+            self._ended = True
+            self._added.notify()
+
+    def pending(self) -> bool:
+        """Whether a save waits (the build running is then given up: see Builder.run)."""
+        return bool(self._paths)
+
+    def take(self) -> list[Path] | None:
+        """Every path saved since the last call, once there is one; None once watching ended."""
+        with self._added:
+            self._added.wait_for(lambda: self._paths or self._ended)
+            if self._ended:
+                return None
+            paths, self._paths = sorted(self._paths), set()
+            return paths
+
+
 class Builder:
     """Rebuilds the site with the package's current code: only the pages whose inputs
     changed are rendered again (the build cache), the first build ignores the cache with
@@ -153,26 +189,40 @@ class Builder:
         self.cache = None  # the last good build's cache and summary, kept in memory for
         self.last = None   # the next build
         self.building = False
+        # What builds given up (Interrupted) left: the paths they were to build, built
+        # again with the next change, and the pages they put in place (see rebuild).
+        self.carried: set[Path] = set()
+        self.unsettled: set[str] = set()
 
-    def run(self, reason: str, paths: list[Path] | None = None) -> None:
+    def run(self, paths: list[Path] | None = None,
+            interrupt: Callable[[], bool] | None = None) -> None:
         """Build again after `paths` changed (None: the first build), on top of the last
-        good build: only what the change touches is read and rendered again."""
+        good build: only what the change touches is read and rendered again. When
+        `interrupt()` turns true while the search index is made, the build is given up
+        (its pages stay in place) and its paths are built again with the next change."""
         self.building = True
         try:
-            self.rebuild(reason, paths)
+            self.rebuild(paths, interrupt)
         finally:
             self.building = False
 
-    def rebuild(self, reason: str, paths: list[Path] | None) -> None:
+    def rebuild(self, paths: list[Path] | None,
+                interrupt: Callable[[], bool] | None) -> None:
         clean, self.clean = self.clean, False
+        if paths is not None:
+            paths = sorted(self.carried.union(paths))
+        reason = f": {changed_names(paths, self.root)} changed" if paths else ""
+        placed: set[str] = set()
         try:
             # Imported here: an error in the package's code then shows in the overlay
             # (the supervisor starts this process again when the code is saved).
-            from ..build import build
+            from ..build import build, place_pages
             from ..cache import Cache as cache_class
             from ..problems import BuildError as build_error
+            from ..problems import Interrupted as interrupted
 
             def written(changed: list[str] | None = None) -> None:
+                placed.update(changed or ())
                 self.state.publish(True, [], changed)
 
             if self.last is None or not paths:
@@ -180,15 +230,32 @@ class Builder:
             cache = cache_class(self.root, clean=clean, after=self.cache)
             try:
                 built = build(self.root, clean=clean, cache=cache, written=written,
-                              drafts=self.drafts, previous=self.last, changed=paths)
+                              drafts=self.drafts, previous=self.last, changed=paths,
+                              interrupt=interrupt)
+            except interrupted:
+                # The last good build stays the base: the next one renders these paths
+                # again, from their newest sources, and makes the index.
+                self.carried, self.unsettled = set(paths or ()), self.unsettled | placed
+                print("Search index interrupted by a new change; building again.",
+                      flush=True)
+                return
             except build_error as error:
-                self.last = None
+                self.last, self.carried = None, set()
                 self.fail(error.problems)
                 return
+            self.carried = set()
             if not built.incremental:
                 gc.unfreeze()  # what the previous build kept may be collected now
                 gc.collect()
             self.cache, self.last = cache, built
+            # A page a given-up build put in place that this one did not render (its edit
+            # was undone, say) is put back as this build has it.
+            if built.incremental:
+                pages = cache.saved[0]
+                place_pages(built.out, {path: pages[path] for path in
+                                        sorted(self.unsettled - set(built.rendered))
+                                        if path in pages}, cache.store, written)
+            self.unsettled = set()
             # The collector need not walk what this build keeps (at N=1000, a collection of
             # it takes some 80 ms: a quick rebuild would wait for it).
             gc.freeze()
@@ -422,32 +489,46 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
             if builder.building:
                 raise KeyboardInterrupt  # caught below: the last good site/ stays
 
+    changes = Changes()
+
+    def watch() -> None:
+        """The watcher thread: hands each save to the builder (this process's main thread,
+        where SIGTERM interrupts a build), even while it builds."""
+        announced = False
+        try:
+            # The watcher reports "nothing" every 200 ms when idle: the first report says
+            # it is watching, and only then is the server announced (a save before that is
+            # seen).
+            for found in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
+                                          step=5, raise_interrupt=False, rust_timeout=200,
+                                          yield_on_timeout=True):
+                if parent is not None and os.getppid() != parent:
+                    break  # the supervisor was killed: nobody would stop this process
+                if not announced:
+                    if restarted:
+                        print(f"Serving again, with the package's new code, at "
+                              f"{address(host, server.server_address[1])}", flush=True)
+                    else:
+                        announce(site, host, server.server_address[1], root)
+                    announced = True
+                if found:
+                    changes.add([Path(p) for _, p in found])
+        finally:
+            changes.end()
+
     previous = signal.signal(signal.SIGTERM, stop_now)
     try:
-        builder.run("")
+        builder.run()
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
-        announced = False
-        # The watcher reports "nothing" every 200 ms when idle: the first report says it is
-        # watching, and only then is the server announced (a save before that is seen).
-        for changes in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
-                                        step=5, raise_interrupt=False, rust_timeout=200,
-                                        yield_on_timeout=True):
-            if parent is not None and os.getppid() != parent:
-                break  # the supervisor was killed: nobody would stop this process
-            if not announced:
-                if restarted:
-                    print(f"Serving again, with the package's new code, at "
-                          f"{address(host, server.server_address[1])}", flush=True)
-                else:
-                    announce(site, host, server.server_address[1], root)
-                announced = True
-            if not changes:
-                continue
-            paths = sorted({Path(p) for _, p in changes})
-            builder.run(f": {changed_names(paths, root)} changed", paths=paths)
+        threading.Thread(target=watch, name="watch", daemon=True).start()
+        # Every save waiting is built at once; a build still making its search index when
+        # another save comes is given up, and built again with it.
+        while (paths := changes.take()) is not None:
+            builder.run(paths, interrupt=changes.pending)
     except KeyboardInterrupt:
         pass  # stopped while building: as cleanly as while watching
     finally:
+        stop.set()  # the watcher thread ends too
         signal.signal(signal.SIGTERM, previous)
         state.stop()
         server.shutdown()

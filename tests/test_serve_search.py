@@ -1,0 +1,140 @@
+"""`serve` with the search index on: a save made while the index of the previous one is
+being made is not kept waiting. That build is given up (Interrupted): the pages it put in
+place stay, its index and its cache are not kept, and the next build renders its changes
+again and makes the index. On the small fixture site (tests/fixtures/sources: article
+`loop` in en, zh and ja) with the search index on. No timing is asserted: only what ends
+up in site/ and in the index."""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import edit, fixture_site, snapshot
+from test_serve import Server, poll
+
+from articlesite.build import build
+from articlesite.cache import FOLDER, Cache
+from articlesite.problems import Interrupted
+from articlesite.serve.server import Builder, BuildState
+
+ZH, JA = "content/loop/zh.md", "content/loop/ja.md"
+ZH_PAGE, JA_PAGE = "zh/loop.html", "ja/loop.html"
+
+
+def indexed(site: Path, page: str) -> str:
+    """The text Pagefind indexed of `page` (its fragments: gzip-compressed, a signature
+    then JSON), without the zero-width spaces that mark where it cut Chinese and Japanese
+    into words; "" while it has none."""
+    texts = []
+    for path in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+        try:
+            data = gzip.decompress(path.read_bytes())
+        except OSError:
+            continue   # replaced meanwhile, in serve
+        record = json.loads(data[data.index(b"{"):])
+        if record["url"] == f"/{page}":
+            texts.append(record["content"].replace("\u200b", ""))
+    return "\n".join(texts)
+
+
+def pagefind_children() -> list[int]:
+    """The Pagefind processes this test's process started that still run."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid() and b"pagefind" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return fixture_site("sources", tmp_path / "project", search=True).resolve()
+
+
+def test_an_interrupted_build_leaves_its_pages_and_the_previous_index(root: Path):
+    site = root / "site"
+    cache = Cache(root)
+    first = build(root, cache=cache)
+    index, saved = snapshot(site / "pagefind"), (root / FOLDER / "index").read_bytes()
+    edit(root, JA, "## 収集 {#collect}", "## 採集 {#collect}")
+    with pytest.raises(Interrupted):
+        build(root, cache=Cache(root, after=cache), previous=first, changed=[root / JA],
+              interrupt=lambda: True)
+    assert "採集" in (site / JA_PAGE).read_text(encoding="utf-8")
+    assert snapshot(site / "pagefind") == index
+    assert "収集" in indexed(site, JA_PAGE) and "採集" not in indexed(site, JA_PAGE)
+    assert (root / FOLDER / "index").read_bytes() == saved
+    assert pagefind_children() == []
+    # Built again from the same previous build, the edit is indexed.
+    assert build(root, cache=Cache(root, after=cache), previous=first,
+                 changed=[root / JA]).incremental
+    assert "採集" in indexed(site, JA_PAGE)
+
+
+@pytest.fixture
+def builder(root: Path):
+    """serve's builder, in this process, after its first build."""
+    builder = Builder(root, BuildState())
+    try:
+        builder.run()
+        yield builder
+    finally:
+        gc.unfreeze()   # (each build freezes what it keeps)
+
+
+def test_a_given_up_builds_changes_are_built_again_with_the_next(builder: Builder, capsys):
+    site = builder.root / "site"
+    edit(builder.root, ZH, "策略行动", "策略迅速行动")
+    builder.run([builder.root / ZH], interrupt=lambda: True)
+    assert "Search index interrupted by a new change" in capsys.readouterr().out
+    assert "迅速行动" in (site / ZH_PAGE).read_text(encoding="utf-8")
+    assert "迅速行动" not in indexed(site, ZH_PAGE)
+    # The next save is of another file: the build after it has both.
+    edit(builder.root, JA, "## 収集 {#collect}", "## 採集 {#collect}")
+    builder.run([builder.root / JA])
+    assert "迅速行动" in indexed(site, ZH_PAGE) and "採集" in indexed(site, JA_PAGE)
+    assert "迅速行动" in (site / ZH_PAGE).read_text(encoding="utf-8")
+    assert "採集" in (site / JA_PAGE).read_text(encoding="utf-8")
+    assert builder.state.outcome.ok
+
+
+def test_an_edit_undone_while_its_index_was_made_leaves_the_page_as_it_was(
+        builder: Builder):
+    site = builder.root / "site"
+    before = (site / JA_PAGE).read_bytes()
+    edit(builder.root, JA, "## 収集 {#collect}", "## 採集 {#collect}")
+    builder.run([builder.root / JA], interrupt=lambda: True)
+    assert "採集" in (site / JA_PAGE).read_text(encoding="utf-8")
+    edit(builder.root, JA, "## 採集 {#collect}", "## 収集 {#collect}")
+    builder.run([builder.root / JA])
+    # The page is the one the sources make again (and open pages are told to reload).
+    assert (site / JA_PAGE).read_bytes() == before
+    assert JA_PAGE in builder.state.outcome.changed
+    assert "収集" in indexed(site, JA_PAGE) and "採集" not in indexed(site, JA_PAGE)
+
+
+def test_two_quick_saves_both_reach_the_served_page_and_the_index(root: Path):
+    """The second save is made as soon as the first build's pages are in place (while
+    its index is being made, most likely: whether it was given up is not asserted)."""
+    site = root / "site"
+    with Server(root, "--port", "0") as server:
+        events = server.events()
+        edit(root, ZH, "策略行动", "策略迅速行动")
+        events.until(lambda outcome: outcome["ok"] and ZH_PAGE in (outcome["changed"] or ()))
+        edit(root, JA, "## 収集 {#collect}", "## 採集 {#collect}")
+        assert poll(lambda: "迅速行动" in indexed(site, ZH_PAGE)
+                    and "採集" in indexed(site, JA_PAGE)), server.output()
+        assert "迅速行动" in server.get(f"/{ZH_PAGE}")[2]
+        assert "採集" in server.get(f"/{JA_PAGE}")[2]
+        assert server.stop() == 0
+        assert "Traceback" not in server.output()
