@@ -45,13 +45,13 @@ from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import load_outlines
-from .load.sourcefiles import Memo
+from .load.sourcefiles import Memo, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .render import assets
-from .search import BUNDLE, search_bundle
+from .search import BUNDLE, search_bundle, search_input
 from .translate.sections import SECTIONS
 from .translate.view import PATH as VIEW
 from .translate.view import (
@@ -189,8 +189,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
         cache.memo.keep(BODY, key, kept)
-    for digest, sections in rendered.sections.items():
-        cache.memo.keep(SECTIONS, digest, sections)
+    for source, sections in rendered.sections.items():
+        cache.memo.keep(SECTIONS, source, sections)
     pages = plan.cached | rendered.pages
     view = plan_view(sources, pages, cache, delta, plan)
     rendered_view = render_view(sources, view, make_renderer, cache, problems,
@@ -463,7 +463,8 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entr
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
                  texts_digest(texts, dictionary), *store.put(page.html),
-                 tuple(sorted(page.files.items())))
+                 tuple(sorted(page.files.items())),
+                 digest(search_input(page.html).encode("utf-8")))
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,

@@ -42,7 +42,7 @@ from .load.texts import Dictionary
 from .pages import Body
 
 FOLDER = ".articlesite-cache"
-FORMAT = 3
+FORMAT = 4
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 BODY = "body"  # the memo's kind for the article bodies (Cache.keep_body)
 OUTLINE = "outline"  # the memo's kind for the article sources' outlines (load/outlines.py)
@@ -149,6 +149,7 @@ class Entry(NamedTuple):
     size: int
     mtime_ns: int
     files: tuple[tuple[str, str | None], ...] = ()  # what its images and links looked at
+    search: str = ""   # digest of what the search index is given of it (search.py)
 
 
 def batched(chunks: Iterable[str], size: int = 1 << 16) -> Iterator[str]:

@@ -12,6 +12,7 @@ the pages.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -32,14 +33,66 @@ def pagefind_version() -> str:
         return ""
 
 
+# The element Pagefind indexes alone once pages mark one (templates/article.html: the
+# article), the elements in it that it skips, and what the head holds that it does not
+# read.
+INDEXED = re.compile(r"<([A-Za-z][\w-]*)\b[^>]*?\sdata-pagefind-body\b")
+SKIPPED = re.compile(r"<([A-Za-z][\w-]*)\b[^>]*?\sdata-pagefind-ignore\b")
+BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+STYLES_AND_SCRIPTS = re.compile(r"<(style|script)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+OTHER_MARKS = re.compile(r"data-pagefind-(?!ignore\b)")
+
+
+def search_input(html: str) -> str:
+    """What Pagefind is given of a page, so all that the index depends on: the page up to
+    its <body> tag (the <html> tag with its lang, the <head> without its styles and
+    scripts) and the one element marked data-pagefind-body, the only part of the body
+    Pagefind reads once pages mark one, without the elements in it marked
+    data-pagefind-ignore (the table of contents). A change elsewhere (the header, the
+    table of contents, the footer, the stylesheet) then leaves the index be. A page that
+    marks no such element, or more than one, or marks anything but `ignore` outside it,
+    is given whole; so is a skipped element that marks anything inside it."""
+    marked = list(INDEXED.finditer(html))
+    body = BODY_TAG.search(html)
+    if len(marked) != 1 or body is None or body.end() > marked[0].start():
+        return html
+    start = marked[0].start()
+    end = element_end(html, start, marked[0].group(1))
+    if end is None or OTHER_MARKS.search(html, body.end(), start) or \
+            OTHER_MARKS.search(html, end):
+        return html
+    kept, position = [STYLES_AND_SCRIPTS.sub("", html[:body.end()])], start
+    while skipped := SKIPPED.search(html, position, end):
+        after = element_end(html, skipped.start(), skipped.group(1))
+        if after is None or OTHER_MARKS.search(html, skipped.start(), after):
+            kept.append(html[position:skipped.end()])
+            position = skipped.end()
+            continue
+        kept.append(html[position:skipped.start()])
+        position = after
+    return "".join(kept) + html[position:end] + "</body></html>\n"
+
+
+def element_end(html: str, start: int, name: str) -> int | None:
+    """Where the element whose start tag begins at `start` ends (after its end tag)."""
+    depth = 0
+    for tag in re.compile(rf"<(/?){name}\b[^>]*>").finditer(html, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.end()
+    return None
+
+
 def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list]:
     """The pages Pagefind reads, by site language: every HTML page under `<code>/` (it
-    indexes the articles among them), for each language that has an article."""
+    indexes the articles among them), for each language that has an article; each with
+    the digest of what Pagefind is given of it (Entry.search, else the page's own)."""
     groups = {}
     for code in codes:
-        group = sorted((path, entry.blob) for path, entry in pages.items()
+        group = sorted((path, entry.search or entry.blob, entry.blob)
+                       for path, entry in pages.items()
                        if path.startswith(f"{code}/") and path.endswith(".html"))
-        if any(path != f"{code}/index.html" for path, _ in group):
+        if any(path != f"{code}/index.html" for path, *_ in group):
             groups[code] = group
     return groups
 
@@ -51,7 +104,7 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     Interrupted when `interrupt()` turns true while Pagefind runs.
 
     Pagefind runs once per language, the languages at once, and only for a language
-    whose pages changed: a language's files are the same whether it is indexed alone or
+    where what it is given of the pages changed (search_input): a language's files are the same whether it is indexed alone or
     with the others (only the entry file, which lists the languages, is merged here), and
     the Chinese and Japanese segmenters take seconds to start. A language's files are
     kept in the cache under that language's key, the program's own under its version."""
@@ -60,7 +113,8 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
         return {}
     version = pagefind_version()
     shared_key = key_of("pagefind", version)
-    keys = {code: f"{code} {key_of(version, group)}" for code, group in groups.items()}
+    keys = {code: f"{code} {key_of(version, [(path, given) for path, given, _ in group])}"
+            for code, group in groups.items()}
     known = {path: entry for path, entry in cached.items()
              if path.startswith(f"{BUNDLE}/") and store.holds(entry)}
     shared = {path: entry for path, entry in known.items() if entry.key == shared_key}
@@ -111,10 +165,11 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     running = {}
     for code, group in groups.items():
         folder = work / code
-        for path, blob in group:
+        for path, _, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            store.place(blob, target)
+            page = store.path(blob).read_text("utf-8")
+            target.write_text(search_input(page), "utf-8")
         running[code] = subprocess.Popen(
             [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir",
              BUNDLE, "--silent"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

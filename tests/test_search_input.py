@@ -1,0 +1,74 @@
+"""What the search index is given of each page (search.search_input): the page's head and
+the article, the one element marked data-pagefind-body. Pagefind makes the same index of
+that as of the whole page, and a change to the rest of a page (a template's table of
+contents, say) does not make Pagefind index the language again. On the small fixture
+site (tests/fixtures/sources: article `loop` in en, zh and ja) with the search index on."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import edit, fixture_site, snapshot
+
+from articlesite import search
+from articlesite.build import build
+from articlesite.search import search_input
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return fixture_site("sources", tmp_path / "project", search=True).resolve()
+
+
+def test_pagefind_makes_the_same_index_of_the_whole_pages(root: Path, tmp_path: Path):
+    build(root)
+    site = root / "site"
+    made = snapshot(site / "pagefind")
+    for code in ("en", "zh", "ja"):
+        whole = tmp_path / code
+        shutil.copytree(site / code, whole / code)
+        subprocess.run([sys.executable, "-m", "pagefind", "--site", str(whole),
+                        "--output-subdir", "pagefind", "--silent"], check=True)
+        own = {name: data for name, data in snapshot(whole / "pagefind").items()
+               if name != "pagefind-entry.json"}
+        assert any(name.startswith("fragment/") for name in own)
+        assert {name: made.get(name) for name in own} == own, code
+
+
+def test_what_is_given_leaves_out_the_rest_of_the_page(root: Path):
+    build(root)
+    page = (root / "site" / "ja" / "loop.html").read_text("utf-8")
+    given = search_input(page)
+    assert len(given) < len(page)
+    assert '<html lang="ja"' in given and "<title>" in given
+    assert "<article data-pagefind-body>" in given and "学習ループ" in given
+    assert 'class="toc"' in page and 'class="toc"' not in given
+    assert "<style" in page and "<style" not in given
+    # A page that marks other parts for Pagefind outside the article is given whole; a
+    # skipped part that marks something is kept.
+    marked = page.replace('<header class="bar"', '<header data-pagefind-meta="x" class="bar"')
+    assert marked != page and search_input(marked) == marked
+    marked = page.replace('class="toc"', 'class="toc" data-pagefind-filter="part"', 1)
+    assert 'data-pagefind-filter="part"' in search_input(marked)
+
+
+def test_a_change_outside_the_article_does_not_index_again(root: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    build(root)
+    index = snapshot(root / "site" / "pagefind")
+    indexed = []
+    real = search.index_languages
+    monkeypatch.setattr(search, "index_languages",
+                        lambda groups, *rest: indexed.append(sorted(groups)) or
+                        real(groups, *rest))
+    edit(root, "templates/article.html", '<nav class="toc"', '<nav data-edit="1" class="toc"')
+    assert "ja/loop.html" in build(root).rendered
+    assert indexed == [] and snapshot(root / "site" / "pagefind") == index
+    # A change inside the article indexes its language again.
+    edit(root, "content/loop/ja.md", "## 収集 {#collect}", "## 採集 {#collect}")
+    build(root)
+    assert indexed == [["ja"]]
