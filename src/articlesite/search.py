@@ -33,14 +33,10 @@ def pagefind_version() -> str:
         return ""
 
 
-# The element Pagefind indexes alone once pages mark one (templates/article.html: the
-# article), the elements in it that it skips, and what the head holds that it does not
-# read.
-INDEXED = re.compile(r"<([A-Za-z][\w-]*)\b[^>]*?\sdata-pagefind-body\b")
-SKIPPED = re.compile(r"<([A-Za-z][\w-]*)\b[^>]*?\sdata-pagefind-ignore\b")
+MARK = "data-pagefind-"   # Pagefind's attributes: -body, -ignore, -meta, -filter, …
+TAG_NAME = re.compile(r"<([A-Za-z][\w-]*)")
 BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 STYLES_AND_SCRIPTS = re.compile(r"<(style|script)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
-OTHER_MARKS = re.compile(r"data-pagefind-(?!ignore\b)")
 
 
 def search_input(html: str) -> str:
@@ -52,34 +48,44 @@ def search_input(html: str) -> str:
     table of contents, the footer, the stylesheet) then leaves the index be. A page that
     marks no such element, or more than one, or marks anything but `ignore` outside it,
     is given whole; so is a skipped element that marks anything inside it."""
-    marked = list(INDEXED.finditer(html))
+    marks = []   # (where the marked element's start tag begins, the mark's kind)
+    at = html.find(MARK)
+    while at != -1:
+        kind = re.match(r"[\w-]*", html[at + len(MARK):at + len(MARK) + 40]).group()
+        marks.append((html.rfind("<", 0, at), kind))
+        at = html.find(MARK, at + len(MARK))
     body = BODY_TAG.search(html)
-    if len(marked) != 1 or body is None or body.end() > marked[0].start():
+    indexed = [start for start, kind in marks if kind == "body"]
+    if len(indexed) != 1 or body is None or body.end() > indexed[0]:
         return html
-    start = marked[0].start()
-    end = element_end(html, start, marked[0].group(1))
-    if end is None or OTHER_MARKS.search(html, body.end(), start) or \
-            OTHER_MARKS.search(html, end):
+    start = indexed[0]
+    end = element_end(html, start)
+    if end is None or any(kind != "ignore" and not start <= where < end
+                          for where, kind in marks):
         return html
     kept, position = [STYLES_AND_SCRIPTS.sub("", html[:body.end()])], start
-    while skipped := SKIPPED.search(html, position, end):
-        after = element_end(html, skipped.start(), skipped.group(1))
-        if after is None or OTHER_MARKS.search(html, skipped.start(), after):
-            kept.append(html[position:skipped.end()])
-            position = skipped.end()
+    for where, kind in marks:
+        if kind != "ignore" or not position <= where < end:
             continue
-        kept.append(html[position:skipped.start()])
-        position = after
+        after = element_end(html, where)
+        if after is not None and not any(other_kind != "ignore" and where <= other < after
+                                         for other, other_kind in marks):
+            kept.append(html[position:where])
+            position = after
     return "".join(kept) + html[position:end] + "</body></html>\n"
 
 
-def element_end(html: str, start: int, name: str) -> int | None:
+def element_end(html: str, start: int) -> int | None:
     """Where the element whose start tag begins at `start` ends (after its end tag)."""
+    name = TAG_NAME.match(html, start)
+    if name is None:
+        return None
     depth = 0
-    for tag in re.compile(rf"<(/?){name}\b[^>]*>").finditer(html, start):
+    for tag in re.finditer(rf"<(/?){name.group(1)}[\s/>]", html[start:]):
         depth += -1 if tag.group(1) else 1
         if depth == 0:
-            return tag.end()
+            close = html.find(">", start + tag.start())
+            return None if close == -1 else close + 1
     return None
 
 
