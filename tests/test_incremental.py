@@ -183,7 +183,7 @@ def test_shared_sources_render_what_depends_on_them(project: Path, tmp_path: Pat
                                                     change: str):
     if change == "template":
         edit(project / "templates" / "style.css", "body{margin:0;", "body{margin:0 ;")
-        expected = PAGES
+        expected = PAGES - len(LANGUAGES)   # not the feeds: they read no stylesheet
     elif change == "figure template":  # the translator's view's copies are remembered
         edit(project / "templates" / "figure.html", 'class="canvas"', 'class="canvas "')
         expected = PAGES
@@ -242,10 +242,24 @@ def test_a_page_template_change_renders_the_pages_around_the_bodies_kept(
     edit(project / "templates" / "article.html", '<nav class="toc"',
          '<nav data-edited class="toc"')
     built = build(project)
-    assert set(article_pages(ARTICLE) + article_pages(COPY)) <= set(built.rendered)
+    # The article pages only: the indexes, feeds and translator's view do not read it.
+    assert set(built.rendered) == set(article_pages(ARTICLE) + article_pages(COPY))
     assert not log.exists()
     assert "<nav data-edited" in (project / "site" / "ja" / f"{COPY}.html").read_text()
     monkeypatch.undo()
+    assert_same_as_clean_build(project, tmp_path)
+
+
+def test_a_template_change_renders_the_pages_that_read_it(project: Path, tmp_path: Path):
+    # The dateline is imported by the article and index pages, not by the others.
+    edit(project / "templates" / "dateline.html", "{% macro dateline",
+         "{# edited #}{% macro dateline")
+    assert set(build(project).rendered) == set(
+        article_pages(ARTICLE) + article_pages(COPY)
+        + [f"{code}/index.html" for code in ("en", "ja", "zh")])
+    # base.html is read by every page.
+    edit(project / "templates" / "base.html", "<body>", "<body data-edited>")
+    assert "translations.html" in build(project).rendered
     assert_same_as_clean_build(project, tmp_path)
 
 

@@ -336,7 +336,7 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
         if job.template in ("404.html", "robots.txt"):   # they show no article
-            key = index_key(sources.key, job.template, job.language, "")
+            key = index_key(sources.page_key(job.template), job.template, job.language, "")
         elif job.slug is None:
             listings = listings or listings_digest(
                 [a.listing().without_counts() for a in sources.articles])
@@ -345,12 +345,14 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
                 (a.slug, a.sources[a.listing().shown_in(job.language)].meta.words,
                  a.sources[a.listing().shown_in(job.language)].meta.minutes)
                 for a in sources.articles])
-            key = index_key(sources.key, job.template, job.language, listings + lengths)
+            key = index_key(sources.page_key(job.template), job.template, job.language,
+                            listings + lengths)
         else:
             article = articles[job.slug]
             source, notices = article.sources[job.language], \
                 sources.sections.notices(article.slug, job.language)
-            key = article_key(sources.key, job.language, article.listing().without_counts(),
+            key = article_key(sources.page_key(job.template), job.language,
+                              article.listing().without_counts(),
                               source.digest, article.references_digest, notices)
             plan.bodies[job] = body_key(plan.rendering, job.language, source.digest,
                                         article.references_digest, notices)
@@ -484,7 +486,7 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
         return Plan({job: entry.key}, {job.path: entry}, [])
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
-    key = view_key(sources.key, job.path, sources.dictionary.texts, sources.confirmed,
+    key = view_key(sources.page_key(VIEW), job.path, sources.dictionary.texts, sources.confirmed,
                    [(file.id, file.digest) for file in sources.figures.values()], links,
                    sources.sections.key())
     entry = cache.reusable(job.path, key, {}, sources.dictionary)

@@ -28,6 +28,7 @@ import functools
 import itertools
 import marshal
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
@@ -83,6 +84,37 @@ def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
     return key_of(render_key(site, templates, strings), site.search,
                   sorted((name, text) for name, text in templates.items()
                          if name in PAGE_TEMPLATES))
+
+
+def page_key(site: Site, templates: dict[str, str], strings: Dictionary, template: str) -> str:
+    """What a page rendered with `template` depends on: as site_key, but of the page
+    templates only those it reads (an edit to article.html leaves the indexes and the
+    translator's view be)."""
+    read = templates_read(template, templates)
+    return key_of(render_key(site, templates, strings), site.search,
+                  sorted((name, text) for name, text in templates.items()
+                         if name in PAGE_TEMPLATES and name in read))
+
+
+# A template's reference to another, by name: {% extends "base.html" %}, {% include … %},
+# {% import … %}, {% from … import … %}. A name in quotes, or else an expression.
+REFERENCE = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+(["']?)([^"'\s]*)""")
+
+
+def templates_read(name: str, templates: dict[str, str]) -> set[str]:
+    """`name` and the templates it extends, includes or imports, theirs, and so on. A
+    template named by an expression (worked out while rendering) may be any: then all."""
+    read, pending = set(), [name]
+    while pending:
+        current = pending.pop()
+        if current in read:
+            continue
+        read.add(current)
+        for quote, target in REFERENCE.findall(templates.get(current, "")):
+            if not quote:
+                return set(templates)
+            pending.append(target)
+    return read
 
 
 def index_key(site: str, template: str, language: str, listings: str) -> str:
