@@ -382,9 +382,13 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
     """The (key, language) of every text that differs between two dictionaries."""
     if before is after:
         return set()
-    return {(key, code) for key in before.texts.keys() | after.texts.keys()
-            for code in before.texts.get(key, {}).keys() | after.texts.get(key, {}).keys()
-            if before.texts.get(key, {}).get(code) != after.texts.get(key, {}).get(code)}
+    changed = set()
+    for key in before.texts.keys() | after.texts.keys():
+        was, now = before.texts.get(key, {}), after.texts.get(key, {})
+        if was != now:   # (most entries are equal: compared whole first)
+            changed.update((key, code) for code in was.keys() | now.keys()
+                           if was.get(code) != now.get(code))
+    return changed
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
