@@ -339,7 +339,8 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
             key = index_key(sources.page_key(job.template), job.template, job.language, "")
         elif job.slug is None:
             listings = listings or listings_digest(
-                [a.listing().without_counts() for a in sources.articles])
+                [(a.slug, [(code, source.meta.uncounted_digest)
+                           for code, source in a.sources.items()]) for a in sources.articles])
             # An index also shows the length of the version it shows of each article.
             lengths = "" if job.template != "index.html" else listings_digest([
                 (a.slug, a.sources[a.listing().shown_in(job.language)].meta.words,

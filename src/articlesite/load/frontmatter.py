@@ -24,6 +24,7 @@ from typing import Any
 
 from ..problems import Problems
 from .schema import Context, Record, Value, flag, text
+from .sourcefiles import digest
 
 URL = re.compile(r"^https?://\S+$")
 
@@ -51,6 +52,11 @@ class FrontMatter:
         # Kept with the front matter: a quick rebuild asks it of every article's sources,
         # and these are the same objects from build to build unless edited.
         return replace(self, words=0, minutes=0)
+
+    @cached_property
+    def uncounted_digest(self) -> str:
+        """What pages that list the article key on (build.plan_pages), kept likewise."""
+        return digest(repr(self.uncounted).encode())
 
     @property
     def newest(self) -> str | None:
