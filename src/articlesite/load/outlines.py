@@ -6,39 +6,54 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import parallel
 from ..cache import OUTLINE
 from ..problems import Problems
 from .sourcefiles import CHANGED, Memo, SourceChanged
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline
-    from .content import Article
+    from .content import Article, Source
 
 
 def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
                   parsed: dict[str, list] | None = None) -> dict[str, Outline]:
     """The outline of every source of `articles`, by its digest. A source changed since it
     was read is a problem, and has none. The tokens of each source parsed now go to
-    `parsed`, if given, by digest (`check` looks at them again)."""
+    `parsed`, if given, by digest (`check` looks at them again); without it, many
+    sources are parsed over the cores (their tokens are not kept: rendering, in the
+    workers, parses them again)."""
     from ..render import markdown  # markdown-it: only when a source is parsed
 
     outlines: dict[str, Outline] = {}
+    unknown: dict[str, tuple[str, Source]] = {}   # digest -> language, source
     for article in articles:
         for language, source in article.sources.items():
-            if source.digest in outlines:
+            if source.digest in outlines or source.digest in unknown:
                 continue
             plain = memo.recall(OUTLINE, source.digest)
             if plain is not None:
                 outlines[source.digest] = markdown.Outline.from_plain(plain)
-                continue
-            try:
-                tokens = markdown.parse(source.body)
-            except SourceChanged:
-                problems.add(source.path, None, CHANGED, language=language)
-                continue
-            if parsed is not None:
-                parsed[source.digest] = tokens
-            outline = markdown.outline(tokens, source.body_line)
-            memo.keep(OUTLINE, source.digest, outline.plain())
-            outlines[source.digest] = outline
+            else:
+                unknown[source.digest] = language, source
+
+    def outline_of(item: tuple[str, tuple[str, Source]]) -> tuple[str, str, tuple | None]:
+        digest, (language, source) = item
+        try:
+            tokens = markdown.parse(source.body)
+        except SourceChanged:
+            return digest, language, None
+        if parsed is not None:
+            parsed[digest] = tokens
+        return digest, language, markdown.outline(tokens, source.body_line).plain()
+
+    items = list(unknown.items())
+    found = map(outline_of, items) if parsed is not None else \
+        parallel.map_unordered(outline_of, items, len(items))
+    for digest, language, plain in found:
+        if plain is None:
+            problems.add(unknown[digest][1].path, None, CHANGED, language=language)
+            continue
+        memo.keep(OUTLINE, digest, plain)
+        outlines[digest] = markdown.Outline.from_plain(plain)
     return outlines
