@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, fixture_site, snapshot
+from test_serve_search import indexed
 
 from articlesite import search
 from articlesite.build import build
@@ -72,3 +73,14 @@ def test_a_change_outside_the_article_does_not_index_again(root: Path,
     edit(root, "content/loop/ja.md", "## 収集 {#collect}", "## 採集 {#collect}")
     build(root)
     assert indexed == [["ja"]]
+
+
+def test_a_figures_labels_are_indexed_but_not_its_controls_or_text_alternative(root: Path):
+    build(root)
+    page = root / "site" / "en" / "loop.html"
+    html = page.read_text("utf-8")
+    assert "Fit to width" in html and "What the diagram connects:" in html
+    text = indexed(root / "site", "en/loop.html")
+    assert "Two steps" in text and "Learn" in text
+    assert "Fit to width" not in text and "Scroll sideways" not in text
+    assert "What the diagram connects" not in text
