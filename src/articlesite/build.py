@@ -417,10 +417,11 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
                  sources: Sources, cache: Cache, problems: Problems,
                  progress: Callable[[int, int], None] | None = None) -> Rendered:
     """Render these `stale` pages of the plan into the store, an article's languages
-    together (they share its figures), over the cores when there are many. Each page is written as soon as it
-    is rendered; only its cache entry comes back, with the translator's view's copies of
-    the figures it placed, while their specs are loaded (unless the memo has them), its
-    body (cache.keep_body) and its sections (translate/sections.py: not parsed again)."""
+    together (they share its figures), over the cores when there are many. Each page is
+    written as soon as it is rendered; only its cache entry comes back, with the
+    translator's view's copies of the figures it placed, while their specs are loaded
+    (unless the memo has them), its body (cache.keep_body) and its sections
+    (translate/sections.py: not parsed again)."""
     if not stale:
         return Rendered({}, {})
     renderer = make_renderer()

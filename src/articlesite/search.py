@@ -5,8 +5,8 @@ extended build segments Chinese and Japanese into words). Pagefind keeps one ind
 
 Only articles are indexed (their `<article>` carries data-pagefind-body); the table of
 contents is left out. Each language's part of the bundle is kept in the build cache like
-a page: it is made again only when a page of that language changed, and put in place with
-the pages.
+a page: it is made again only when what Pagefind is given of a page of that language
+changed (search_input), and put in place with the pages.
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ def search_input(html: str) -> str:
     its <body> tag (the <html> tag with its lang, the <head> without its styles and
     scripts) and the one element marked data-pagefind-body, the only part of the body
     Pagefind reads once pages mark one, without the elements in it marked
-    data-pagefind-ignore (the table of contents). A change elsewhere (the header, the
-    table of contents, the footer, the stylesheet) then leaves the index be. A page that
+    data-pagefind-ignore (the table of contents, a figure's controls). A change elsewhere
+    (the header, the table of contents, the footer, the stylesheet) then leaves the index
+    be. A page that
     marks no such element, or more than one, or marks anything but `ignore` outside it,
     is given whole; so is a skipped element that marks anything inside it."""
     marks = []   # (where the marked element's start tag begins, the mark's kind)
@@ -81,10 +82,10 @@ def element_end(html: str, start: int) -> int | None:
     if name is None:
         return None
     depth = 0
-    for tag in re.finditer(rf"<(/?){name.group(1)}[\s/>]", html[start:]):
+    for tag in re.compile(rf"<(/?){name.group(1)}[\s/>]").finditer(html, start):
         depth += -1 if tag.group(1) else 1
         if depth == 0:
-            close = html.find(">", start + tag.start())
+            close = html.find(">", tag.start())
             return None if close == -1 else close + 1
     return None
 
@@ -110,8 +111,9 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     Interrupted when `interrupt()` turns true while Pagefind runs.
 
     Pagefind runs once per language, the languages at once, and only for a language
-    where what it is given of the pages changed (search_input): a language's files are the same whether it is indexed alone or
-    with the others (only the entry file, which lists the languages, is merged here), and
+    where what it is given of the pages changed (search_input): a language's files are
+    the same whether it is indexed alone or with the others (only the entry file, which
+    lists the languages, is merged here), and
     the Chinese and Japanese segmenters take seconds to start. A language's files are
     kept in the cache under that language's key, the program's own under its version."""
     groups = language_groups(pages, codes)

@@ -99,7 +99,7 @@ class Listing:
     def without_counts(self) -> Listing:
         """What pages other than the indexes are given: word counts and reading times
         left out, so that an edit to a body renders again only what shows them."""
-        return Listing(self.slug, {code: meta.without_counts()
+        return Listing(self.slug, {code: meta.uncounted
                                    for code, meta in self.sources.items()})
 
     def shown_in(self, language: str) -> str:

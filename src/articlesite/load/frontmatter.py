@@ -44,13 +44,11 @@ class FrontMatter:
     words: int = 0                 # CJK characters plus other words
     minutes: int = 0               # reading time, in the source's language
 
-    def without_counts(self) -> FrontMatter:
-        return self.uncounted
-
     @cached_property
     def uncounted(self) -> FrontMatter:
-        # Kept with the front matter: a quick rebuild asks it of every article's sources,
-        # and these are the same objects from build to build unless edited.
+        """Without the word count and reading time. Kept with the front matter: a quick
+        rebuild asks it of every article's sources, and these are the same objects from
+        build to build unless edited."""
         return replace(self, words=0, minutes=0)
 
     @cached_property
