@@ -314,22 +314,21 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
     """Every page's cache key, and whether the cache holds it. With a `delta` from the
     previous build (whose pages `cache` holds), only the pages that read what changed
     are planned: the others keep their entries."""
+    articles = {article.slug: article for article in sources.articles}
     if delta is None:
         jobs = site_pages(sources.site, sources.articles)
     else:
         jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
         # The indexes that show an edited source: they show its length.
         jobs += [PageJob("index.html", code) for code in sources.site.codes
-                 if any(article.listing().shown_in(code) == language
-                        for article in sources.articles for slug, language in delta.sources
-                        if article.slug == slug)]
+                 if any(articles[slug].listing().shown_in(code) == language
+                        for slug, language in delta.sources)]
         if delta.texts:
             showing = {path for path, entry in cache.pages.items()
                        if entry.texts and not delta.texts.isdisjoint(entry.texts)}
             jobs += [job for job in site_pages(sources.site, sources.articles)
                      if job.path in showing and job not in jobs]
     listings = None
-    articles = {article.slug: article for article in sources.articles}
     plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
                                                   sources.strings))
     files = assets.Files(sources.site.root)

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from .load.config import Site
 from .load.figures import FigureFile
-from .load.sourcefiles import Memo, digest, hasher
+from .load.sourcefiles import Memo, digest, hasher, key_of
 from .load.texts import Dictionary
 from .pages import Body
 
@@ -72,28 +72,21 @@ def code_fingerprint() -> str:
     return digest("\n".join(parts).encode())
 
 
-def key_of(*parts: object) -> str:
-    """A digest of values: strings, numbers, None, containers and dataclasses of them,
-    whose repr() is exact and deterministic."""
-    return digest(repr(parts).encode())
-
-
-def site_key(site: Site, templates: dict[str, str], strings: Dictionary) -> str:
+def site_key(site: Site, templates: dict[str, str], strings: Dictionary,
+             read: Iterable[str] = PAGE_TEMPLATES) -> str:
     """What every page depends on: configuration, templates and interface strings (what
-    render_key covers, and the page templates and the search setting besides)."""
+    render_key covers, and the page templates and the search setting besides); with
+    `read`, only those of the page templates."""
     return key_of(render_key(site, templates, strings), site.search,
                   sorted((name, text) for name, text in templates.items()
-                         if name in PAGE_TEMPLATES))
+                         if name in PAGE_TEMPLATES and name in read))
 
 
 def page_key(site: Site, templates: dict[str, str], strings: Dictionary, template: str) -> str:
     """What a page rendered with `template` depends on: as site_key, but of the page
     templates only those it reads (an edit to article.html leaves the indexes and the
     translator's view be)."""
-    read = templates_read(template, templates)
-    return key_of(render_key(site, templates, strings), site.search,
-                  sorted((name, text) for name, text in templates.items()
-                         if name in PAGE_TEMPLATES and name in read))
+    return site_key(site, templates, strings, templates_read(template, templates))
 
 
 # A template's reference to another, by name: {% extends "base.html" %}, {% include … %},

@@ -176,6 +176,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
         for path, _, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
+            # Worked out again here (the cache keeps only its digest, Entry.search): only a
+            # language being indexed needs it, and indexing takes far longer.
             page = store.path(blob).read_text("utf-8")
             target.write_text(search_input(page), "utf-8")
         running[code] = subprocess.Popen(

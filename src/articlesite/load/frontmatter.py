@@ -24,7 +24,7 @@ from typing import Any
 
 from ..problems import Problems
 from .schema import Context, Record, Value, flag, text
-from .sourcefiles import digest
+from .sourcefiles import key_of
 
 URL = re.compile(r"^https?://\S+$")
 
@@ -54,7 +54,7 @@ class FrontMatter:
     @cached_property
     def uncounted_digest(self) -> str:
         """What pages that list the article key on (build.plan_pages), kept likewise."""
-        return digest(repr(self.uncounted).encode())
+        return key_of(self.uncounted)
 
     @property
     def newest(self) -> str | None:

@@ -65,6 +65,8 @@ class Context:
 
     def read(self, shape: Shape, value: Any) -> Any:
         """`value` checked against `shape`; None if it cannot be used at all."""
+        if shape.takes_as_is(value):
+            return value   # nothing to convert or report: no lines or contexts worked out
         try:
             return shape.read(value, self, (None, line_of(value)))
         except Refused as refused:
@@ -96,6 +98,11 @@ class Shape:
     def read(self, value: Any, context: Context, at: At) -> Any:
         raise NotImplementedError
 
+    def takes_as_is(self, value: Any) -> bool:
+        """Whether `read` would give `value` itself and report nothing (then a large
+        value, a dictionary of 15,000 texts, need not be walked)."""
+        return False
+
 
 class Value(Shape):
     """A value made by `convert`, which raises ValueError (or TypeError) when the value
@@ -112,6 +119,9 @@ class Value(Shape):
             return self.convert(value)
         except (ValueError, TypeError):
             raise Refused(self.message.format(key=at[0], value=value)) from None
+
+    def takes_as_is(self, value: Any) -> bool:
+        return self.convert is anything
 
 
 class ListOf(Shape):
@@ -195,6 +205,11 @@ class MapOf(Shape):
         super().__init__(**kwargs)
         self.value, self.message, self.keys, self.unknown = value, message, keys, unknown
         self.names = names
+
+    def takes_as_is(self, value: Any) -> bool:
+        return isinstance(value, dict) and \
+            (self.keys is None or all(key in self.keys for key in value)) and \
+            all(self.value.takes_as_is(item) for item in value.values())
 
     def read(self, value: Any, context: Context, at: At) -> dict:
         if not isinstance(value, dict):

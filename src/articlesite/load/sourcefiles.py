@@ -212,6 +212,12 @@ def digest(data: bytes) -> str:
     return hasher(data).hexdigest()
 
 
+def key_of(*parts: object) -> str:
+    """A digest of values: strings, numbers, None, containers and dataclasses of them,
+    whose repr() is exact and deterministic."""
+    return digest(repr(parts).encode())
+
+
 def hasher(data: bytes = b""):
     """The hash of `digest`, to be fed more data."""
     return hashlib.blake2b(data, digest_size=16)

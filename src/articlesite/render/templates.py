@@ -105,7 +105,6 @@ class Renderer:
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
-        self._articles = articles
         self.env = environment(site.root / "templates", templates)
         self.files = Files(site.root)  # the files articles reference (assets.py)
         self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
@@ -124,7 +123,7 @@ class Renderer:
     @cached_property
     def listings(self) -> list[Listing]:
         """What the index pages are given of every article (see content.Listing)."""
-        return [article.listing() for article in self._articles]
+        return [article.listing() for article in self.articles.values()]
 
     @cached_property
     def uncounted(self) -> list[Listing]:
