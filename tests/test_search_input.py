@@ -6,12 +6,15 @@ site (tests/fixtures/sources: article `loop` in en, zh and ja) with the search i
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import edit, fixture_site, snapshot
 from test_serve_search import indexed
 
@@ -84,3 +87,26 @@ def test_a_figures_labels_are_indexed_but_not_its_controls_or_text_alternative(r
     assert "Two steps" in text and "Learn" in text
     assert "Fit to width" not in text and "Scroll sideways" not in text
     assert "What the diagram connects" not in text
+
+
+# Elements as the scanner meets them: start and end tags of two names that share a prefix,
+# self-closing tags, styles and scripts in any case, text between.
+PIECES = ["<div>", "</div>", "<div class='a'>", "<divx>", "</divx>", "<div/>", "x",
+          "<style>p{}</style>", "<SCRIPT>1</script >", "<style>", "</STYLE>", "</div"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14))
+def test_element_ends_and_styles_are_found_as_by_the_reference_expressions(pieces):
+    """The string scanner (written for speed) agrees with the plain regular expressions it
+    replaced: where an element ends, and the text without its styles and scripts."""
+    html = "<div>" + "".join(pieces)
+    depth, expected = 0, None
+    for tag in re.finditer(r"<(/?)div[\s/>]", html):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            expected = html.find(">", tag.start()) + 1 or None
+            break
+    assert search.element_end(html, 0) == expected
+    assert search.without_styles_and_scripts(html) == re.sub(
+        r"<(style|script)\b.*?</\1\s*>", "", html, flags=re.DOTALL | re.IGNORECASE)

@@ -36,7 +36,8 @@ def pagefind_version() -> str:
 MARK = "data-pagefind-"   # Pagefind's attributes: -body, -ignore, -meta, -filter, …
 TAG_NAME = re.compile(r"<([A-Za-z][\w-]*)")
 BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
-STYLES_AND_SCRIPTS = re.compile(r"<(style|script)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+STYLE_OR_SCRIPT = re.compile(r"<(style|script)\b", re.IGNORECASE)
+END_TAG = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("style", "script")}
 
 
 def search_input(html: str) -> str:
@@ -64,7 +65,7 @@ def search_input(html: str) -> str:
     if end is None or any(kind != "ignore" and not start <= where < end
                           for where, kind in marks):
         return html
-    kept, position = [STYLES_AND_SCRIPTS.sub("", html[:body.end()])], start
+    kept, position = [without_styles_and_scripts(html[:body.end()])], start
     for where, kind in marks:
         if kind != "ignore" or not position <= where < end:
             continue
@@ -76,18 +77,42 @@ def search_input(html: str) -> str:
     return "".join(kept) + html[position:end] + "</body></html>\n"
 
 
+def without_styles_and_scripts(html: str) -> str:
+    """The HTML without its <style> and <script> elements. (Found tag by tag: one regular
+    expression for both, with a back-reference to the name, took 6 times as long.)"""
+    kept, position = [], 0
+    for tag in STYLE_OR_SCRIPT.finditer(html):
+        if tag.start() < position:
+            continue
+        end = END_TAG[tag.group(1).lower()].search(html, tag.end())
+        if end is not None:
+            kept.append(html[position:tag.start()])
+            position = end.end()
+    kept.append(html[position:])
+    return "".join(kept)
+
+
 def element_end(html: str, start: int) -> int | None:
     """Where the element whose start tag begins at `start` ends (after its end tag)."""
     name = TAG_NAME.match(html, start)
     if name is None:
         return None
-    depth = 0
-    for tag in re.compile(rf"<(/?){name.group(1)}[\s/>]").finditer(html, start):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            close = html.find(">", tag.start())
-            return None if close == -1 else close + 1
-    return None
+    opening, closing = f"<{name.group(1)}", f"</{name.group(1)}"
+    depth, at, next_close = 0, start, -1
+    while True:
+        if next_close < at:
+            next_close = html.find(closing, at)
+            if next_close == -1:
+                return None
+        next_open = html.find(opening, at, next_close)
+        tag, ends = (next_open, False) if -1 < next_open < next_close else (next_close, True)
+        after = tag + len(closing if ends else opening)
+        if after < len(html) and (html[after].isspace() or html[after] in "/>"):
+            depth += -1 if ends else 1
+            if depth == 0:
+                close = html.find(">", tag)
+                return None if close == -1 else close + 1
+        at = after
 
 
 def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list]:
