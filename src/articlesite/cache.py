@@ -38,12 +38,12 @@ from typing import NamedTuple
 
 from .load.config import Site
 from .load.figures import FigureFile
-from .load.sourcefiles import Memo, digest, hasher, key_of
+from .load.sourcefiles import Memo, digest, hasher, hexdigest, key_of
 from .load.texts import Dictionary
 from .pages import Body
 
 FOLDER = ".articlesite-cache"
-FORMAT = 4
+FORMAT = 5
 COPY = "copy"  # the memo's kind for the translator's view's figure copies
 BODY = "body"  # the memo's kind for the article bodies (Cache.keep_body)
 OUTLINE = "outline"  # the memo's kind for the article sources' outlines (load/outlines.py)
@@ -209,7 +209,7 @@ class Store:
                 data = part.encode("utf-8")
                 content.update(data)
                 out.write(data)
-        blob = content.hexdigest()
+        blob = hexdigest(content)
         path = self.path(blob)
         os.replace(temporary, path)
         stat = path.stat()

@@ -209,7 +209,7 @@ def _shift_lines(data: Any, offset: int, seen: set[int]) -> None:
 
 def digest(data: bytes) -> str:
     """A short content hash: what the build cache keys on."""
-    return hasher(data).hexdigest()
+    return hexdigest(hasher(data))
 
 
 def key_of(*parts: object) -> str:
@@ -219,8 +219,15 @@ def key_of(*parts: object) -> str:
 
 
 def hasher(data: bytes = b""):
-    """The hash of `digest`, to be fed more data."""
-    return hashlib.blake2b(data, digest_size=16)
+    """The hash of `digest`, to be fed more data (its value: `hexdigest`). SHA-256, cut to
+    128 bits: where the processor computes it (SHA extensions, as on this project's
+    machines) it hashes a 75 KB page 2.5 times as fast as BLAKE2b, and anything over about
+    100 bytes faster (measured in bench/hashes.py)."""
+    return hashlib.sha256(data)
+
+
+def hexdigest(hash) -> str:
+    return hash.hexdigest()[:32]
 
 
 def read_bytes(path: Path, problems: Problems) -> bytes | None:
