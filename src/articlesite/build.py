@@ -354,7 +354,7 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
             key = article_key(sources.page_key(job.template), job.language,
                               article.listing().without_counts(),
                               source.digest, article.references_digest, notices)
-            plan.bodies[job] = body_key(plan.rendering, job.language, source.digest,
+            plan.bodies[job] = body_key(plan.rendering, job.slug, job.language, source.digest,
                                         article.references_digest, notices)
         plan.keys[job] = key
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)

@@ -137,11 +137,12 @@ def render_key(site: Site, templates: dict[str, str], strings: Dictionary) -> st
                          if name not in PAGE_TEMPLATES), strings.texts)
 
 
-def body_key(render: str, language: str, source: str, references: str | None,
+def body_key(render: str, slug: str, language: str, source: str, references: str | None,
              notices: object = None) -> str:
-    """An article body's: what its page's key covers (article_key) but the article's
-    listing and the templates only the page reads (`render`: render_key)."""
-    return key_of(render, "body", language, source, references, notices)
+    """An article body's: what its page's key covers (article_key) but the templates only
+    the page reads (`render`: render_key) and of the article's listing all but its slug
+    (a body links to its other languages' pages: a stale section's notice)."""
+    return key_of(render, "body", slug, language, source, references, notices)
 
 
 def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
