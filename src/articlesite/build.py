@@ -45,14 +45,14 @@ from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import load_outlines
-from .load.sourcefiles import Memo, digest
+from .load.sourcefiles import Memo, SourceChanged, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problems
 from .render import assets
 from .search import BUNDLE, search_bundle, search_input
-from .translate.sections import SECTIONS
+from .translate.sections import SECTIONS, parse_source
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -63,7 +63,7 @@ from .translate.view import (
 )
 
 if TYPE_CHECKING:
-    from .render.templates import Renderer
+    from .render.templates import DrawnFigures, Renderer
 
 
 @dataclass
@@ -107,6 +107,7 @@ class Built:
     seconds: float
     sources: Sources | None = None   # what it built from (the next build with `previous`)
     figures: FigureLibrary | None = None  # the figure specs it parsed, for the next build
+    drawn: DrawnFigures | None = None     # and what it made of them (render/templates.py)
     out: Path | None = None          # where it wrote the site
     incremental: bool = False        # built on top of `previous`, replacing changed pages
     files: int = 0   # files articles reference, published beside the pages (render/assets.py)
@@ -151,35 +152,47 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems = Problems(root)
     cache = cache or Cache(root, clean=clean)
     base = previous if previous is not None and previous.out == out and not clean else None
-    sources = reload_sources(base.sources, changed, cache, drafts) if base and changed and \
-        base.sources else None
+    # A quick rebuild parses only the sources edited: their tokens (by digest) are handed
+    # on to the check stage and rendering, not parsed again.
+    parsed: dict[str, list] | None = {}
+    sources = reload_sources(base.sources, changed, cache, drafts, parsed) \
+        if base and changed and base.sources else None
     if sources is None:
-        base = None
+        base, parsed = None, None
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
     delta = compare(base.sources, sources) if base is not None else None
     # The check stage, on the parsed sources: what it finds is listed with what rendering
     # finds, at once. A quick rebuild checks the articles it edited (what the others' check
-    # reads, the site, the article and its outline, is what passed last time), and parses
-    # only the sources edited: their tokens are handed on to rendering, not parsed again.
+    # reads, the site, the article and its outline, is what passed last time).
     checked = sources.articles if delta is None else delta.articles
-    parsed: dict[str, list] | None = {} if base is not None else None
     check_pages(sources.site, checked,
                 load_outlines(checked, cache.memo, problems, parsed), problems)
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same.
+    # So does what was made of them, while the templates are the same too (delta).
     library = base.figures if delta is not None and not delta.dictionary_changed else None
+    drawn = base.drawn if library is not None else None
     make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
-                                                      library=library, store=cache.store,
-                                                      parsed=parsed))
-    plan = plan_pages(sources, cache, delta)
-    # On top of a previous build (serve), the edited articles' pages are rendered and put
-    # in place first, then the indexes and feeds that list them: the page an author is
-    # looking at reloads without waiting for an index of a thousand articles.
-    phases = [plan.stale] if base is None else \
-        [[job for job in plan.stale if job.slug], [job for job in plan.stale if not job.slug]]
+                                                      library=library, drawn=drawn,
+                                                      store=cache.store, parsed=parsed))
+    jobs = page_jobs(sources, cache, delta)
+    plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
+                                                  sources.strings))
+    if delta is not None:   # the pages not planned keep their entries
+        planned = {job.path for job in jobs}
+        plan.cached = {path: entry for path, entry in cache.pages.items()
+                       if path not in planned and path != VIEW}
+    # On top of a previous build (serve), the edited articles' pages are planned, rendered
+    # and put in place first, then the indexes and feeds that list them: the page an
+    # author is looking at reloads without waiting for an index of a thousand articles.
+    phases = [jobs] if base is None else \
+        [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
     rendered, replace = Rendered({}, {}), base is not None
-    for jobs in phases:
-        part = render_pages(plan, jobs, make_renderer, sources, cache, problems, progress)
+    for phase in phases:
+        stale = len(plan.stale)
+        plan_pages(sources, cache, phase, plan)
+        part = render_pages(plan, plan.stale[stale:], make_renderer, sources, cache,
+                            problems, progress)
         rendered.update(part)
         # Replace pages one at a time only where site/ is what the previous build left.
         replace = replace and all((out / path).is_file() for path in part.pages)
@@ -225,18 +238,20 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if base is not None:
         cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
     cache.save(pages, sources.dictionary)
-    figures = make_renderer().figures if rendered.pages or rendered_view.pages else library
+    if rendered.pages or rendered_view.pages:
+        library, drawn = make_renderer().figures, make_renderer().drawn
     return Built(len(pages) - len(files) - len(bundle), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources,
-                 figures, out, replace and same_files, len(files))
+                 library, drawn, out, replace and same_files, len(files))
 
 
 def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
-                   drafts: bool) -> Sources | None:
+                   drafts: bool, parsed: dict[str, list]) -> Sources | None:
     """The previous build's sources with the `changed` files read again, when these are
     article sources the site already has, or the dictionary; None when anything else
     changed, or a changed file has a problem: then everything is loaded again (and its
-    problems reported with all their context)."""
+    problems reported with all their context). Each article source read is parsed, its
+    tokens put in `parsed` by digest."""
     problems = Problems(sources.site.root)
     paths = [path.resolve() for path in changed]
     if paths == [sources.dictionary.path.resolve()]:
@@ -259,12 +274,16 @@ def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
         source = load_source(path, code, problems, cache.memo)
         if source is None or problems or (source.meta.draft and not drafts):
             return None
+        try:
+            parsed[source.digest] = parse_source(source, cache.memo)[0]
+        except SourceChanged:
+            return None
         edited.setdefault(slug, {})[code] = source
     for slug, new_sources in edited.items():
         old = articles[slug]
         articles[slug] = dataclasses.replace(old, sources=old.sources | new_sources)
-    edited_sources = dataclasses.replace(
-        sources, articles=[articles[a.slug] for a in sources.articles])
+    edited_sources = dataclasses.replace(   # whose sections are those parsed above
+        sources, articles=[articles[a.slug] for a in sources.articles], memo=cache.memo)
     if edited_sources.sections.key(edited) != sources.sections.key(edited):
         return None   # sections' states changed: other pages and the view show them
     return edited_sources
@@ -310,27 +329,30 @@ def compare(previous: Sources | None, sources: Sources) -> Delta | None:
                  previous.dictionary is not sources.dictionary)
 
 
-def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Plan:
-    """Every page's cache key, and whether the cache holds it. With a `delta` from the
-    previous build (whose pages `cache` holds), only the pages that read what changed
-    are planned: the others keep their entries."""
-    articles = {article.slug: article for article in sources.articles}
+def page_jobs(sources: Sources, cache: Cache, delta: Delta | None = None) -> list[PageJob]:
+    """The pages to plan: every page; with a `delta` from the previous build (whose pages
+    `cache` holds), only those that read what changed (the others keep their entries)."""
     if delta is None:
-        jobs = site_pages(sources.site, sources.articles)
-    else:
-        jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
-        # The indexes that show an edited source: they show its length.
-        jobs += [PageJob("index.html", code) for code in sources.site.codes
-                 if any(articles[slug].listing().shown_in(code) == language
-                        for slug, language in delta.sources)]
-        if delta.texts:
-            showing = {path for path, entry in cache.pages.items()
-                       if entry.texts and not delta.texts.isdisjoint(entry.texts)}
-            jobs += [job for job in site_pages(sources.site, sources.articles)
-                     if job.path in showing and job not in jobs]
+        return site_pages(sources.site, sources.articles)
+    articles = {article.slug: article for article in sources.articles}
+    jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
+    # The indexes that show an edited source: they show its length.
+    jobs += [PageJob("index.html", code) for code in sources.site.codes
+             if any(articles[slug].shown_in(code) == language
+                    for slug, language in delta.sources)]
+    if delta.texts:
+        showing = {path for path, entry in cache.pages.items()
+                   if entry.texts and not delta.texts.isdisjoint(entry.texts)}
+        jobs += [job for job in site_pages(sources.site, sources.articles)
+                 if job.path in showing and job not in jobs]
+    return jobs
+
+
+def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) -> None:
+    """Add these pages to the plan: each one's cache key, and whether the cache holds
+    it."""
+    articles = {article.slug: article for article in sources.articles}
     listings = None
-    plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
-                                                  sources.strings))
     files = assets.Files(sources.site.root)
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
@@ -342,9 +364,8 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
                            for code, source in a.sources.items()]) for a in sources.articles])
             # An index also shows the length of the version it shows of each article.
             lengths = "" if job.template != "index.html" else listings_digest([
-                (a.slug, a.sources[a.listing().shown_in(job.language)].meta.words,
-                 a.sources[a.listing().shown_in(job.language)].meta.minutes)
-                for a in sources.articles])
+                (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
+                for shown in [a.sources[a.shown_in(job.language)]]])
             key = index_key(sources.page_key(job.template), job.template, job.language,
                             listings + lengths)
         else:
@@ -371,11 +392,6 @@ def plan_pages(sources: Sources, cache: Cache, delta: Delta | None = None) -> Pl
                 plan.reusable[job] = body
         else:
             plan.cached[job.path] = entry
-    if delta is not None:
-        planned = {job.path for job in jobs}
-        plan.cached = {path: entry for path, entry in cache.pages.items()
-                       if path not in planned and path != VIEW} | plan.cached
-    return plan
 
 
 def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]:
@@ -392,12 +408,14 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None, store: Store | None = None,
+                 library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
+                 store: Store | None = None,
                  parsed: dict[str, list] | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary); the files articles reference go to `store` (none: only read); `parsed`:
-    sources' tokens already parsed, by digest."""
+    dictionary; `drawn`: what a renderer made of them with these same templates); the
+    files articles reference go to `store` (none: only read); `parsed`: sources' tokens
+    already parsed, by digest."""
     from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
 
     if library is None:
@@ -406,6 +424,8 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
                         sources.strings, sources.templates, problems)
     renderer.files.store = store
+    if drawn is not None:
+        renderer.drawn = drawn
     renderer.notices = sources.sections.notices
     if parsed is not None:
         renderer.parsed = parsed

@@ -80,6 +80,9 @@ class Article:
     def languages(self) -> list[str]:
         return list(self.sources)
 
+    def shown_in(self, language: str) -> str:
+        return shown_in(self.sources, language)
+
     def listing(self) -> Listing:
         return Listing(self.slug, {code: source.meta for code, source in self.sources.items()})
 
@@ -103,9 +106,7 @@ class Listing:
                                    for code, meta in self.sources.items()})
 
     def shown_in(self, language: str) -> str:
-        """The language of the version an index in `language` shows: its own, or else
-        the article's first."""
-        return language if language in self.sources else next(iter(self.sources))
+        return shown_in(self.sources, language)
 
     def newest_first(self, language: str) -> tuple:
         """The index's order: by the date of the version the index shows, newest first;
@@ -113,6 +114,12 @@ class Listing:
         shown = self.sources[self.shown_in(language)]
         when = shown.date and sort_key(shown.date).timestamp()
         return (when is None, -(when or 0), self.slug)
+
+
+def shown_in(sources: dict, language: str) -> str:
+    """The language of the version of an article (its sources by language) that an index
+    in `language` shows: its own, or else the article's first."""
+    return language if language in sources else next(iter(sources))
 
 
 def newest_first(listings: list[Listing], language: str) -> list[Listing]:

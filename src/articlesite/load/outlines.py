@@ -22,7 +22,8 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
     was read is a problem, and has none. The tokens of each source parsed now go to
     `parsed`, if given, by digest (`check` looks at them again); without it, many
     sources are parsed over the cores (their tokens are not kept: rendering, in the
-    workers, parses them again)."""
+    workers, parses them again); a source whose tokens `parsed` has already is not parsed
+    again."""
     from ..render import markdown  # markdown-it: only when a source is parsed
 
     outlines: dict[str, Outline] = {}
@@ -39,12 +40,14 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
 
     def outline_of(item: tuple[str, tuple[str, Source]]) -> tuple[str, str, tuple | None]:
         digest, (language, source) = item
-        try:
-            tokens = markdown.parse(source.body)
-        except SourceChanged:
-            return digest, language, None
-        if parsed is not None:
-            parsed[digest] = tokens
+        tokens = parsed.get(digest) if parsed is not None else None
+        if tokens is None:
+            try:
+                tokens = markdown.parse(source.body)
+            except SourceChanged:
+                return digest, language, None
+            if parsed is not None:
+                parsed[digest] = tokens
         return digest, language, markdown.outline(tokens, source.body_line).plain()
 
     items = list(unknown.items())

@@ -96,6 +96,19 @@ def environment(folder: Path, texts: dict[str, str]) -> Environment:
     return env
 
 
+class DrawnFigures:
+    """What a renderer made of the figures, the most recent kept: each one's HTML in a
+    language with the texts it read, each one's form (figure_form.py), and whether forms
+    give the macro's HTML (compared once). It holds while the figure specs, the
+    dictionary and the templates are what they were: serve hands it from one build to
+    the next (build.py)."""
+
+    def __init__(self):
+        self.html: OrderedDict[tuple[str, str], tuple[str, frozenset]] = OrderedDict()
+        self.forms: OrderedDict[str, FigureForm] = OrderedDict()  # by figure id
+        self.forms_hold: bool | None = None
+
+
 class Renderer:
     """Renders pages one at a time; problems are collected, never raised here."""
 
@@ -107,10 +120,7 @@ class Renderer:
         self.articles = {article.slug: article for article in articles}
         self.env = environment(site.root / "templates", templates)
         self.files = Files(site.root)  # the files articles reference (assets.py)
-        self._figure_cache: OrderedDict[tuple[str, str], tuple[str, frozenset]] = \
-            OrderedDict()
-        self._forms: OrderedDict[str, FigureForm] = OrderedDict()  # by figure id
-        self.forms_hold: bool | None = None  # whether they give the macro's HTML: _figure
+        self.drawn = DrawnFigures()
         # The sections of each source whose body was rendered, by its digest (for the
         # translator's view and the stale notices: translate/sections.py).
         self.sections: dict[str, list] = {}
@@ -354,37 +364,38 @@ class Renderer:
             return ""
 
     def _figure(self, spec: Figure, language: str) -> tuple[str, frozenset]:
-        """A figure's HTML in a language, rendered once per build, and the texts it read."""
-        key = (spec.id, language)
-        if key not in self._figure_cache:
+        """A figure's HTML in a language, rendered once, and the texts it read."""
+        key, drawn = (spec.id, language), self.drawn
+        if key not in drawn.html:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
             sentences = describe(connections_of(spec), lambda box: text(box.text),
                                  ui("figure-arrow"), ui("figure-line"))
             try:
                 macro = self.env.get_template("figure.html").module.figure
-                if self.forms_hold is False:
+                if drawn.forms_hold is False:
                     html = str(macro(spec, text, sentences, ui))
                 else:
                     html = self._form(spec, macro).fill(text, sentences, ui)
-                if self.forms_hold is None:
-                    # Once a build, the form is compared with the macro: a project's own
+                if drawn.forms_hold is None:
+                    # Once, the form is compared with the macro: a project's own
                     # figure.html could change a text as it prints it (a filter), and
                     # then only the macro gives the right HTML.
                     direct = str(macro(spec, text, sentences, self.strings_of(language)))
-                    self.forms_hold, html = html == direct, direct
+                    drawn.forms_hold, html = html == direct, direct
             except TEMPLATE_MISTAKES as exc:  # a problem with file and line, not a crash
                 self.template_error("figure.html", exc)
                 return "", frozenset()
-            self._figure_cache[key] = (html, frozenset(read))
-            if len(self._figure_cache) > 32:
-                self._figure_cache.popitem(last=False)
-        return self._figure_cache[key]
+            drawn.html[key] = (html, frozenset(read))
+            if len(drawn.html) > 32:
+                drawn.html.popitem(last=False)
+        return drawn.html[key]
 
     def _form(self, spec: Figure, macro: Callable) -> FigureForm:
         """The figure's geometry through the macro, once for all its languages."""
-        if spec.id not in self._forms:
-            self._forms[spec.id] = FigureForm(macro, spec, len(connections_of(spec)))
-            if len(self._forms) > 16:
-                self._forms.popitem(last=False)
-        return self._forms[spec.id]
+        forms = self.drawn.forms
+        if spec.id not in forms:
+            forms[spec.id] = FigureForm(macro, spec, len(connections_of(spec)))
+            if len(forms) > 16:
+                forms.popitem(last=False)
+        return forms[spec.id]

@@ -60,14 +60,23 @@ def sections_of(source: Source, memo: Memo) -> list[Section]:
     found = memo.recall(SECTIONS, source.digest)
     if found is None:
         try:
-            body = source.body
+            found = parse_source(source, memo)[1]
         except SourceChanged:
             return []   # the build reports it
-        from ..render import markdown  # markdown-it: only when an article is parsed
-
-        found = sections_in(markdown.parse(body), body, source.body_line)
-        memo.keep(SECTIONS, source.digest, found)
     return [Section(*item) for item in found]
+
+
+def parse_source(source: Source, memo: Memo) -> tuple[list, list]:
+    """A source's body parsed (raises SourceChanged if edited since it was read), and its
+    sections, which the memo keeps: a quick rebuild (build.reload_sources) parses an
+    edited source once for its sections, its outline and its page."""
+    from ..render import markdown  # markdown-it: only when an article is parsed
+
+    body = source.body
+    tokens = markdown.parse(body)
+    found = sections_in(tokens, body, source.body_line)
+    memo.keep(SECTIONS, source.digest, found)
+    return tokens, found
 
 
 def sections_in(tokens: list, body: str, first_line: int) -> list[tuple[str, int, str, str]]:
