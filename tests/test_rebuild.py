@@ -84,6 +84,21 @@ def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tm
     assert_same_as_clean_build(root, tmp_path)
 
 
+def test_figures_drawn_before_are_drawn_again_after_a_dictionary_edit(served, tmp_path):
+    """A quick rebuild reuses the figures an earlier build drew, but not once the
+    dictionary changed: the edited text shows in the figure."""
+    root, last, cache = served
+    edit(root, f"{ARTICLE}/ja.md", "## 学習 {#learn}", "## 学ぶ {#learn}")
+    built, cache = quick(root, last, cache, "ja.md")
+    assert built.drawn is last.drawn and built.drawn.html   # handed on, and used
+    edit(root, "figures/figure-texts.json", '"ja": "学習"', '"ja": "学び"')
+    built = build(root, cache=Cache(root, after=cache), previous=built,
+                  changed=[root / "figures" / "figure-texts.json"])
+    assert built.drawn is not last.drawn
+    assert "学び" in (root / "site/ja/loop.html").read_text("utf-8")
+    assert_same_as_clean_build(root, tmp_path)
+
+
 def test_a_site_folder_changed_by_hand_is_written_whole(served, tmp_path):
     root, last, cache = served
     (root / "site" / "ja" / "loop.html").unlink()
