@@ -160,6 +160,11 @@ class SectionStates:
         source = self.articles[slug].sources.get(language)
         return tuple(sections_of(source, self.memo)) if source else ()
 
+    @functools.cache  # noqa: B019
+    def digests(self, slug: str, language: str) -> dict[str, str]:
+        """The digest of each section of a version, by the section's id."""
+        return {s.id: s.digest for s in self.sections(slug, language)}
+
     def source_language(self, slug: str) -> str:
         """The language translations of this article are made from."""
         article = self.articles[slug]
@@ -170,12 +175,12 @@ class SectionStates:
         base = self.source_language(slug)
         if language == base:
             return "source"
-        if section_id not in {s.id for s in self.sections(slug, language)}:
+        if section_id not in self.digests(slug, language):
             return MISSING
         record = self.records.get(slug, {}).get(language)
         if record is None:
             return UNCONFIRMED
-        current = {s.id: s.digest for s in self.sections(slug, base)}
+        current = self.digests(slug, base)
         if section_id not in current:
             return OK   # not in the source: parity reports it
         return OK if record.get(section_id) == current[section_id] else STALE
