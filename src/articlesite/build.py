@@ -245,6 +245,21 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                  library, drawn, out, replace and same_files, len(files))
 
 
+def warm_up(built: Built) -> None:
+    """Render one article's pages in this process, and let them go. A full build renders
+    in forked workers; serve's first quick rebuild, in this process, would otherwise also
+    pay for what they loaded: the templates compiled, each language's locale data, the
+    parser (238 ms to the page in place instead of about 20, N=200)."""
+    if built.sources is None or not built.sources.articles:
+        return
+    sources, article = built.sources, built.sources.articles[0]
+    # Its own figure library: what it loads is not handed to the next build.
+    renderer = renderer_for(sources, Problems(sources.site.root), drawn=built.drawn)
+    for language in article.sources:
+        with contextlib.suppress(SourceChanged):   # saved since: the next build sees it
+            renderer.render(PageJob("article.html", language, article.slug))
+
+
 def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
                    drafts: bool, parsed: dict[str, list]) -> Sources | None:
     """The previous build's sources with the `changed` files read again, when these are

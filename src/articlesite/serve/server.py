@@ -216,7 +216,7 @@ class Builder:
         try:
             # Imported here: an error in the package's code then shows in the overlay
             # (the supervisor starts this process again when the code is saved).
-            from ..build import build, place_pages
+            from ..build import build, place_pages, warm_up
             from ..cache import Cache as cache_class
             from ..problems import BuildError as build_error
             from ..problems import Interrupted as interrupted
@@ -247,6 +247,7 @@ class Builder:
             if not built.incremental:
                 gc.unfreeze()  # what the previous build kept may be collected now
                 gc.collect()
+                warm_up(built)
             self.cache, self.last = cache, built
             # A page a given-up build put in place that this one did not render (its edit
             # was undone, say) is put back as this build has it.
