@@ -526,7 +526,8 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
         return Plan({job: entry.key}, {job.path: entry}, [])
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
-    key = view_key(sources.page_key(VIEW), job.path, sources.dictionary.texts, sources.confirmed,
+    key = view_key(sources.page_key(VIEW), job.path, cache.texts_key(sources.dictionary),
+                   sources.confirmed,
                    [(file.id, file.digest) for file in sources.figures.values()], links,
                    sources.sections.key())
     entry = cache.reusable(job.path, key, {}, sources.dictionary)

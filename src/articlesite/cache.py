@@ -145,9 +145,10 @@ def body_key(render: str, slug: str, language: str, source: str, references: str
     return key_of(render, "body", slug, language, source, references, notices)
 
 
-def view_key(site: str, path: str, texts: dict, confirmed: dict, figures: list,
+def view_key(site: str, path: str, texts: str, confirmed: dict, figures: list,
              links: dict, sections: object) -> str:
-    """The translator's view's: everything it shows (see build.plan_view)."""
+    """The translator's view's: everything it shows (see build.plan_view); `texts`: the
+    dictionary's digest (Cache.texts_key)."""
     return key_of(site, path, texts, confirmed, figures, links, sections)
 
 
