@@ -24,12 +24,13 @@ same section in the source language.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..load.sourcefiles import Memo, SourceChanged, digest, parse_json, read_text
+from ..load.sourcefiles import Memo, SourceChanged, parse_json, read_text
 from ..problems import Problems
 
 if TYPE_CHECKING:
@@ -93,8 +94,14 @@ def sections_in(tokens: list, body: str, first_line: int) -> list[tuple[str, int
             continue   # the build reports a heading without an id
         text = "\n".join(line.rstrip() for line in lines[start:end]).strip()
         found.append((str(section_id), first_line + start, tokens[i + 1].content.strip(),
-                      digest(text.encode())[:16]))
+                      section_digest(text)))
     return found
+
+
+def section_digest(text: str) -> str:
+    """What the record keeps of a section's text: a hash that never changes with the
+    build cache's (sourcefiles.digest), since authors commit the record."""
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()[:16]
 
 
 def record_path(article: Article) -> Path:
