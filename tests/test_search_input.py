@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import edit, fixture_site, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import edit, fixture_site, snapshot
 from test_serve_search import indexed
 
 from articlesite import search
