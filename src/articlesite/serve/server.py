@@ -502,8 +502,8 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
             # The watcher reports "nothing" every 200 ms when idle: the first report says
             # it is watching, and only then is the server announced (a save before that is
             # seen). A save is reported once 5 ms pass without another change: with 2 ms,
-            # the benchmark's save of a 1 MB dictionary came in two reports, and the
-            # first build read it before the edit (the page took 7 s instead of 0.3).
+            # the benchmark's save of a 1 MB dictionary came in two reports, and its page
+            # took some 7 s to show the edit instead of 0.3 s (why was not found).
             for found in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
                                           step=5, raise_interrupt=False, rust_timeout=200,
                                           yield_on_timeout=True):
