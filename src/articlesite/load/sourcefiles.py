@@ -226,8 +226,9 @@ def hasher(data: bytes = b""):
     return hashlib.sha256(data)
 
 
-def hexdigest(hash) -> str:
-    return hash.hexdigest()[:32]
+def hexdigest(state) -> str:
+    """The value of a `hasher`: 128 bits, in hex."""
+    return state.hexdigest()[:32]
 
 
 def read_bytes(path: Path, problems: Problems) -> bytes | None:

@@ -277,11 +277,12 @@ class Renderer:
         not rendered: `check` needs the problems of a body, not its figures' HTML."""
         source = article.sources[language]
         try:
-            tokens = self.parsed.pop(source.digest, None) or markdown.parse(source.body)
+            text = source.body   # read from the file again: once
         except SourceChanged:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
-        self.sections[source.digest] = sections_in(tokens, source.body, source.body_line)
+        tokens = self.parsed.pop(source.digest, None) or markdown.parse(text)
+        self.sections[source.digest] = sections_in(tokens, text, source.body_line)
         outline = markdown.outline(tokens, source.body_line)
         sections = {h.id for h in outline.sections if h.id}
         numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
