@@ -6,7 +6,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "src"))
 
-from articlesite.cli import main
+from articlesite.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main(default_root=HERE))
+    run(default_root=HERE)

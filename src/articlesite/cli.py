@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from .problems import BuildError, Problems, UsageError
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
+
+
+def run(default_root: Path | None = None) -> NoReturn:
+    """The command line's entry point (`build.py`, the `articlesite` script): `main`, then
+    the process ends at once. By then every file is closed and every worker has ended;
+    the interpreter's own exit would only free the build's objects one by one, which
+    takes 0.4 s after a build of 3000 pages."""
+    code = main(default_root=default_root)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
