@@ -8,7 +8,9 @@ equivalent MkDocs site with mkdocs-static-i18n (bench/make_mkdocs.py), then time
 builds of each, alternating them, after one warm-up of each and a `sync` before every run: wall time,
 CPU time (user + system, the workers included); then one more run of each for peak
 memory (the process tree's PSS, which counts pages our forked workers share once,
-sampled every 20 ms). Then, at the largest N, our rebuilds:
+sampled every 20 ms). Our build is also timed, alternating with the others, on a twin of
+the project with `search: false`, to show what the search index (Pagefind) costs.
+Then, at the largest N, our rebuilds:
 nothing changed; one article edited in one language; one dictionary value edited; the
 article page template edited (every article page written again, their bodies reused); and
 the time from a save to the rebuilt page served over HTTP, in `python build.py serve`
@@ -130,10 +132,22 @@ def rendered(run: Run) -> int:
     return int(match.group(1)) if match else -1
 
 
+def without_search(project: Path, twin: Path) -> None:
+    """A copy of the project's sources whose site.yaml turns the search index off."""
+    shutil.rmtree(twin, ignore_errors=True)
+    for part in ("content", "figures", "templates"):
+        shutil.copytree(project / part, twin / part)
+    with (twin / "content" / "site.yaml").open("a", encoding="utf-8") as config:
+        config.write("\nsearch: false\n")
+
+
 def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) -> dict:
-    """Full builds, ours, Hugo's and MkDocs' (if `docs`) alternating, after a warm-up of
-    each."""
-    commands = {"ours": ours(project, "--clean"), "hugo": hugo(site)}
+    """Full builds, ours (with and without the search index), Hugo's and MkDocs' (if
+    `docs`) alternating, after a warm-up of each."""
+    twin = project.with_name(f"{project.name}-no-search")
+    without_search(project, twin)
+    commands = {"ours": ours(project, "--clean"), "no search": ours(twin, "--clean"),
+                "hugo": hugo(site)}
     if docs is not None:
         commands["mkdocs"] = mkdocs(docs)
     for command in commands.values():
@@ -149,19 +163,40 @@ def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) 
     for name, measured in results.items():
         row[name] = {field: median(measured, field) for field in ("wall", "cpu", "memory")}
     row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True).memory
+    row["no search"]["pss"] = measure(ours(twin, "--clean"), memory=True).memory
     row["hugo"]["pss"] = measure(hugo(site), memory=True).memory
     return row
 
 
+def search_table(full: list[dict]) -> str:
+    """Our full builds with and without the search index, against Hugo's (which makes none)."""
+    mib = 1024 * 1024
+    lines = [("| N | ours wall | without search | search's share of the wall | without search "
+             "/ Hugo wall | ours CPU | without search CPU | ours peak memory | without "
+             "search peak memory | without search / Hugo memory |"),
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for row in full:
+        us, bare, them = row["ours"], row["no search"], row["hugo"]
+        lines.append(
+            f"| {row['N']} | {us['wall']:.2f} s | {bare['wall']:.2f} s | "
+            f"{1 - bare['wall'] / us['wall']:.0%} | {bare['wall'] / them['wall']:.2f} | "
+            f"{us['cpu']:.2f} s | {bare['cpu']:.2f} s | {us['pss'] / mib:.0f} MiB | "
+            f"{bare['pss'] / mib:.0f} MiB | {bare['pss'] / them['pss']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def mkdocs_table(full: list[dict]) -> str:
     """MkDocs with mkdocs-static-i18n on the same content, against ours."""
-    lines = ["| N | MkDocs wall | MkDocs CPU | MkDocs wall / ours | MkDocs CPU / ours |",
-             "|---|---|---|---|---|"]
+    lines = [("| N | MkDocs wall | MkDocs CPU | MkDocs wall / ours | MkDocs CPU / ours "
+             "| MkDocs wall / ours without search | MkDocs CPU / ours without search |"),
+             "|---|---|---|---|---|---|---|"]
     for row in full:
         if "mkdocs" in row:
-            them, us = row["mkdocs"], row["ours"]
+            them, us, bare = row["mkdocs"], row["ours"], row["no search"]
             lines.append(f"| {row['N']} | {them['wall']:.2f} s | {them['cpu']:.2f} s | "
-                         f"{them['wall'] / us['wall']:.2f} | {them['cpu'] / us['cpu']:.2f} |")
+                         f"{them['wall'] / us['wall']:.2f} | {them['cpu'] / us['cpu']:.2f} | "
+                         f"{them['wall'] / bare['wall']:.2f} | "
+                         f"{them['cpu'] / bare['cpu']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -386,6 +421,8 @@ def main() -> int:
     print(json.dumps(serve), flush=True)
     hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
     result = table(full, again, sizes[-1], serve, hugo_serve)
+    result += ("\nOur full builds without the search index (`search: false`), timed in the "
+               "same runs:\n\n" + search_table(full))
     if any("mkdocs" in row for row in full):
         result += ("\nMkDocs with mkdocs-static-i18n (bench/make_mkdocs.py), full builds:\n\n"
                    + mkdocs_table(full))
