@@ -25,6 +25,7 @@ def built_fixture_site(target: Path) -> Path:
     root = markdown_site(target)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr   # nothing a reader would see as markup
     return root / "site"
 
 
@@ -226,7 +227,15 @@ def test_check_reports_what_a_reader_would_see_as_markup(tmp_path: Path, capsys)
         "!!! note",                                # 17
         "Not indented.",
     ])
-    assert run_build(root).returncode == 0   # it may be meant as text: the build goes on
+    # It may be meant as text: the build goes on, but names each of them, and so does a
+    # build with nothing changed since.
+    for built in (run_build(root), run_build(root)):
+        assert built.returncode == 0, built.stderr
+        assert "7 warnings: readers will see this as text" in built.stderr
+        assert ("content/features/en.md:8: the HTML tag '<span>' is not rendered: the reader "
+                "sees it as text") in built.stderr
+        assert "content/features/en.md:17: the admonition is empty" in built.stderr
+        assert built.stderr.count("[language 'en']") == 7
     code, report = check(root, capsys)
     assert code == 1
     found = sorted((f["line"], f["message"][:40]) for f in problems(report, "markup"))

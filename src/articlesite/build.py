@@ -44,12 +44,12 @@ from .cache import (
 from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
-from .load.outlines import load_outlines
+from .load.outlines import load_outlines, shown_as_text
 from .load.sourcefiles import Memo, SourceChanged, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
-from .problems import Problems
+from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, search_bundle, search_input
 from .translate.sections import SECTIONS, parse_source
@@ -111,6 +111,7 @@ class Built:
     out: Path | None = None          # where it wrote the site
     incremental: bool = False        # built on top of `previous`, replacing changed pages
     files: int = 0   # files articles reference, published beside the pages (render/assets.py)
+    warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
@@ -165,8 +166,10 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # finds, at once. A quick rebuild checks the articles it edited (what the others' check
     # reads, the site, the article and its outline, is what passed last time).
     checked = sources.articles if delta is None else delta.articles
-    check_pages(sources.site, checked,
-                load_outlines(checked, cache.memo, problems, parsed), problems)
+    outlines = load_outlines(checked, cache.memo, problems, parsed)
+    check_pages(sources.site, checked, outlines, problems)
+    warnings = Problems(root)   # printed after the summary: the build goes on
+    shown_as_text(checked, outlines, warnings)
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same; so does what it drew of them (a delta
     # means the templates are the same too).
@@ -242,7 +245,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         library, drawn = make_renderer().figures, make_renderer().drawn
     return Built(len(pages) - len(files) - len(bundle), sorted(rendered.pages | rendered_view.pages),
                  len(sources.site.codes), time.perf_counter() - started, sources,
-                 library, drawn, out, replace and same_files, len(files))
+                 library, drawn, out, replace and same_files, len(files),
+                 sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)))
 
 
 def warm_up(built: Built) -> None:

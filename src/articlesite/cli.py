@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from .problems import BuildError, Problems, UsageError
+from .problems import BuildError, Problems, UsageError, warning_lines
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -125,6 +125,8 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False,
         print_problems(error)
         return 1
     print(built.summary(f" into {out or root / 'site'}") + ".")
+    for line in warning_lines(built.warnings):
+        print(line, file=sys.stderr)
     return 0
 
 

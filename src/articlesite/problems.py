@@ -135,3 +135,21 @@ class Findings(Problems):
             overflow: float | None = None) -> None:
         self.append(Finding(self.relative(path), line, message, key, language, check,
                             warning, figure, element, overflow))
+
+
+# At most this many warnings are printed after a build's summary line.
+WARNINGS_SHOWN = 10
+
+
+def warning_lines(warnings: list[Problem]) -> list[str]:
+    """A build's warnings as printed after its summary: what readers will see as literal
+    markup, though the build went on (`check` lists them all, under markup)."""
+    if not warnings:
+        return []
+    count = len(warnings)
+    lines = [f"{count} warning{'s' if count != 1 else ''}: readers will see this as text"]
+    lines += [f"  {warning}" for warning in warnings[:WARNINGS_SHOWN]]
+    if count > WARNINGS_SHOWN:
+        lines.append(f"  … and {count - WARNINGS_SHOWN} more: `python build.py check` "
+                     "lists them all")
+    return lines

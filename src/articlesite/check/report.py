@@ -22,7 +22,6 @@ from ..load.sourcefiles import Memo, text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
 from ..problems import BuildError, Finding, Findings, merge_repeated
-from ..render.markdown_rules.literal import find_literal_markup
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
@@ -37,6 +36,7 @@ from .parity import check_parity
 from .templates import check_templates
 
 if TYPE_CHECKING:
+    from ..render.markdown import Outline
     from ..render.templates import Renderer
 
 SHOWN = 20  # findings of one check listed in the human report
@@ -75,8 +75,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     check_pages(sources.site, sources.articles, outlines, findings)
     for article in sources.articles:
         for source in article.sources.values():
-            if source.digest in parsed:   # before rendering, which changes some tokens
-                check_markup(source, parsed[source.digest], findings)
+            if source.digest in outlines:
+                check_markup(source, outlines[source.digest], findings)
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
     bodies = check_bodies(renderer, sources, outlines, parsed, findings)
     templates = check_templates(renderer, sources, bodies)
@@ -125,13 +125,12 @@ def translator_view(renderer: Renderer, sources: Sources,
     return "".join(render_translator_view(renderer, sources, links, copies))
 
 
-def check_markup(source: Source, tokens: list, findings: Findings) -> None:
-    """What would reach a reader as literal markup, and the placeholder text of `new`
-    (what stops the build is reported by the build check already)."""
-    for found in find_literal_markup(tokens, source.body_line):
-        if not found.stops_build:
-            findings.add(source.path, found.line, found.message, language=source.language,
-                         check="markup")
+def check_markup(source: Source, outline: Outline, findings: Findings) -> None:
+    """What would reach a reader as literal markup (found with the outline, before
+    rendering; what stops the build is reported by the build check already), and the
+    placeholder text of `new`."""
+    for line, message in outline.shown_as_text:
+        findings.add(source.path, line, message, language=source.language, check="markup")
     with contextlib.suppress(OSError, UnicodeDecodeError):
         for line in placeholder_lines(text_of(source.path.read_bytes())):
             findings.add(source.path, line, "the placeholder text of `python build.py new` "

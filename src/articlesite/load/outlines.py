@@ -60,3 +60,15 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
         memo.keep(OUTLINE, digest, plain)
         outlines[digest] = markdown.Outline.from_plain(plain)
     return outlines
+
+
+def shown_as_text(articles: list[Article], outlines: dict[str, Outline],
+                  problems: Problems) -> None:
+    """Add what these articles' sources hold that a reader will see as literal markup,
+    though the build goes on: a raw HTML tag, a `!!!` line no rule took… (`check` lists
+    them too, under markup)."""
+    for article in articles:
+        for language, source in article.sources.items():
+            outline = outlines.get(source.digest)
+            for line, message in outline.shown_as_text if outline else ():
+                problems.add(source.path, line, message, language=language)

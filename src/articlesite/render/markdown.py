@@ -27,6 +27,7 @@ from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import check_heading, render_heading_close
+from .markdown_rules.literal import find_literal_markup
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -52,6 +53,9 @@ class Outline:
     # The ids the body's own markup gives besides its headings' (footnotes, tabs, labelled
     # formulas) and its citations': see check/ids.py.
     ids: list[str] = field(default_factory=list)
+    # What a reader will see as literal markup, though the build goes on (a raw HTML tag,
+    # a `!!!` line no rule took…: markdown_rules/literal.py): line, message.
+    shown_as_text: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def sections(self) -> list[Heading]:
@@ -60,13 +64,14 @@ class Outline:
     def plain(self) -> tuple:
         """The outline in plain values, as the cache's memo keeps them."""
         return ([(h.level, h.id, h.html, h.line) for h in self.headings], self.figures,
-                self.citations, self.display_math, self.ids)
+                self.citations, self.display_math, self.ids, self.shown_as_text)
 
     @classmethod
     def from_plain(cls, plain: tuple) -> Outline:
-        headings, figures, citations, display_math, ids = plain
+        headings, figures, citations, display_math, ids, shown_as_text = plain
         return cls([Heading(*h) for h in headings], [tuple(f) for f in figures],
-                   [tuple(c) for c in citations], [tuple(d) for d in display_math], list(ids))
+                   [tuple(c) for c in citations], [tuple(d) for d in display_math], list(ids),
+                   [tuple(s) for s in shown_as_text])
 
 
 @dataclass
@@ -99,7 +104,8 @@ def _citation(state: StateInline, silent: bool) -> bool:
 
 
 def outline(tokens: list[Token], first_line: int) -> Outline:
-    """Headings, figures, citations and display formulas, with their source lines."""
+    """Headings, figures, citations and display formulas, with their source lines, and what
+    a reader would see as literal markup."""
     found = Outline()
     section: str | None = None
     for i, token in enumerate(tokens):
@@ -123,6 +129,9 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
                 if child.type == "citation":
                     found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
     found.ids = markup_ids(tokens)
+    found.shown_as_text = [(literal.line, literal.message)
+                           for literal in find_literal_markup(tokens, first_line)
+                           if not literal.stops_build]
     return found
 
 

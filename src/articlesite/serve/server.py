@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from ..problems import Problem
+from ..problems import Problem, warning_lines
 
 if TYPE_CHECKING:
     from ..translate.editor import Editor
@@ -269,6 +269,8 @@ class Builder:
                                f"{type(exc).__name__}: {exc}")])
             return
         print(f"{built.summary()}{reason}.", flush=True)
+        for line in warning_lines(built.warnings):
+            print(line, flush=True)
 
     def fail(self, problems) -> None:
         count = len(problems)
