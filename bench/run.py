@@ -260,10 +260,11 @@ def served(url: str) -> str:
         return response.read().decode("utf-8", "replace")
 
 
-def build_events(base: str):
-    """The build events of `python build.py serve`, as an open page's EventSource gets
-    them (the first is the state when it connects)."""
-    with urllib.request.urlopen(base + "__articlesite/events", timeout=120) as response:
+def build_events(base: str, page: str):
+    """The build events of `python build.py serve`, as the EventSource of the open page
+    `page` (its path in site/) gets them (the first is the state when it connects)."""
+    with urllib.request.urlopen(f"{base}__articlesite/events?page={page}",
+                                timeout=120) as response:
         for line in response:
             if line.startswith(b"data: "):
                 yield json.loads(line[6:])
@@ -285,7 +286,8 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
                 raise SystemExit(f"serve did not start:\n{log.read_text('utf-8')}")
             time.sleep(0.1)
         base = found.group(1)
-        page = f"{base}ja/{make_synthetic.slug(middle_article(project))}.html"
+        path = f"ja/{make_synthetic.slug(middle_article(project))}.html"
+        page = base + path
         time.sleep(1.0)
         results = {}
         for name, change, first in (("one article edited", edit_article, 100),
@@ -293,7 +295,7 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
             times, rendered = [], []
             for number in range(first, first + runs):
                 builds = log.read_text("utf-8").count("\nBuilt ")
-                events = build_events(base)
+                events = build_events(base, path)
                 next(events)  # the state before the save
                 started = time.perf_counter()
                 change(project, number)

@@ -17,7 +17,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Self
 
@@ -423,3 +425,55 @@ def test_a_page_that_missed_a_build_is_told_every_page_changed_since():
     state.publish(False, [{"message": "x"}])  # a failed build: any page may change
     assert state.wait(seen, timeout=0).changed is None
     assert state.wait("an unknown version", timeout=0).previous == told.version
+
+
+def test_a_build_goes_on_once_the_open_pages_it_told_to_reload_fetched_them():
+    from articlesite.serve.server import BuildState
+
+    state = BuildState()
+    state.opened(1, "ja/a.html")
+    state.opened(2, "en/b.html")
+    state.publish(True, [], ["ja/a.html"])
+    assert not state.settle(0)           # ja/a.html is open, told to reload, not fetched
+    state.fetched("en/b.html")           # not told to reload: not waited for
+    assert not state.settle(0)
+    state.fetched("ja/a.html")
+    assert state.settle(0)
+    state.publish(True, [])              # every page may have changed: both reload
+    state.fetched("en/b.html")
+    assert not state.settle(0)
+    state.closed(1)                      # a page closed before it fetched is not waited for
+    assert state.settle(0)
+    state.publish(True, [], ["zh/c.html"])   # no open page changed
+    assert state.settle(0)
+
+
+def test_serving_an_open_page_again_is_what_the_build_waits_for(tmp_path: Path):
+    """The server names a fetched page as the build events do (its path in site/, an
+    index page by its index.html)."""
+    from http.server import ThreadingHTTPServer
+
+    from articlesite.serve.server import BuildState, Handler
+    from articlesite.translate.editor import Editor
+
+    site = tmp_path / "site"
+    (site / "ja").mkdir(parents=True)
+    for page in ("ja/a.html", "ja/index.html"):
+        (site / page).write_text("<!DOCTYPE html><html><body><p>x</p></body></html>")
+    state = BuildState()
+    handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
+                                               "editor": Editor(tmp_path, "127.0.0.1")})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        state.opened(1, "ja/a.html")
+        state.opened(2, "ja/index.html")
+        state.publish(True, [])
+        urllib.request.urlopen(f"{base}/ja/a.html", timeout=30).read()
+        assert not state.settle(0)
+        urllib.request.urlopen(f"{base}/ja/", timeout=30).read()
+        assert state.settle(30)   # marked once the answer is sent: maybe after it is read
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -24,7 +24,9 @@
   var here = decodeURIComponent(location.pathname).replace(/^\//, "");
   if (here === "" || here.charAt(here.length - 1) === "/") here += "index.html";
 
-  var events = new EventSource(live.events);
+  /* The page is named: after a build that changed it, the server serves its reload
+     before the build goes on (BuildState.settle). */
+  var events = new EventSource(live.events + "?page=" + encodeURIComponent(here));
   events.onmessage = function (message) {
     var state = JSON.parse(message.data);
     if (state.ok && state.version !== live.version && state.changed &&

@@ -10,7 +10,9 @@ another save comes is given up and done again with it. Request threads serve fil
 from site/ only; a missing one gets the site's 404.html with status 404, as static hosts
 do. HTML responses get live.js, which follows the build events (Server-Sent Events at
 EVENTS): open pages reload after a good build and show an overlay of the problems after
-a failed one. Nothing of this is ever written into site/.
+a failed one; a build whose pages are in place lets the open pages it changed fetch them
+before it goes on (an edited article's page, before the indexes that list it). Nothing of
+this is ever written into site/.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..problems import Problem, warning_lines
 
@@ -44,6 +46,9 @@ if TYPE_CHECKING:
 
 EVENTS = "/__articlesite/events"
 STATUS = "/__articlesite/status"
+# Seconds a build waits, once its pages are in place, for the open pages it told to reload
+# to fetch them (BuildState.settle), before it goes on.
+RELOADS_SERVED_WITHIN = 0.1
 STUCK_AFTER = 10.0  # seconds after SIGTERM: a stop that takes longer is reported and ended
 DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
 PACKAGE = Path(__file__).resolve().parent.parent  # articlesite/
@@ -85,6 +90,8 @@ class BuildState:
         self.outcome = Outcome(f"{self._token}-0", False)
         self._recent: list[Outcome] = [self.outcome]
         self.stopping = False
+        self._open: dict[int, str] = {}   # each open page's event stream: the page's path
+        self._due: set[str] = set()       # open pages a good build told to reload
 
     def publish(self, ok: bool, problems: list[dict],
                 changed: list[str] | None = None) -> None:
@@ -94,7 +101,37 @@ class BuildState:
                                    None if changed is None else tuple(changed),
                                    self.outcome.version)
             self._recent = [*self._recent[-self.KEPT:], self.outcome]
+            if ok:
+                self._due = {page for page in self._open.values()
+                             if changed is None or page in changed}
             self._changed.notify_all()
+
+    # An open page told to reload fetches itself again at once; a build going on in this
+    # process (the indexes after an edited article) would slow that request down several
+    # times over, so the builder lets those reloads be served first (settle).
+    def opened(self, stream: int, page: str) -> None:
+        with self._changed:
+            self._open[stream] = page
+
+    def closed(self, stream: int) -> None:
+        with self._changed:
+            page = self._open.pop(stream, None)
+            if page in self._due and page not in self._open.values():
+                self._due.discard(page)   # closed, or reloaded without being fetched
+                self._changed.notify_all()
+
+    def fetched(self, page: str) -> None:
+        with self._changed:
+            if page in self._due:
+                self._due.discard(page)
+                self._changed.notify_all()
+
+    def settle(self, timeout: float) -> bool:
+        """Wait until every open page told to reload by the last good build has been
+        fetched again, for at most `timeout` s (a page may hold its reload: the editor);
+        whether they all were."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.stopping or not self._due, timeout)
 
     def wait(self, seen: str | None, timeout: float) -> Outcome | None:
         """The outcome once it differs from version `seen`, with every page changed since
@@ -224,6 +261,7 @@ class Builder:
             def written(changed: list[str] | None = None) -> None:
                 placed.update(changed or ())
                 self.state.publish(True, [], changed)
+                self.state.settle(RELOADS_SERVED_WITHIN)
 
             if self.last is None or not paths:
                 gc.unfreeze()  # what earlier builds left may be collected again
@@ -351,6 +389,8 @@ class Handler(BaseHTTPRequestHandler):
         if target.suffix == ".html":
             body = inject(body, outcome, self.extra(target))
         self.respond(HTTPStatus.OK, target.suffix, body, head)
+        if target.suffix == ".html":
+            self.state.fetched(target.relative_to(self.site.resolve()).as_posix())
 
     def extra(self, target: Path) -> str:
         """What else a page gets in serve: the marks of a language in progress; the
@@ -421,6 +461,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         seen = None
+        page = parse_qs(urlsplit(self.path).query).get("page", [""])[0]
+        if page:
+            self.state.opened(id(self), page)
         try:
             self.wfile.write(b"retry: 500\n\n")
             while not self.state.stopping:
@@ -434,6 +477,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the page was closed or reloaded
+        finally:
+            self.state.closed(id(self))
 
 
 def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
