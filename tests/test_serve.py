@@ -477,3 +477,34 @@ def test_serving_an_open_page_again_is_what_the_build_waits_for(tmp_path: Path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_large_or_empty_file_is_reported_once_written(tmp_path: Path, monkeypatch):
+    """A save reported while the file is still written in place (the watcher keeps one
+    event per file) is handed to the build only once the file stops changing."""
+    from articlesite.serve import server as serve_server
+
+    large, empty, small = (tmp_path / name for name in ("texts.json", "empty.md", "a.md"))
+    large.write_bytes(b'{"a": "' + b"x" * serve_server.LARGE_FILE)   # half written
+    empty.write_bytes(b"")                                            # just truncated
+    small.write_text("# A\n")
+    # What the writer does while the watcher waits, one step per wait (None: nothing).
+    writes = [(large, b"x" * 1000), (large, b'"}\n'), None, None, (empty, b"# B\n")]
+
+    def sleep(seconds: float) -> None:
+        step = writes.pop(0) if writes else None
+        if step is not None:
+            with step[0].open("ab") as file:
+                file.write(step[1])
+
+    monkeypatch.setattr(serve_server.time, "sleep", sleep)
+    assert serve_server.when_written([large, empty, small]) == [large, empty, small]
+    assert not writes
+    assert large.read_bytes().endswith(b'"}\n') and empty.read_text() == "# B\n"
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError("a small file that is written is not waited for")
+
+    monkeypatch.setattr(serve_server.time, "sleep", no_sleep)
+    assert serve_server.when_written([small, tmp_path / "deleted.md"]) == \
+        [small, tmp_path / "deleted.md"]

@@ -493,6 +493,40 @@ def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
     return html[:end] + snippet.encode() + html[end:]
 
 
+# A save the watcher reports may still be under way: it reports once 5 ms pass without a
+# new event, but keeps one event per file, so a file written in place over a longer time
+# (the 4.6 MB dictionary of a thousand articles; the text being encoded between the
+# truncation and the write) can be reported half written, and the quick rebuild then
+# reads it so. A file as large as this, or empty, is reported once its size and time have
+# stayed the same for SETTLED s (at most WRITE_AT_MOST s after the report).
+LARGE_FILE = 256 << 10
+SETTLED = 0.002
+WRITE_AT_MOST = 0.2
+
+
+def when_written(paths: list[Path]) -> list[Path]:
+    """`paths`, once the large or empty files among them have stopped changing."""
+    def state() -> list[tuple[int, int] | None]:
+        found = []
+        for path in paths:
+            try:
+                stat = path.stat()
+                found.append((stat.st_size, stat.st_mtime_ns))
+            except OSError:
+                found.append(None)   # deleted, or renamed away
+        return found
+
+    seen, deadline = state(), time.monotonic() + WRITE_AT_MOST
+    while any(s is not None and (s[0] == 0 or s[0] >= LARGE_FILE) for s in seen) and \
+            time.monotonic() < deadline:
+        time.sleep(SETTLED)
+        now = state()
+        if now == seen and all(s is None or s[0] > 0 for s in now):
+            break
+        seen = now
+    return paths
+
+
 def watched(root: Path) -> list[Path]:
     """What this process watches (the supervisor watches the package)."""
     return [p for p in (root / "content", root / "figures", root / "templates")
@@ -548,9 +582,8 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
         try:
             # The watcher reports "nothing" every 200 ms when idle: the first report says
             # it is watching, and only then is the server announced (a save before that is
-            # seen). A save is reported once 5 ms pass without another change: with 2 ms,
-            # the benchmark's save of a 1 MB dictionary came in two reports, and its page
-            # took some 7 s to show the edit instead of 0.3 s (why was not found).
+            # seen). A save is reported once 5 ms pass without another change (with 2 ms,
+            # more saves of a large file came in two reports; see when_written).
             for found in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
                                           step=5, raise_interrupt=False, rust_timeout=200,
                                           yield_on_timeout=True):
@@ -564,7 +597,7 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
                         announce(site, host, server.server_address[1], root)
                     announced = True
                 if found:
-                    changes.add([Path(p) for _, p in found])
+                    changes.add(when_written([Path(p) for _, p in found]))
         finally:
             changes.end()
 
