@@ -200,33 +200,44 @@ def mkdocs_table(full: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def edit_body(path: Path, marker: str, body_after: str) -> None:
+# An edit is made in two steps: its new text (which may take milliseconds to work out:
+# the dictionary is 1 MB of JSON at N = 1000), then the save, from which a save-to-page
+# time is measured.
+Edit = tuple[Path, str]   # the file, its new text
+
+
+def save(edit: Edit) -> None:
+    path, text = edit
+    path.write_text(text, encoding="utf-8")
+
+
+def body_edit(path: Path, marker: str, body_after: str) -> Edit:
     """Add `marker` after the body's first full stop (front matter left alone)."""
     text = path.read_text(encoding="utf-8")
     start = text.index(body_after) + len(body_after)
     stop = text.index("。", start) + 1
-    path.write_text(text[:stop] + marker + text[stop:], encoding="utf-8")
+    return path, text[:stop] + marker + text[stop:]
 
 
-def edit_article(project: Path, number: int) -> None:
+def article_edit(project: Path, number: int) -> Edit:
     path = project / "content" / make_synthetic.slug(middle_article(project)) / "ja.md"
-    edit_body(path, f"（編集 {number}）", "\n---\n")
+    return body_edit(path, f"（編集 {number}）", "\n---\n")
 
 
-def edit_dictionary(project: Path, number: int) -> None:
+def dictionary_edit(project: Path, number: int) -> Edit:
     path = project / "figures" / "figure-texts.json"
     texts = json.loads(path.read_text(encoding="utf-8"))
     key = f"ppo-title-{middle_article(project):04d}"
     texts[key]["ja"] = f"{texts[key]['ja'].split('（編集')[0]}（編集 {number}）"
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path, json.dumps(texts, ensure_ascii=False, indent=2) + "\n"
 
 
-def edit_template(project: Path, number: int) -> None:
+def template_edit(project: Path, number: int) -> Edit:
     """A change to the page template every article page is rendered with."""
     path = project / "templates" / "article.html"
-    text = re.sub(r'<nav(?: data-edit="\d+")? class="toc"', f'<nav data-edit="{number}" class="toc"',
-                  path.read_text(encoding="utf-8"), count=1)
-    path.write_text(text, encoding="utf-8")
+    return path, re.sub(r'<nav(?: data-edit="\d+")? class="toc"',
+                        f'<nav data-edit="{number}" class="toc"',
+                        path.read_text(encoding="utf-8"), count=1)
 
 
 def middle_article(project: Path) -> int:
@@ -241,13 +252,13 @@ def rebuilds(project: Path, runs: int) -> dict:
     measure(ours(project, "--clean"))
     rows = {}
     for name, change in (("nothing changed", None),
-                         ("one article edited in one language", edit_article),
-                         ("one dictionary value edited", edit_dictionary),
-                         ("the article page template edited", edit_template)):
+                         ("one article edited in one language", article_edit),
+                         ("one dictionary value edited", dictionary_edit),
+                         ("the article page template edited", template_edit)):
         measured = []
         for number in range(runs):
             if change is not None:
-                change(project, number)
+                save(change(project, number))
             measured.append(measure(ours(project)))
         rows[name] = {"wall": median(measured, "wall"), "cpu": median(measured, "cpu"),
                       "memory": median(measured, "memory"),
@@ -290,15 +301,16 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
         page = base + path
         time.sleep(1.0)
         results = {}
-        for name, change, first in (("one article edited", edit_article, 100),
-                                    ("one dictionary value edited", edit_dictionary, 200)):
+        for name, change, first in (("one article edited", article_edit, 100),
+                                    ("one dictionary value edited", dictionary_edit, 200)):
             times, rendered = [], []
             for number in range(first, first + runs):
                 builds = log.read_text("utf-8").count("\nBuilt ")
                 events = build_events(base, path)
                 next(events)  # the state before the save
+                edit = change(project, number)
                 started = time.perf_counter()
-                change(project, number)
+                save(edit)
                 while not (next(events)["ok"] and f"（編集 {number}）" in served(page)):
                     if time.perf_counter() - started > 120:
                         raise SystemExit(f"{name}: no new page after 120 s")
@@ -339,8 +351,9 @@ def save_to_ready_hugo(site: Path, runs: int) -> float | None:
         times = []
         for number in range(runs):
             marker = f"（保存 {number}）"
+            edit = body_edit(source, marker, "\n\n")
             started = time.perf_counter()
-            edit_body(source, marker, "\n\n")
+            save(edit)
             while marker not in page.read_text(encoding="utf-8", errors="replace"):
                 if time.perf_counter() - started > 30:
                     return None
