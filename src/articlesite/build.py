@@ -44,7 +44,7 @@ from .cache import (
 from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
-from .load.outlines import load_outlines, shown_as_text
+from .load.outlines import literal_markup, load_outlines
 from .load.sourcefiles import Memo, SourceChanged, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
@@ -169,7 +169,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     outlines = load_outlines(checked, cache.memo, problems, parsed)
     check_pages(sources.site, checked, outlines, problems)
     warnings = Problems(root)   # printed after the summary: the build goes on
-    shown_as_text(checked, outlines, warnings)
+    literal_markup(checked, outlines, warnings.add)
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same; so does what it drew of them (a delta
     # means the templates are the same too).

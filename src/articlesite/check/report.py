@@ -10,6 +10,7 @@ author, and stay until the author confirms them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..build import renderer_for
 from ..load.content import Source
-from ..load.outlines import load_outlines
+from ..load.outlines import literal_markup, load_outlines
 from ..load.sourcefiles import Memo, text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
@@ -36,7 +37,6 @@ from .parity import check_parity
 from .templates import check_templates
 
 if TYPE_CHECKING:
-    from ..render.markdown import Outline
     from ..render.templates import Renderer
 
 SHOWN = 20  # findings of one check listed in the human report
@@ -73,10 +73,11 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     parsed: dict[str, list] = {}
     outlines = load_outlines(sources.articles, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
+    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"))
     for article in sources.articles:
         for source in article.sources.values():
-            if source.digest in outlines:
-                check_markup(source, outlines[source.digest], findings)
+            if source.digest in outlines:   # read as it was when loaded
+                check_placeholder(source, findings)
     renderer = renderer_for(sources, findings, keep=len(sources.figures))
     bodies = check_bodies(renderer, sources, outlines, parsed, findings)
     templates = check_templates(renderer, sources, bodies)
@@ -125,12 +126,9 @@ def translator_view(renderer: Renderer, sources: Sources,
     return "".join(render_translator_view(renderer, sources, links, copies))
 
 
-def check_markup(source: Source, outline: Outline, findings: Findings) -> None:
-    """What would reach a reader as literal markup (found with the outline, before
-    rendering; what stops the build is reported by the build check already), and the
-    placeholder text of `new`."""
-    for line, message in outline.shown_as_text:
-        findings.add(source.path, line, message, language=source.language, check="markup")
+def check_placeholder(source: Source, findings: Findings) -> None:
+    """The placeholder text of `new` still in a source (the rest a reader would see as
+    literal markup: outlines.literal_markup; what stops the build: the build check)."""
     with contextlib.suppress(OSError, UnicodeDecodeError):
         for line in placeholder_lines(text_of(source.path.read_bytes())):
             findings.add(source.path, line, "the placeholder text of `python build.py new` "

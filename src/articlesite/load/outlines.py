@@ -4,6 +4,7 @@ check stage works on. Parsed once per source digest: the cache's memo keeps them
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import parallel
@@ -25,6 +26,7 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
     workers, parses them again); a source whose tokens `parsed` has already is not parsed
     again."""
     from ..render import markdown  # markdown-it: only when a source is parsed
+    from ..render.markdown_rules.literal import shown_as_text
 
     outlines: dict[str, Outline] = {}
     unknown: dict[str, tuple[str, Source]] = {}   # digest -> language, source
@@ -48,7 +50,9 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
                 return digest, language, None
             if parsed is not None:
                 parsed[digest] = tokens
-        return digest, language, markdown.outline(tokens, source.body_line).plain()
+        outline = markdown.outline(tokens, source.body_line)
+        outline.shown_as_text = shown_as_text(tokens, source.body_line)
+        return digest, language, outline.plain()
 
     items = list(unknown.items())
     found = map(outline_of, items) if parsed is not None else \
@@ -62,13 +66,13 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
     return outlines
 
 
-def shown_as_text(articles: list[Article], outlines: dict[str, Outline],
-                  problems: Problems) -> None:
-    """Add what these articles' sources hold that a reader will see as literal markup,
-    though the build goes on: a raw HTML tag, a `!!!` line no rule took… (`check` lists
-    them too, under markup)."""
+def literal_markup(articles: list[Article], outlines: dict[str, Outline],
+                   add: Callable[..., None]) -> None:
+    """`add(path, line, message, language=…)` what these articles' sources hold that a
+    reader will see as literal markup, though the build goes on: a raw HTML tag, a `!!!`
+    line no rule took… (the build names them as warnings, `check` under markup)."""
     for article in articles:
         for language, source in article.sources.items():
             outline = outlines.get(source.digest)
             for line, message in outline.shown_as_text if outline else ():
-                problems.add(source.path, line, message, language=language)
+                add(source.path, line, message, language=language)

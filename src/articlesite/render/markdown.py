@@ -27,7 +27,6 @@ from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import check_heading, render_heading_close
-from .markdown_rules.literal import find_literal_markup
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -54,7 +53,8 @@ class Outline:
     # formulas) and its citations': see check/ids.py.
     ids: list[str] = field(default_factory=list)
     # What a reader will see as literal markup, though the build goes on (a raw HTML tag,
-    # a `!!!` line no rule took…: markdown_rules/literal.py): line, message.
+    # a `!!!` line no rule took…): line, message. Found once per source, when its outline
+    # is first made (load/outlines.py: literal.shown_as_text).
     shown_as_text: list[tuple[int, str]] = field(default_factory=list)
 
     @property
@@ -104,8 +104,7 @@ def _citation(state: StateInline, silent: bool) -> bool:
 
 
 def outline(tokens: list[Token], first_line: int) -> Outline:
-    """Headings, figures, citations and display formulas, with their source lines, and what
-    a reader would see as literal markup."""
+    """Headings, figures, citations and display formulas, with their source lines."""
     found = Outline()
     section: str | None = None
     for i, token in enumerate(tokens):
@@ -129,9 +128,6 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
                 if child.type == "citation":
                     found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
     found.ids = markup_ids(tokens)
-    found.shown_as_text = [(literal.line, literal.message)
-                           for literal in find_literal_markup(tokens, first_line)
-                           if not literal.stops_build]
     return found
 
 

@@ -54,6 +54,13 @@ def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
     return found
 
 
+def shown_as_text(tokens: list[Token], first_line: int) -> list[tuple[int, str]]:
+    """What would reach a reader as literal markup without stopping the build: line,
+    message (on the tokens as parsed, before rendering)."""
+    return [(found.line, found.message) for found in find_literal_markup(tokens, first_line)
+            if not found.stops_build]
+
+
 def _in_inline(token: Token, line: int) -> list[Literal]:
     found = []
     for offset, text in enumerate(token.content.split("\n")):
