@@ -20,6 +20,9 @@ from articlesite.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
+# The default theme. A test project gets a copy of it as its templates/ (the overrides of
+# a project that overrides every file), for the tests that edit a template.
+THEME = REPO / "src" / "articlesite" / "theme"
 FIXTURES = REPO / "tests" / "fixtures"
 # Set by .ci/run: the browser tests and validators must run there, never skip.
 REQUIRE_TOOLS = browser_required()
@@ -35,23 +38,25 @@ def require(available: bool, what: str) -> None:
 
 
 def copy_project(target: Path, *, search: bool = False) -> Path:
-    """A copy of the real project's sources (content, figures, templates) in `target`.
+    """A copy of the real project's sources (content, figures, templates: the theme with
+    the project's overrides over it) in `target`.
 
     Unless `search`, the copy's site.yaml turns the search index off (`search: false`):
     Pagefind's Chinese and Japanese word segmenters cost about 2 s of CPU per build that
     changes a page, most of the suite's time otherwise. The tests of search, and the
     session's `built_site` that the browser tests and validators read, keep it on."""
     target.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(THEME, target / "templates")   # the project's overrides over it
     for part in PROJECT_PARTS:
-        shutil.copytree(REPO / part, target / part)
+        shutil.copytree(REPO / part, target / part, dirs_exist_ok=True)
     return target if search else without_search(target)
 
 
 def fixture_site(name: str, target: Path, *, search: bool = False) -> Path:
-    """tests/fixtures/NAME's content and figures, with the project's own templates, in
+    """tests/fixtures/NAME's content and figures, with a copy of the theme as templates/, in
     `target`; without the search index unless `search` (see copy_project)."""
     for part in PROJECT_PARTS:
-        shutil.copytree(FIXTURES / name / part if part != "templates" else REPO / part,
+        shutil.copytree(FIXTURES / name / part if part != "templates" else THEME,
                         target / part)
     return target if search else without_search(target)
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, check, failed_build, fixture_site, problems, run_build, soup
+from conftest import THEME, check, failed_build, fixture_site, problems, run_build, soup
 
-STRINGS = yaml.safe_load((REPO / "templates/strings.yaml").read_text(encoding="utf-8"))
+STRINGS = yaml.safe_load((THEME / "strings.yaml").read_text(encoding="utf-8"))
 LANGUAGES = ("zh", "en", "ja")
 
 

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_build
+from conftest import REPO, THEME, run_build
 
 from articlesite.build import build
 from articlesite.problems import BuildError
@@ -21,7 +21,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "sources"
 def site(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(FIXTURE, root)
-    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(THEME, root / "templates")
     return root
 
 

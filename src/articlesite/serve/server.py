@@ -577,27 +577,35 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
 
     def watch() -> None:
         """The watcher thread: hands each save to the builder (this process's main thread,
-        where SIGTERM interrupts a build), even while it builds."""
+        where SIGTERM interrupts a build), even while it builds. A project folder made
+        while serving (templates/, to override the theme) is watched from then on."""
         announced = False
         try:
-            # The watcher reports "nothing" every 200 ms when idle: the first report says
-            # it is watching, and only then is the server announced (a save before that is
-            # seen). A save is reported once 5 ms pass without another change (with 2 ms,
-            # more saves of a large file came in two reports; see when_written).
-            for found in watchfiles.watch(*watched(root), stop_event=stop, debounce=400,
-                                          step=5, raise_interrupt=False, rust_timeout=200,
-                                          yield_on_timeout=True):
-                if parent is not None and os.getppid() != parent:
-                    break  # the supervisor was killed: nobody would stop this process
-                if not announced:
-                    if restarted:
-                        print(f"Serving again, with the package's new code, at "
-                              f"{address(host, server.server_address[1])}", flush=True)
-                    else:
-                        announce(site, host, server.server_address[1], root)
-                    announced = True
-                if found:
-                    changes.add(when_written([Path(p) for _, p in found]))
+            while not stop.is_set():
+                folders = watched(root)
+                # The watcher reports "nothing" every 200 ms when idle: the first report
+                # says it is watching, and only then is the server announced (a save
+                # before that is seen). A save is reported once 5 ms pass without another
+                # change (with 2 ms, more saves of a large file came in two reports; see
+                # when_written).
+                for found in watchfiles.watch(*folders, stop_event=stop, debounce=400,
+                                              step=5, raise_interrupt=False,
+                                              rust_timeout=200, yield_on_timeout=True):
+                    if parent is not None and os.getppid() != parent:
+                        return  # the supervisor was killed: nobody would stop this process
+                    if not announced:
+                        if restarted:
+                            print(f"Serving again, with the package's new code, at "
+                                  f"{address(host, server.server_address[1])}", flush=True)
+                        else:
+                            announce(site, host, server.server_address[1], root)
+                        announced = True
+                    if found:
+                        changes.add(when_written([Path(p) for _, p in found]))
+                    if (made := [p for p in watched(root) if p not in folders]):
+                        if files := [f for p in made for f in p.rglob("*") if f.is_file()]:
+                            changes.add(files)
+                        break
         finally:
             changes.end()
 
