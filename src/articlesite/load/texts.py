@@ -132,8 +132,10 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
 def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: Problems,
              what: str, in_progress: frozenset[str], fallback: str | None,
              base: dict[str, dict[str, str]] | None) -> Dictionary:
-    """`dictionary` with the texts of `entries`, every language of each checked."""
+    """`dictionary` with the texts of `entries`, every language of each checked. A language
+    that `base` (the theme) has no text for and the file none either is one problem."""
     fallbacks: set[tuple[str, str]] = set()
+    unknown: dict[str, list[str]] = {}   # language -> the keys neither base nor file has
     for key, entry in entries.items():
         texts = dictionary.texts[key] = {code: value for code, value in entry.items()
                                          if isinstance(value, str)}
@@ -143,11 +145,22 @@ def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: 
                     and not value_problem(entry[fallback], fallback):
                 texts[code] = entry[fallback]
                 fallbacks.add((key, code))
+            elif message and base is not None and key in base and code not in entry:
+                unknown.setdefault(code, []).append(key)
             elif message:
-                if base is not None and key in base and code not in base[key]:
-                    message += (f": the default theme has no {what} in '{code}'; add "
-                                f"them to {dictionary.path.name}")
                 problems.add(dictionary.path, dictionary.lines.get(key), message, key=key,
                              language=code)
+    for code, keys in unknown.items():
+        if len(keys) == len(base or ()):
+            problems.add(dictionary.path, None, f"the default theme has no {what} in "
+                         f"'{code}': add its {len(keys)} keys ({', '.join(keys[:3])}, …) "
+                         f"to {dictionary.path.name}, or mark the language `status: "
+                         "in-progress` to show the source language's meanwhile",
+                         language=code)
+            continue
+        for key in keys:
+            problems.add(dictionary.path, dictionary.lines.get(key), f"translation missing "
+                         f"for language '{code}' (the default theme has none)", key=key,
+                         language=code)
     dictionary.fallbacks = frozenset(fallbacks)
     return dictionary

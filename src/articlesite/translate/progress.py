@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..problems import Findings, Problems
+from ..problems import Findings, Problems, command
 
 if TYPE_CHECKING:
     from ..load.sources import Sources
@@ -95,6 +95,6 @@ def serve_snippet(found: Summary, path: str) -> str:
         f"<b>{escape(language)} is in progress</b> (serve only): "
         f"{len(texts)} figure text{'s' if len(texts) != 1 else ''} (outlined) and "
         f"{len(strings)} interface string{'s' if len(strings) != 1 else ''} of this "
-        "language fall back to the source language; <code>python build.py check</code> "
+        f"language fall back to the source language; <code>{command()} check</code> "
         f"lists them.<script type=\"application/json\" id=\"articlesite-fallbacks\">"
         f"{listing}</script></div>")
