@@ -107,7 +107,7 @@ class Editor:
                     "save": PREFIX + "save", "confirm": PREFIX + "confirm",
                     "texts": texts if isinstance(texts, dict) else {},
                     "file": "figures/" + self.dictionary_path.name}
-        script = files("articlesite").joinpath("editor.js").read_text(encoding="utf-8")
+        script = files("articlesite.translate").joinpath("editor.js").read_text(encoding="utf-8")
         safe = json.dumps(settings, ensure_ascii=False).replace("<", "\\u003c")
         return f"<script>window.articlesiteEditor={safe};\n{script}</script>"
 
