@@ -92,6 +92,13 @@ class Editor:
             raise Refused(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON")
 
     # What the page is given ----------------------------------------------------------
+    def page_snippet(self, page: str, headers) -> str:
+        """serve's page-snippet provider: the translator's view, asked for by this
+        server's name, becomes an editor; other pages get nothing."""
+        if page == VIEW and headers.get("Host", "") in self.hosts():
+            return self.snippet()
+        return ""
+
     def snippet(self) -> str:
         """The editor for the served view: its settings and its script."""
         data = self.dictionary_path.read_bytes()
