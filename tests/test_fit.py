@@ -110,7 +110,8 @@ def test_translator_view_measures_fit_live(project, chromium):
 
 
 def test_node_too_tall_names_all_its_texts(project, capsys, chromium):
-    set_text(project, "critic-update", "ja", "Critic のパラメータをリターン目標に向けて少しずつ更新する")
+    set_text(project, "critic-update", "ja",
+             "Critic のパラメータをリターン目標に向けて少しずつ更新する")
     check(project, capsys, "--confirm", "critic-update:ja")
     code, report = measured_check(project)
     assert code == 1

@@ -71,7 +71,8 @@ def test_changed_source_section_is_stale_until_confirmed(root, capsys):
         for language in ("ja", "zh")]
     assert run_build(root).returncode == 0
     assert notices(root, "ja") == [(
-        "collect", "この節は翻訳後に原文が更新されたため、内容が古い可能性があります。 原文を読む ( English )",
+        "collect", ("この節は翻訳後に原文が更新されたため、内容が古い可能性があります。"
+                    " 原文を読む ( English )"),
         f"../en/{SLUG}.html#collect")]
     assert notices(root, "zh")[0][1].startswith("本节的原文已更新")
     assert notices(root, "en") == []

@@ -1,4 +1,5 @@
-"""The command line: `python build.py [build|serve|check|new|translations]` and the `articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|translations]` and the
+`articlesite` script."""
 
 from __future__ import annotations
 
