@@ -11,8 +11,8 @@ and saves through two requests:
   else (translate/dictionary_file.py), atomically. serve's watcher then rebuilds and every
   open page reloads, as after any save.
 - `POST /__articlesite/editor/confirm` `{"base": digest, "key", "language"}`: records the
-  confirmation as `check --confirm KEY:LANG` does; with `"section": "SLUG#SECTION"`
-  instead of a key, an article's translated section, as `check --confirm
+  confirmation as `translations confirm KEY:LANG` does; with `"section": "SLUG#SECTION"`
+  instead of a key, an article's translated section, as `translations confirm
   SLUG#SECTION:LANG` does.
 
 Only the page this server served can do either: every request must carry the token (in
@@ -209,7 +209,7 @@ class Editor:
         return {"ok": True, "base": file_digest(data), "message": " ".join(done)}
 
     def confirm_section(self, request: dict) -> dict:
-        """A translated article section, as `check --confirm SLUG#SECTION:LANG` does."""
+        """A translated article section, as `translations confirm SLUG#SECTION:LANG` does."""
         from .section_checks import confirm_sections
 
         section, language = request.get("section"), request.get("language")
@@ -221,7 +221,7 @@ class Editor:
         return {"ok": True, "base": request["base"], "message": " ".join(done)}
 
     def _confirmed(self, confirm, target: str) -> list[str]:
-        """Record a confirmation as `check --confirm TARGET` does, on sources loaded now;
+        """Record a confirmation as `translations confirm TARGET` does, on sources loaded now;
         sources with problems or a target that names nothing are refused."""
         from ..load.sources import load_sources
 
