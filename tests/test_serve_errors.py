@@ -12,17 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from articlesite.serve.server import BuildState, Handler
+from articlesite.serve.extensions import Extensions, PostRoute
+from articlesite.serve.handler import Handler
+from articlesite.serve.outcome import BuildState
 
 
-class BrokenEditor:
-    root = Path(".")
+def missing_script(page: str, headers) -> str:
+    raise FileNotFoundError("editor.js")
 
-    def hosts(self):
-        raise FileNotFoundError("editor.js")
 
-    def handle(self, path, headers, body):
-        raise KeyError("no such request")
+def failing_route(path: str, headers, body: bytes):
+    raise KeyError("no such request")
+
+
+BROKEN = Extensions(posts=(PostRoute("/__articlesite/editor/", 1000, failing_route),),
+                    snippets=(missing_script,))
 
 
 @pytest.fixture
@@ -32,7 +36,7 @@ def server(tmp_path: Path):
     (site / "translations.html").write_text("<!DOCTYPE html><html><head></head>"
                                             "<body></body></html>", encoding="utf-8")
     handler = type("TestHandler", (Handler,), {"site": site, "state": BuildState(),
-                                               "editor": BrokenEditor()})
+                                               "extensions": BROKEN})
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield httpd.server_address[1]
