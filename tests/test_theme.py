@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import THEME, check, failed_build, run_build, soup
+from conftest import REPO, THEME, check, failed_build, run_build, soup, without_search
 
 from articlesite.cli import main
 from articlesite.starter import init_project
@@ -99,3 +99,17 @@ def test_a_project_without_figures_needs_no_figures_folder(tmp_path: Path):
     page = soup(root / "site" / "ko" / "note.html")
     assert page.select_one("#toc-title").get_text() == "목차"
     assert not (root / "figures").exists() and not (root / "templates").exists()
+
+
+def test_the_user_guide_builds_without_a_warning(tmp_path: Path):
+    """docs/ is a project of this tool (`python build.py --root docs`)."""
+    root = tmp_path / "docs"
+    for part in ("content", "figures"):
+        shutil.copytree(REPO / "docs" / part, root / part)
+    without_search(root)
+    result = run_build(root)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    page = soup(root / "site" / "en" / "01-getting-started.html")
+    assert page.select_one("h1").get_text() == "Getting started"
+    assert len(page.select("#figure-build-stages [data-node]")) == 4
+    assert not (root / "site" / "incoming").exists()
