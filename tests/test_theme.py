@@ -98,6 +98,7 @@ def test_a_project_without_figures_needs_no_figures_folder(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     page = soup(root / "site" / "ko" / "note.html")
     assert page.select_one("#toc-title").get_text() == "목차"
+    assert "body:lang(ko){" in page.select_one("style").get_text()   # words kept whole
     assert not (root / "figures").exists() and not (root / "templates").exists()
 
 
