@@ -1,0 +1,1 @@
+"""Figure geometry computed from a spec: layouts and routes, pure functions on boxes."""
