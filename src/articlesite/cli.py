@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
     from .translate import commands as translation_commands
     translation_commands.add_parser(command)
+    from .figures import commands as figure_commands
+    figure_commands.add_parser(command)
     args = parser.parse_args(argv)
     root = getattr(args, "root", default_root or Path.cwd()).resolve()
     args.clean = getattr(args, "clean", False)
@@ -89,6 +91,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return run_check(root, args)
         if args.command == "translations":
             return translation_commands.run(root, args)
+        if args.command == "figure":
+            return figure_commands.run(root, args)
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
