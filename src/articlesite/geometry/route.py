@@ -48,6 +48,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .nudge import nudge
+
 SIDES = ("top", "right", "bottom", "left")
 MARGIN = 10.0   # px kept from every box an edge does not connect
 BEND = 30.0     # what a bend costs, in px of length
@@ -96,21 +98,20 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
     sides = {i: _sides(edges[i], nodes) for i in good}
     ports = _ports({i: edges[i] for i in good}, sides, nodes)
     grid = _Grid(boxes, margin, bounds, [p for pair in ports.values() for p in pair])
-    routes = []
-    for i, ends in enumerate(edges):
-        if errors[i] is not None:
-            routes.append(Route(error=errors[i]))
-            continue
+    found: dict[int, list[Point]] = {}
+    for i in good:
         (a, b), (side_a, side_b) = ports[i], sides[i]
         points = grid.route(a, _OUT[side_a], b, _OUT[side_b],
-                            (index[ends.source], index[ends.target]))
+                            (index[edges[i].source], index[edges[i].target]))
         if points is None:
-            routes.append(Route(error=f"no route from '{ends.source}' ({side_a}) to "
-                                f"'{ends.target}' ({side_b}) keeps {margin:g} px from every "
-                                "other box", source_side=side_a, target_side=side_b))
+            errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
+                         f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
+                         "other box")
         else:
-            routes.append(Route(points, None, side_a, side_b))
-    return routes
+            found[i] = list(points)
+    nudge(list(found.values()), boxes, margin)
+    return [Route(error=errors[i]) if i not in sides else
+            Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
 def _refused(ends: Ends, nodes: Mapping[str, Rect]) -> str | None:
