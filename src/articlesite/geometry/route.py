@@ -311,19 +311,18 @@ class _Grid:
         soft = (self.soft_h, self.soft_v, self.soft_h, self.soft_v)
         used = self.used
         gx, gy = xs[goal % nx], ys[goal // nx]
-        ux, uy = _STEP[arrive]
-        lower = _lower_bound(gx, gy, arrive, ux, uy)
+        lower = _lower_bound(gx, gy, arrive)
         first = start * 4 + heading
         best = {first: 0.0}
         came: dict[int, int] = {}
         x0, y0 = xs[start % nx], ys[start // nx]
         todo = [(lower(x0, y0, heading), -0.0, first)]
-        target = goal * 4 + arrive
+        back = (arrive + 2) % 4
         while todo:
             _, cost, state = heapq.heappop(todo)
             cost = -cost
-            if state == target:
-                return _path(came, state)
+            if state < 0:                    # the goal, turned into if need be
+                return _path(came, -1 - state)
             if cost > best[state]:
                 continue
             point, d = divmod(state, 4)
@@ -359,23 +358,34 @@ class _Grid:
                     best[state2] = new
                     came[state2] = state
                     heapq.heappush(todo, (new + lower(x, y, turn), -new, state2))
+                    if step == goal and turn != back:
+                        done = new + (BEND if turn != arrive else 0.0)
+                        heapq.heappush(todo, (done, -done, -1 - state2))
         return None
 
 
-def _lower_bound(gx: float, gy: float, arrive: int, ux: int, uy: int):
+def _lower_bound(gx: float, gy: float, arrive: int):
     """The heuristic: from (x, y) heading `d`, the Manhattan distance to the goal plus
     BEND for each bend still needed to arrive along heading `arrive`."""
-    def lower(x: float, y: float, d: int) -> float:
-        dx, dy = gx - x, gy - y
+    def bends(dx: float, dy: float, d: int, last: int) -> int:
+        """The fewest bends from heading `d` to the goal, reached along `last`."""
         vx, vy = _STEP[d]
         ahead, aside = dx * vx + dy * vy, dx * vy - dy * vx
-        if d == arrive:
-            bends = 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
-        elif d == (arrive + 2) % 4:
-            bends = 2 if aside != 0 else 4
-        else:
-            bends = 1 if ahead >= 0 and dx * ux + dy * uy > 0 else 3
-        return abs(dx) + abs(dy) + BEND * bends
+        if d == last:
+            return 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
+        if d == (last + 2) % 4:
+            return 2 if aside != 0 else 4
+        lx, ly = _STEP[last]
+        return 1 if ahead >= 0 and dx * lx + dy * ly > 0 else 3
+
+    sideways = ((arrive + 1) % 4, (arrive + 3) % 4)
+
+    def lower(x: float, y: float, d: int) -> float:
+        dx, dy = gx - x, gy - y
+        fewest = bends(dx, dy, d, arrive)
+        if fewest > 1:   # or reach the goal sideways and turn there into the box
+            fewest = min(fewest, 1 + min(bends(dx, dy, d, s) for s in sideways))
+        return abs(dx) + abs(dy) + BEND * fewest
     return lower
 
 
