@@ -33,15 +33,21 @@ class _Piece:
     after: tuple[float, float]
 
 
-def nudge(routes: list[list[Point]], boxes: list[_Box], margin: float) -> list[list[Point]]:
+def nudge(routes: list[list[Point]], boxes: list[_Box], margin: float,
+          limits: _Box | None = None) -> list[list[Point]]:
     """The routes (lists of points, changed in place and returned) with their inner
-    segments centred and spread; `boxes` are every node and obstacle."""
+    segments centred and spread; `boxes` are every node and obstacle, `limits` the
+    (left, top, right, bottom) no segment moves beyond."""
     grown = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
     for axis in (0, 1):          # 0: vertical segments move in x; 1: horizontal, in y
         pieces = [piece for number, points in enumerate(routes)
                   for piece in _pieces(number, points, axis, grown, margin)]
+        for piece in pieces:
+            if limits is not None:
+                piece.room = (max(piece.room[0], min(limits[axis], piece.at)),
+                              min(piece.room[1], max(limits[axis + 2], piece.at)))
         for group in _groups(pieces):
-            _spread(group, routes, axis)
+            _spread(group, routes, axis, margin)
     return routes
 
 
@@ -104,15 +110,24 @@ def _meet(p: _Piece, q: _Piece) -> bool:
             and p.span[0] < q.span[1] and q.span[0] < p.span[1])
 
 
-def _spread(group: list[_Piece], routes: list[list[Point]], axis: int) -> None:
+def _spread(group: list[_Piece], routes: list[list[Point]], axis: int,
+            margin: float) -> None:
+    """Spread a group evenly across the room its pieces share; a lone piece goes to the
+    middle of its room. Room that is open on one side (a route round the outside of
+    the figure) is taken `margin` px a piece on that side."""
     low = max(p.room[0] for p in group)
     high = min(p.room[1] for p in group)
-    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
-        if len(group) == 1:
-            return
-        group = [p for p in group if math.isfinite(p.room[0]) and math.isfinite(p.room[1])]
-        for piece in group:   # rooms that do not all overlap: each to its own middle
-            _move(piece, (piece.room[0] + piece.room[1]) / 2, routes, axis)
+    if len(group) == 1 and not (math.isfinite(low) and math.isfinite(high)):
+        return                          # a lone detour stays as close as it can
+    if not math.isfinite(low):
+        low = min(high, min(p.at for p in group)) - margin * (len(group) + 1) \
+            if math.isfinite(high) else min(p.at for p in group) - margin * len(group)
+    if not math.isfinite(high):
+        high = max(low, max(p.at for p in group)) + margin * (len(group) + 1)
+    if low >= high:
+        for piece in group:   # rooms that do not overlap: each to its own middle
+            if math.isfinite(piece.room[0]) and math.isfinite(piece.room[1]):
+                _move(piece, (piece.room[0] + piece.room[1]) / 2, routes, axis)
         return
     ordered = sorted(group, key=cmp_to_key(_order))
     for n, piece in enumerate(ordered):

@@ -109,7 +109,7 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
                          "other box")
         else:
             found[i] = list(points)
-    nudge(list(found.values()), boxes, margin)
+    nudge(list(found.values()), boxes, margin, _box(bounds) if bounds is not None else None)
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
@@ -211,38 +211,53 @@ class _Grid:
         self.nx = len(self.xs)
         # Segment s of a horizontal line: from point s to s + 1; of a vertical: s to s + nx.
         count = self.nx * len(self.ys)
-        self.hard_h, self.hard_v = bytearray(count), bytearray(count)
-        self.soft_h: dict[int, tuple[int, ...]] = {}
-        self.soft_v: dict[int, tuple[int, ...]] = {}
-        for number, (box, big) in enumerate(zip(boxes, grown)):
-            self._block(box, None)
-            self._block(big, number)
+        self.blocked_h, self.blocked_v = bytearray(count), bytearray(count)
+        for box in grown:
+            self._block(box)
         self.used: dict[tuple[int, int], int] = {}   # (vertical?, segment): edges on it
+        self._parts: list[int] | None = None
 
-    def _block(self, box: _Box, number: int | None) -> None:
-        """Mark the segments whose inside crosses the inside of `box`: for everyone
-        (`number` None) or for the edges that do not connect box `number`."""
+    def _block(self, box: _Box) -> None:
+        """Mark the segments whose inside crosses the inside of `box`."""
         xs, ys, nx = self.xs, self.ys, self.nx
         left, top, right, bottom = box
         rows = range(bisect_right(ys, top), bisect_left(ys, bottom))
         columns = range(max(bisect_right(xs, left) - 1, 0), min(bisect_left(xs, right),
                                                                  nx - 1))
         for j in rows:                       # horizontal segments inside the box
-            for i in columns:
-                self._mark(self.hard_h, self.soft_h, j * nx + i, number)
+            self.blocked_h[j * nx + columns.start:j * nx + columns.stop] = \
+                b"\x01" * len(columns)
         rows = range(max(bisect_right(ys, top) - 1, 0), min(bisect_left(ys, bottom),
                                                             len(ys) - 1))
         columns = range(bisect_right(xs, left), bisect_left(xs, right))
         for j in rows:                       # vertical segments inside the box
-            for i in columns:
-                self._mark(self.hard_v, self.soft_v, j * nx + i, number)
+            self.blocked_v[j * nx + columns.start:j * nx + columns.stop] = \
+                b"\x01" * len(columns)
 
-    @staticmethod
-    def _mark(hard: bytearray, soft: dict, segment: int, number: int | None) -> None:
-        if number is None:
-            hard[segment] = 1
-        elif not hard[segment]:
-            soft[segment] = soft.get(segment, ()) + (number,)
+    def parts(self) -> list[int]:
+        """For each grid point, the number of the part of the free grid it lies in
+        (found once, when first needed): a search between two parts is not started."""
+        if self._parts is None:
+            nx, count = self.nx, len(self.blocked_h)
+            parts = [-1] * count
+            for seed in range(count):
+                if parts[seed] >= 0:
+                    continue
+                parts[seed], todo = seed, [seed]
+                while todo:
+                    point = todo.pop()
+                    i = point % nx
+                    for step, free in ((point + 1, i + 1 < nx and not self.blocked_h[point]),
+                                       (point - 1, i > 0 and not self.blocked_h[point - 1]),
+                                       (point + nx, point + nx < count
+                                        and not self.blocked_v[point]),
+                                       (point - nx, point >= nx
+                                        and not self.blocked_v[point - nx])):
+                        if free and parts[step] < 0:
+                            parts[step] = seed
+                            todo.append(step)
+            self._parts = parts
+        return self._parts
 
     def route(self, a: Point, out_a: int, b: Point, out_b: int,
               own: tuple[int, int]) -> tuple[Point, ...] | None:
@@ -254,7 +269,9 @@ class _Grid:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
             if start is None or goal is None:
                 return None
-            path = self._search(start, out_a, goal, (out_b + 2) % 4, own)
+            path = None
+            if self.parts()[start] == self.parts()[goal]:
+                path = self._search(start, out_a, goal, (out_b + 2) % 4)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -302,13 +319,11 @@ class _Grid:
             a, b, (box[0] - m, box[1] - m, box[2] + m, box[3] + m)))
             for number, box in enumerate(self.boxes))
 
-    def _search(self, start: int, heading: int, goal: int, arrive: int,
-                own: tuple[int, int]) -> list[int] | None:
+    def _search(self, start: int, heading: int, goal: int, arrive: int) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path."""
         xs, ys, nx, ny = self.xs, self.ys, self.nx, len(self.ys)
-        hard = (self.hard_h, self.hard_v, self.hard_h, self.hard_v)
-        soft = (self.soft_h, self.soft_v, self.soft_h, self.soft_v)
+        blocked = (self.blocked_h, self.blocked_v, self.blocked_h, self.blocked_v)
         used = self.used
         gx, gy = xs[goal % nx], ys[goal // nx]
         lower = _lower_bound(gx, gy, arrive)
@@ -344,10 +359,7 @@ class _Grid:
                     if j == 0:
                         continue
                     segment, step = point - nx, point - nx
-                if hard[turn][segment]:
-                    continue
-                blockers = soft[turn].get(segment)
-                if blockers and any(b not in own for b in blockers):
+                if blocked[turn][segment]:
                     continue
                 x, y = xs[step % nx], ys[step // nx]
                 length = abs(x - xs[i]) + abs(y - ys[j])
@@ -424,11 +436,9 @@ def _meets(u: float, v: float, low: float, high: float) -> bool:
 
 def _lines(borders: list[float], ports: list[float],
            limits: tuple[float, float] | None) -> list[float]:
-    """The grid's lines on one axis: the borders pushed out by the margin, the lines
-    midway between neighbouring ones, and the ports', within the limits."""
-    edges = sorted({_half(v) for v in borders})
-    middles = [_half((u + v) / 2) for u, v in pairwise(edges) if v - u >= 2]
-    found = sorted(set(edges) | set(middles) | {_half(v) for v in ports})
+    """The grid's lines on one axis: the borders pushed out by the margin and the
+    ports', within the limits."""
+    found = sorted({_half(v) for v in borders} | {_half(v) for v in ports})
     if limits is not None:
         found = [v for v in found if limits[0] <= v <= limits[1]]
     return found
