@@ -19,8 +19,8 @@ from pathlib import Path
 
 import yaml
 
-from articlesite.check.geometry import LABEL_HEIGHT
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.load.figures import LABEL_HEIGHT
 
 SPEC = Path(__file__).resolve().parent.parent / "figures" / "training-overview.yaml"
 
