@@ -16,13 +16,12 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
-from ..load.figures import Figure, Label, Node, Segment
+from ..load.figures import LABEL_HEIGHT, Figure, Label, Node, Segment
 from ..problems import Findings
 
 TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
 LABEL_REACH = 12.0  # px: an edge end this close to a label's box points at the label
 SLACK = 0.5      # px: overlaps smaller than this are rounding, not design
-LABEL_HEIGHT = {None: 25.0, "stage": 28.0, "task-title": 31.0, "math": 32.0}
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 

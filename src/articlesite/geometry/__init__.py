@@ -1,1 +1,3 @@
-"""Figure geometry computed from a spec: layouts and routes, pure functions on boxes."""
+"""A figure's geometry as pure functions on coordinates (no HTML, templates or files):
+routes for edges that name their ends (route.py), used by the build and the editor, and
+the layered first draft of `figure layout` (layout.py)."""
