@@ -72,6 +72,10 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                                    "source text, and every translated article section")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
+    check_parser.add_argument("--stretch", type=float, metavar="RATIO",
+                              help="only measure the figures with every text RATIO times as "
+                                   "long (1.3: 30 %% longer) and list the boxes that would "
+                                   "overflow; exit 1 if one would")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
@@ -158,6 +162,9 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     from .translate.record import confirm
     from .translate.section_checks import confirm_sections, is_article_target
 
+    if args.stretch is not None:
+        from .check.stretch import run_stretch
+        return run_stretch(root, args.stretch)
     if args.confirm or args.confirm_all:
         try:
             sources = load_sources(root, Problems(root))
