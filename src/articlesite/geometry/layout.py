@@ -12,7 +12,8 @@ layered algorithm), in four steps:
    fewest crossings found;
 4. coordinates: layers one after another along the direction (right, down, left or up),
    `LAYER_GAP` apart; in a layer the boxes in their order, `GAP` apart, each layer
-   centred across the figure; every coordinate and size on a GRID px grid.
+   centred across the figure; every coordinate on a GRID px grid, every size on twice
+   that (so that a box centred on another stays on the grid and their edge straight).
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them) nor of routes (geometry/route.py draws the edges afterwards).
@@ -34,9 +35,9 @@ DIRECTIONS = ("right", "down", "left", "up")
 Box = tuple[float, float, float, float]   # x, y, width, height
 
 
-def snap(value: float) -> float:
+def snap(value: float, grid: float = GRID) -> float:
     """`value` rounded up to the grid."""
-    return math.ceil(value / GRID - 1e-9) * GRID
+    return math.ceil(value / grid - 1e-9) * grid
 
 
 @dataclass
@@ -176,7 +177,7 @@ def coordinates(layers: list[list], sizes: dict[str, tuple[float, float]],
     def extent(node) -> tuple[float, float]:   # (along the layers, across them)
         if isinstance(node, tuple):
             return 0.0, PLACEHOLDER
-        w, h = (snap(v) for v in sizes[node])
+        w, h = (snap(v, 2 * GRID) for v in sizes[node])   # centred, still on the grid
         return (w, h) if along_x else (h, w)
 
     thickness = [max((extent(n)[0] for n in layer), default=0.0) for layer in layers]
