@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         if args.command == "translations":
             return translation_commands.run(root, args)
         if args.command == "figure":
-            return figure_commands.run(root, args)
+            return figure_commands.run(root, args)   # BuildError: the spec's problems
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BuildError as error:   # raised by `figure` and `check --stretch` only
+        print_problems(error)
+        return 1
 
 
 def port_number(text: str) -> int:

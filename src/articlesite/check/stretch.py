@@ -80,16 +80,11 @@ def stretch_check(root: Path, ratio: float) -> tuple[list[Overflow], str]:
 
 
 def run_stretch(root: Path, ratio: float) -> int:
-    from ..cli import print_problems
-
     if not 1 <= ratio <= 3:
         print("error: --stretch takes a ratio from 1 to 3 (1.3: every text 30 % longer)")
         return 2
     try:
-        overflows, measured = stretch_check(root, ratio)
-    except BuildError as error:
-        print_problems(error)
-        return 1
+        overflows, measured = stretch_check(root, ratio)   # BuildError: cli.py prints it
     except BrowserUnavailable as exc:
         print(f"error: --stretch measures in Chromium, which is not available: {exc}")
         return 2

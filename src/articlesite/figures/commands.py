@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..problems import BuildError
-
 
 def add_parser(command) -> None:
     """The `figure` command, added with cli.py's `command(name, **kwargs)`."""
@@ -24,8 +22,6 @@ def add_parser(command) -> None:
 
 
 def run(root: Path, args: argparse.Namespace) -> int:
-    from ..cli import print_problems
-
     if args.action == "new":
         from .new import new_figure
         for path in new_figure(root, args.id):
@@ -36,12 +32,7 @@ def run(root: Path, args: argparse.Namespace) -> int:
               f"places the nodes. Show it in an article with the figure's id ({args.id}).")
         return 0
     from .place import place_drafts
-    try:
-        placed = place_drafts(root, args.id, browser=not args.no_browser)
-    except BuildError as error:
-        print_problems(error)
-        return 1
-    return report(root, args.id, placed)
+    return report(root, args.id, place_drafts(root, args.id, browser=not args.no_browser))
 
 
 def report(root: Path, figure_id: str, placed) -> int:
