@@ -12,8 +12,9 @@ layered algorithm), in four steps:
    fewest crossings found;
 4. coordinates: layers one after another along the direction (right, down, left or up),
    `LAYER_GAP` apart; in a layer the boxes in their order, `GAP` apart, each layer
-   centred across the figure; every coordinate on a GRID px grid, every size on twice
-   that (so that a box centred on another stays on the grid and their edge straight).
+   shifted across to line its boxes up with those they join in the layer before; every
+   coordinate on a GRID px grid, every size on twice that (so that a box centred on
+   another stays on the grid and their edge straight).
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them) nor of routes (geometry/route.py draws the edges afterwards).
@@ -170,8 +171,9 @@ def _by_barycenter(layer: list, fixed: list, neighbours: dict, side: str) -> lis
 
 
 def coordinates(layers: list[list], sizes: dict[str, tuple[float, float]],
-                direction: str) -> dict[str, Box]:
-    """Step 4: boxes on the grid, layers along `direction`, each centred across."""
+                direction: str, edges: list[tuple] = ()) -> dict[str, Box]:
+    """Step 4: boxes on the grid, layers along `direction`, each layer's boxes GAP apart
+    and the layer shifted across to line its boxes up with those they join."""
     along_x = direction in ("right", "left")
 
     def extent(node) -> tuple[float, float]:   # (along the layers, across them)
@@ -180,24 +182,51 @@ def coordinates(layers: list[list], sizes: dict[str, tuple[float, float]],
         w, h = (snap(v, 2 * GRID) for v in sizes[node])   # centred, still on the grid
         return (w, h) if along_x else (h, w)
 
+    across = _across(layers, lambda node: extent(node)[1], edges)
     thickness = [max((extent(n)[0] for n in layer), default=0.0) for layer in layers]
-    spans = [sum(extent(n)[1] for n in layer) + GAP * (len(layer) - 1) for layer in layers]
-    widest = max(spans, default=0.0)
     if direction in ("left", "up"):
-        layers, thickness, spans = layers[::-1], thickness[::-1], spans[::-1]
+        layers, thickness = layers[::-1], thickness[::-1]
     boxes: dict[str, Box] = {}
     start = MARGIN
-    for layer, thick, span in zip(layers, thickness, spans, strict=True):
-        across = MARGIN + snap((widest - span) / 2)
+    for layer, thick in zip(layers, thickness, strict=True):
         for node in layer:
             size_along, size_across = extent(node)
             if not isinstance(node, tuple):
                 at = start + snap((thick - size_along) / 2)
                 w, h = (size_along, size_across) if along_x else (size_across, size_along)
-                boxes[node] = (at, across, w, h) if along_x else (across, at, w, h)
-            across += size_across + GAP
+                boxes[node] = (at, across[node], w, h) if along_x else (across[node], at, w, h)
         start += thick + LAYER_GAP
     return boxes
+
+
+def _across(layers: list[list], size, edges: list[tuple]) -> dict:
+    """Where each node starts across the layers. A layer's nodes follow one another GAP
+    apart; the first layer starts at 0, each next one is shifted by the mean of how far
+    its boxes' centres lie from those they join in the layer before (boxes only, if
+    any join boxes): a chain runs straight, children sit centred under their parent.
+    Then all start at MARGIN or later."""
+    offset: dict = {}
+    for layer in layers:
+        position = 0.0
+        for node in layer:
+            offset[node] = position
+            position += size(node) + GAP
+    layer_of = {node: i for i, layer in enumerate(layers) for node in layer}
+    start = [0.0] * len(layers)
+
+    def centre(node) -> float:
+        return start[layer_of[node]] + offset[node] + size(node) / 2
+
+    for i in range(1, len(layers)):
+        pairs = [(a, b) if layer_of[a] == i - 1 else (b, a) for a, b in edges
+                 if {layer_of[a], layer_of[b]} == {i - 1, i}]
+        boxes_only = [(a, b) for a, b in pairs if not isinstance(a, tuple)
+                      and not isinstance(b, tuple)]
+        gaps = [centre(a) - centre(b) for a, b in boxes_only or pairs]
+        if gaps:
+            start[i] = round(sum(gaps) / len(gaps) / GRID) * GRID
+    least = min(start, default=0.0)
+    return {node: MARGIN + start[layer_of[node]] - least + offset[node] for node in offset}
 
 
 def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
@@ -209,7 +238,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     known = set(nodes)
     edges = [(a, b) for a, b in edges if a in known and b in known]
     result = layered(nodes, edges)
-    return coordinates(order_layers(result), sizes, direction)
+    return coordinates(order_layers(result), sizes, direction, result.edges)
 
 
 def extent_of(boxes: list[Box]) -> tuple[float, float]:
