@@ -152,3 +152,26 @@ def test_stretch_exits_1_when_a_box_would_overflow(drafted):
     assert tight.returncode == 1, tight.stdout
     assert "figures/pipeline.yaml:10: figure 'pipeline', node 'step': would overflow" \
         in tight.stdout
+
+
+def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, capsys):
+    root = make_site(tmp_path / "site")
+    assert main(["--root", str(root), "figure", "new", "f"]) == 0
+    path = root / "figures" / "f.yaml"
+    spec = ("title: f-title\ncaption: f-caption\nwidth: 300\nheight: 300\nnodes:\n"
+            "  - {id: a, box: [20, 20, 300, 150], text: f-input}\n"
+            "  - {id: b, text: f-step}\n  - {id: c, text: f-check}\n"
+            "edges:\n  - {from: a, to: b}\n  - {from: b, to: c}\n")
+    path.write_text(spec, encoding="utf-8")
+    assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert "estimated from the font sizes" in out and "beyond the spec's width" in out
+    placed = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert placed["nodes"][0]["box"] == [20, 20, 300, 150] and placed["width"] == 300
+    b, c = (node["box"] for node in placed["nodes"][1:])
+    assert b[1] >= 170 and c[1] >= 170 and c[0] > b[0] + b[2]   # below a, b before c
+    wrong = spec.replace("width: 300", "colour: red")
+    path.write_text(wrong, encoding="utf-8")
+    assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 1
+    assert "figures/f.yaml:3: unknown field 'colour'" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == wrong

@@ -29,13 +29,18 @@ def run(root: Path, args: argparse.Namespace) -> int:
         print(f"Next: replace the placeholder texts of '{args.id}-…' in "
               "figures/figure-texts.json (source language), add or remove nodes and edges "
               f"in figures/{args.id}.yaml, then `python build.py figure layout {args.id}` "
-              f"places the nodes. Show it in an article with the figure's id ({args.id}).")
+              "places the nodes. An article shows it with these two lines:\n\n"
+              f"    ```{{figure}} {args.id}\n    ```")
         return 0
     from .place import place_drafts
-    return report(root, args.id, place_drafts(root, args.id, browser=not args.no_browser))
+    return report(root, place_drafts(root, args.id, browser=not args.no_browser))
 
 
-def report(root: Path, figure_id: str, placed) -> int:
+# templates/figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
+PAGE_WIDTH = 1240
+
+
+def report(root: Path, placed) -> int:
     where = placed.path.relative_to(root)
     if not placed.boxes:
         print(f"{where}: every node has a box already; nothing to place.")
@@ -48,6 +53,11 @@ def report(root: Path, figure_id: str, placed) -> int:
         print(f"The boxes reach {placed.outside[0]:g} × {placed.outside[1]:g}, beyond the "
               "spec's width and height: enlarge them, or remove them to let `figure layout` "
               "set them.")
+    width = placed.canvas[0] if placed.canvas else 0
+    if width > PAGE_WIDTH:
+        print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "
+              "it will scroll sideways. `direction: down` in the spec (and the boxes and "
+              "canvas size removed) lays it out again top to bottom.")
     print("Next: `python build.py serve` to look at it and move boxes in the figure editor; "
           "`python build.py check` measures that every text fits.")
     return 0

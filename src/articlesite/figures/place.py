@@ -34,7 +34,7 @@ class Placed:
     boxes: dict[str, tuple[float, float, float, float]]
     canvas: tuple[float, float] | None   # set by the command, or None (the spec's own)
     measured: str                        # how the texts were measured
-    outside: tuple[float, float] | None = None   # the boxes' extent, beyond the canvas
+    outside: tuple[float, float] | None = None   # where the boxes reach, beyond the canvas
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -104,8 +104,10 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
         edit_file(path, edits, expected=text, aside=root)
     result = Placed(path, boxes, canvas, measured)
     width, height = canvas or (data["width"], data["height"])
-    if reach[0] > width or reach[1] > height:
-        result.outside = reach
+    right = max(x + w for x, _, w, _ in placed + list(boxes.values()))
+    bottom = max(y + h for _, y, _, h in placed + list(boxes.values()))
+    if right > width or bottom > height:
+        result.outside = (right, bottom)
     return result
 
 
