@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..check.fit import VIEWPORT, BrowserUnavailable, chromium_path, launch
+from ..check.fit import BrowserUnavailable, evaluate
 from ..load.texts import plain_text, rich_text
 
 STYLES = ("blog", "engineering")
@@ -84,25 +84,11 @@ MEASURE = """(styles) => {
 
 def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, float]]:
     """The natural size of each item's box, measured in Chromium (BrowserUnavailable)."""
-    if not chromium_path().exists():
-        launch(None)   # says where Chromium was looked for
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        raise BrowserUnavailable("Playwright for Python is not installed") from exc
     body = Markup("").join(_node_html(item, n) for n, item in enumerate(items))
     html = Markup('<!doctype html><html><head><meta charset="utf-8"><style>{}</style></head>'
                   '<body><figure class="figure" data-diagram-style="blog">{}</figure>'
                   '</body></html>').format(Markup(css), body)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            page.route("**/*", lambda route: route.abort())
-            page.set_content(str(html), wait_until="load")
-            found = page.evaluate(MEASURE, list(STYLES))
-        finally:
-            browser.close()
+    found = evaluate(str(html), MEASURE, list(STYLES))
     return [tuple(found[str(n)]) for n in range(len(items))]
 
 
