@@ -174,3 +174,12 @@ def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, caps
     assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 1
     assert "figures/f.yaml:3: unknown field 'colour'" in capsys.readouterr().err
     assert path.read_text(encoding="utf-8") == wrong
+
+
+def test_an_edge_marked_feedback_runs_back():
+    sizes = dict.fromkeys("abcd", (100, 60))
+    edges = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "b")]
+    assert layout(list("abcd"), sizes, edges, "down")["d"][1] > layout(
+        list("abcd"), sizes, edges, "down")["b"][1]   # d -> b closes the cycle: back
+    turned = layout(list("abcd"), sizes, edges, "down", feedback={("b", "c")})
+    assert turned["c"][1] < turned["b"][1]   # the author says b -> c runs back

@@ -89,10 +89,11 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
                    node.get("class"))
              for node in drafts for language in site.languages]
     sizes, measured = box_sizes(items, css_of(root), browser) if items else ({}, "")
-    edges = [(end_of(edge.get("from")), end_of(edge.get("to")))
-             for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
+    feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
-    boxes = beside(layout([node["id"] for node in drafts], sizes, edges, direction),
+    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback),
                    placed, direction)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
     reach = extent_of(placed + list(boxes.values()))
