@@ -10,7 +10,8 @@
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
 - punctuation: kept on the line of the inline formula it touches;
 - emphasis: `**…**` and `~~…~~` next to Chinese and Japanese text;
-- code: Pygments highlighting, titles, line numbers, marked lines;
+- code: Pygments highlighting, titles, line numbers, marked lines (fences: other tools'
+  info strings; languages: other tools' language names);
 - inline_html: the few raw HTML tags kept (`<u>`, `<sub>`, `<kbd>`, `<br>`…);
 - literal: what would reach the reader as literal markup.
 """
@@ -24,6 +25,7 @@ from .cjk import render_softbreak
 from .code import render_indented
 from .directives import use_directives
 from .emphasis import use_cjk_emphasis
+from .fences import use_fences
 from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
 from .inline_html import use_inline_html
@@ -42,6 +44,7 @@ def use_rules(md: MarkdownIt) -> None:
     use_footnotes(md)
     use_admonitions(md)
     use_directives(md)
+    use_fences(md)
     use_tabs(md)
     use_lists(md)
     use_punctuation(md)
