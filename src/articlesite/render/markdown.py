@@ -87,6 +87,7 @@ class RenderContext:
     section_number: int = 0
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
     notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
+    admonitions: dict[str, tuple[str | None, str]] = field(default_factory=dict)  # site.yaml
 
 
 def _citation(state: StateInline, silent: bool) -> bool:

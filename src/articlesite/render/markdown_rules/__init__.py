@@ -5,6 +5,7 @@
 - footnotes: `[^1]`, `^[inline]`;
 - admonitions: `!!! note`, `??? note`, `> [!NOTE]` (and directives.py: `:::{note}`);
 - directives: MyST `:::{name}` fences of colons;
+- containers: VitePress' `::: tip`, `:::warning Title`, `::: details`;
 - tabs: `=== "Label"` (and MyST `tab-set`);
 - lists: task lists, definition lists; and `~~strikethrough~~`;
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
@@ -23,6 +24,7 @@ from markdown_it import MarkdownIt
 from .admonitions import use_admonitions
 from .cjk import render_softbreak
 from .code import render_indented
+from .containers import use_containers
 from .directives import use_directives
 from .emphasis import use_cjk_emphasis
 from .fences import use_fences
@@ -44,6 +46,7 @@ def use_rules(md: MarkdownIt) -> None:
     use_footnotes(md)
     use_admonitions(md)
     use_directives(md)
+    use_containers(md)
     use_fences(md)
     use_tabs(md)
     use_lists(md)
