@@ -66,7 +66,7 @@ def visible_text(element) -> str:
 
 
 def test_the_migrated_articles_build(site):
-    root, result = site
+    _, result = site
     assert result.returncode == 0, result.stderr
     assert "warnings: readers will see this as text" in result.stderr
 
