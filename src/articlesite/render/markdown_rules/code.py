@@ -39,7 +39,7 @@ from pygments.token import (
 from pygments.util import ClassNotFound
 
 from .common import line_of, report
-from .languages import lexer_name
+from .languages import SUPERSETS, lexer_name
 
 OPTION = re.compile(r'([A-Za-z_][\w-]*)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
 OPTIONS = ("title", "linenums", "hl_lines")
@@ -107,6 +107,17 @@ def marked_lines(spec: str) -> list[int] | None:
     return lines
 
 
+def tokens_of(code: str, found: Lexer) -> list[tuple[_TokenType, str]]:
+    """The lexer's tokens of the code, with its line end (a session lexer, console,
+    keeps a last line without one back). JavaScript or TypeScript that the lexer finds
+    errors in is lexed again as JSX or TSX, which it may be (react.dev writes `js`)."""
+    tokens = list(found.get_tokens(code + "\n"))
+    wider = SUPERSETS.get(found.name)
+    if wider and any(token_type in Error for token_type, _ in tokens):
+        tokens = list(lexer(wider).get_tokens(code + "\n"))
+    return tokens
+
+
 def highlight(code: str, language: str) -> list[str]:
     """The code as lines of HTML, tokens wrapped in spans of their role (neighbours of
     one role in one span); no line ends."""
@@ -114,8 +125,7 @@ def highlight(code: str, language: str) -> list[str]:
     if found is None:
         return [str(escape(line)) for line in code.split("\n")]
     lines: list[list[list]] = [[]]   # per line: [role, text] pieces
-    # With its line end: a session lexer (console) keeps a last line without one back.
-    for token_type, value in found.get_tokens(code + "\n"):
+    for token_type, value in tokens_of(code, found):
         css = role(token_type)
         for i, piece in enumerate(value.split("\n")):
             if i:

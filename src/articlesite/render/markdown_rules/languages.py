@@ -29,6 +29,9 @@ MEANS = {
     "njk": "jinja", "nunjucks": "jinja", "ejs": "html+erb", "svg": "xml",
     "ipython3": "ipython", "py3": "python", "python3": "python",
 }
+# A lexer's name -> the lexer of the language that extends it, for code the first one
+# finds errors in (code.py)
+SUPERSETS = {"JavaScript": "jsx", "TypeScript": "tsx"}
 # Names that ask for plain text: no lexer, no warning
 PLAIN = frozenset({"text", "txt", "plain", "plaintext", "none", "nohighlight", "output",
                    "log", "raw", "text/plain"})
