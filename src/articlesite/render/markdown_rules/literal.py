@@ -4,9 +4,11 @@ What can only be a mistake stops the build (`stops_build`): a reference to a foo
 that is not defined, a footnote nothing refers to, an unknown directive or alert (these
 come as `markup_problem` tokens from the rules that found them). What may be meant as
 text is reported by `python build.py check` (and the build's warnings) only: a tag of any
-name, a comment, a role or a mark of another tool (shown_markup.py), a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
-admonition, tab or directive written wrongly, e.g. without its blank line or indent), and
-an admonition with no content (its content not indented), and a `**` or `~~` that
+name, a comment, a role or a mark of another tool (shown_markup.py), a line starting
+with `!!!`, `???`, `===` or `:::` that no rule took (an admonition, tab or directive
+written wrongly, e.g. without its blank line or indent), an admonition with no content
+(its content not indented), an admonition kind nobody knows (it is shown all the same),
+a code block language the highlighter does not know (fences.py), and a `**` or `~~` that
 matches no other (emphasis.py keeps them; in CommonMark `2**10` is text, so it is not
 a build error).
 Text in code spans and code blocks is never reported.
