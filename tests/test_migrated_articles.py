@@ -209,7 +209,8 @@ def kind_site(root: Path, declare: bool) -> Path:
         with (root / "content" / "site.yaml").open("a", encoding="utf-8") as config:
             config.write("admonitions:\n  pythontutor:\n    like: example\n    title:\n"
                          "      zh: 可视化运行\n      en: Visualized Execution\n")
-    body = '## S {#s}\n\n??? pythontutor\n    Code and its run.\n\n!!! nite\n    Typo.\n'
+    body = ('## S {#s}\n\n??? pythontutor\n    Code and its run.\n\n!!! nite\n    Typo.\n\n'
+            '::: tip\nNever closed.\n')
     write_article(root, "kinds", {"zh": body, "en": body, "ja": body})
     return root
 
@@ -220,6 +221,8 @@ def test_an_unknown_kind_is_shown_and_warned_and_a_declared_one_is_silent(tmp_pa
     assert "content/kinds/en.md:8: unknown admonition kind 'pythontutor'" in undeclared.stderr
     assert "unknown admonition kind 'nite': shown as an admonition titled 'Nite' unless it " \
            "gives a title (did you mean note?" in undeclared.stderr
+    assert "content/kinds/en.md:14: '::: tip' is never closed by a line ':::'" in \
+        undeclared.stderr
     box = BeautifulSoup((tmp_path / "undeclared/site/en/kinds.html").read_text(
         encoding="utf-8"), "html.parser").select_one("details.admonition-pythontutor")
     assert box.summary.get_text() == "Pythontutor"

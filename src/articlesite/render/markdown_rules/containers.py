@@ -7,7 +7,8 @@
 The name is an admonition kind (admonitions.py: an unknown one is shown as an admonition
 of its own kind, with a warning), the rest of the line its title; `details` is a
 collapsible block, closed, titled "Details" in the page's language unless the line
-gives a title. MyST's `:::{name}` is directives.py's; a `:::` line no rule takes is
+gives a title. One the page ends in, never closed, holds the rest of the page, and a
+warning says so. MyST's `:::{name}` is directives.py's; a `:::` line no rule takes is
 named by literal.py.
 """
 
@@ -18,7 +19,7 @@ import re
 from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 
-from .common import closing_token
+from .common import closing_token, problem_token
 from .directives import title_tokens
 
 CONTAINER = re.compile(r"^\s*([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$")
@@ -48,6 +49,11 @@ def normalize(state) -> None:
             if name == "details":
                 token.meta.update(kind="note", collapsible="closed",
                                   default_title="admonition-details")
+            if not tokens[close].markup and token.map:   # the page ended first
+                tokens.append(problem_token(
+                    f"'{token.markup} {token.info.strip()}' is never closed by a line "
+                    f"'{token.markup}': the container holds the rest of the page",
+                    token.map[0], stops_build=False))
             if title:
                 tokens[i + 1:i + 1] = title_tokens(tokens, token, title)
         i += 1
