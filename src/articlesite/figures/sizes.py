@@ -2,12 +2,13 @@
 subtitle in every language and both diagram styles, as the figure's CSS draws them.
 
 Measured exactly in headless Chromium when it is there (Debian's `chromium` through
-Playwright, as `check` measures text fit, check/fit.py): each node is drawn with
-`templates/figure.css` at its natural size (`width: max-content`), in each language's
-`lang` (its fonts) and each diagram style. Without Chromium the size is estimated from
-the CSS's font sizes and line heights, a full-width (CJK) character counting 1 em and any
-other 0.62 em (wider than Arial's average, so that the estimate errs on the large side);
-`check` then measures the real fit.
+Playwright, as `check` measures text fit, check/fit.py): each node is drawn with the
+theme's `figure.css` (or the project's override) at its natural size
+(`width: max-content`), in each language's `lang` (its fonts) and each diagram style.
+Without Chromium the size is estimated from the CSS's font sizes and line heights, a
+full-width (CJK) character counting 1 em and any other 0.62 em (wider than Arial's
+average, so that the estimate errs on the large side); `check` then measures the real
+fit.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..load.texts import plain_text, rich_text
 STYLES = ("blog", "engineering")
 SPARE = 10.0          # px on each side beyond the text's own padding: room to breathe
 MIN_SIZE = (100.0, 60.0)
-# templates/figure.css: .node padding 10px 12px, border 1px, gap 4px; the text 18px with
+# The theme's figure.css: .node padding 10px 12px, border 1px, gap 4px; the text 18px with
 # line height 1.4, the subtitle 13px with 1.45.
 PADDING = (2 * 12 + 2, 2 * 10 + 2)
 TEXT, SUB, GAP = (18.0, 1.4), (13.0, 1.45), 4.0
