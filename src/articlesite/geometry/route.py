@@ -14,6 +14,12 @@ Interface (stable: the build, `figure layout` and the figure editor call it)
 - `bounds`: (x, y, width, height) the routes stay inside (the canvas), or None.
 - `margin`: how far (px) a route keeps from every box it does not connect.
 
+The build (load/edge_ends.py) passes the spec's nodes (`box`), its labels as
+(x, y, width, LABEL_HEIGHT[class]) (load/figures.py), bounds (0, 0, width, height) and
+the default margin, before the spec's transforms; a caller that wants the build's
+routes passes the same. Call it with every routed edge of a figure at once: ports on a
+shared side and the spreading depend on all of them.
+
 It returns one `Route` per edge, in the same order: `route.points`, a tuple of (x, y)
 from the source's border to the target's, every coordinate a whole or half pixel, or
 `route.error`, a sentence saying why there is none (the caller makes it a problem); the
