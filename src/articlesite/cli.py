@@ -1,4 +1,5 @@
-"""The command line: `python build.py [build|serve|check|new|translations]` and the `articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|init|translations]`, the
+`articlesite` script and `python -m articlesite`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .problems import BuildError, Problems, UsageError, warning_lines
+from .problems import command as command_name
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -20,6 +22,10 @@ def run(default_root: Path | None = None) -> NoReturn:
     the process ends at once. By then every file is closed and every worker has ended;
     the interpreter's own exit would only free the build's objects one by one, which
     takes 0.4 s after a build of 3000 pages."""
+    if default_root is None:   # the `articlesite` script or `python -m articlesite`
+        module = Path(sys.argv[0]).name == "__main__.py"
+        os.environ.setdefault("ARTICLESITE_COMMAND",
+                              "python -m articlesite" if module else "articlesite")
     code = main(default_root=default_root)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -35,7 +41,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                              "default: the folder of build.py, or the current folder")
     common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
                         help="ignore the build cache (ROOT/.articlesite-cache): a full build")
-    parser = argparse.ArgumentParser(prog="python build.py", parents=[common],
+    parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
                                      description="Build the multilingual article site.")
     commands = parser.add_subparsers(dest="command")
 
@@ -62,19 +68,25 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
     check_parser.add_argument("--format", choices=("text", "json"), default="text")
-    check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
-                              help="record that a translation (every language of KEY, or "
-                                   "only LANG) is right for the current source text; "
-                                   "SLUG[#SECTION][:LANG] does so for an article's "
-                                   "translated sections")
+    check_parser.add_argument("--confirm", action="append", default=[], metavar="TARGET",
+                              help="an alias of `translations confirm TARGET`, then the check")
     check_parser.add_argument("--confirm-all", action="store_true",
-                              help="confirm every translation except those identical to the "
-                                   "source text, and every translated article section")
+                              help="an alias of `translations confirm --all`, then the check")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
+                                       "article in every language with a figure")
+    init_parser.add_argument("folder", metavar="DIR", type=Path,
+                             help="a new or empty folder")
+    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
+                             help="the languages' codes, separated by commas "
+                                  "(default: zh,en,ja)")
+    init_parser.add_argument("--source", metavar="CODE",
+                             help="the language translations are made from "
+                                  "(default: the first of --languages)")
     from .translate import commands as translation_commands
     translation_commands.add_parser(command)
     args = parser.parse_args(argv)
@@ -89,6 +101,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return run_check(root, args)
         if args.command == "translations":
             return translation_commands.run(root, args)
+        if args.command == "init":
+            return run_init(args.folder, args.languages, args.source)
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
@@ -99,6 +113,18 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+
+
+def run_init(folder: Path, languages: str, source: str | None) -> int:
+    from .starter import init_project, parse_languages
+
+    codes, source = parse_languages(languages, source)
+    written = init_project(folder, codes, source)
+    for path in written:
+        print(f"Created {path}")
+    print(f"\nA new site in {', '.join(codes)} (translated from {source}). Preview it, "
+          f"rebuilt on every save:\n  cd {folder}\n  articlesite serve")
+    return 0
 
 
 def port_number(text: str) -> int:
@@ -151,20 +177,19 @@ class ProgressLine:
 def run_check(root: Path, args: argparse.Namespace) -> int:
     from .check.report import format_json, format_text, run_checks
     from .load.sources import load_sources
-    from .translate.record import confirm
-    from .translate.section_checks import confirm_sections, is_article_target
+    from .translate.confirming import confirm_targets
 
     if args.confirm or args.confirm_all:
+        # The check itself changes nothing: confirming is `translations confirm`'s.
+        given = "--confirm" if args.confirm else "--confirm-all"
+        print(f"note: `check {given}` is an alias of `{command_name()} translations confirm"
+              f"{' --all' if args.confirm_all else ''}`, then the check", file=sys.stderr)
         try:
             sources = load_sources(root, Problems(root))
         except BuildError as error:
             print_problems(error)
             return 1
-        sections = [t for t in args.confirm if is_article_target(sources, t)]
-        keys = [t for t in args.confirm if t not in sections]
-        done = confirm(sources, keys, args.confirm_all) if keys or args.confirm_all else []
-        done += confirm_sections(sources, sections, args.confirm_all)
-        for line in done:
+        for line in confirm_targets(sources, args.confirm, args.confirm_all):
             print(line, file=sys.stderr if args.format == "json" else sys.stdout)
     report = run_checks(root, browser=not args.no_browser)
     print(format_json(report) if args.format == "json" else format_text(report))

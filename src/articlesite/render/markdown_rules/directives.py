@@ -10,8 +10,8 @@ An admonition kind (admonitions.KINDS, and `admonition` with a title) becomes an
 admonition; `tab-set` and `tab-item` become content tabs (tabs.py). A longer fence of
 colons holds shorter ones. Options are `:name: value` lines at the top: `:class:
 dropdown` (collapsible, closed), `:open:` (collapsible, open), `:selected:` (the tab
-shown first); other classes and `:name:` are accepted and have no effect. Any other directive name or option is a problem: it
-would otherwise reach the reader as text.
+shown first); other classes and `:name:` are accepted and have no effect. Any other
+directive name or option is a problem: it would otherwise reach the reader as text.
 """
 
 from __future__ import annotations
@@ -106,12 +106,12 @@ def _directive(tokens, i) -> int:
                   "problems": problems}
     if not argument:
         return 0
-    title = _title_tokens(tokens, token, argument)
+    title = title_tokens(tokens, token, argument)
     tokens[i + 1:i + 1] = title
     return len(title)
 
 
-def _title_tokens(tokens, opening, text):
+def title_tokens(tokens, opening, text):
     from markdown_it.token import Token
 
     open_, inline, close = (Token("admonition_title_open", "p", 1), Token("inline", "", 0),
