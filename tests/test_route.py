@@ -119,6 +119,17 @@ def test_facing_boxes_on_one_line_get_one_straight_segment():
     assert (routes[0].source_side, routes[0].target_side) == ("right", "left")
 
 
+def test_a_lone_end_lines_up_with_the_end_it_faces():
+    # b is lower and taller than a: b's left side has one end, which meets a's on its line;
+    # a's right side has two, spread (30 and 50), so that c's is not moved either.
+    nodes = {"a": (0, 20, 50, 60), "b": (150, 30, 50, 120), "c": (150, 160, 50, 40)}
+    routes = route_edges(nodes, [Ends("a", "b"), Ends("a", "c", "right", "left")])
+    assert routes[0].points == ((50.0, 40.0), (150.0, 40.0))
+    assert routes[1].points[0] == (50.0, 60.0) and routes[1].points[-1] == (150.0, 180.0)
+    alone = route_edges({"a": (0, 0, 50, 60), "b": (150, 30, 50, 60)}, [Ends("a", "b")])
+    assert alone[0].points == ((50.0, 45.0), (150.0, 45.0))   # the middle of 40-50
+
+
 def test_a_route_goes_round_a_box_in_the_way():
     nodes = {"a": (0, 100, 50, 30), "b": (300, 100, 50, 30), "wall": (120, 40, 60, 150)}
     points = route_edges(nodes, [Ends("a", "b", "right", "left")])[0].points
