@@ -91,6 +91,8 @@ def test_routes_are_orthogonal_clear_of_other_boxes_and_on_their_sides(layout):
             assert named in (None, side)
             assert on_side(tip[0], nodes[node], side), (node, side, points)
             assert leaves(tip, side), (node, side, points)
+    ports = [p for route in routes for p in (route.points[0], route.points[-1])]
+    assert len(set(ports)) == len(ports), ports   # ends sharing a side are spread
 
 
 @ROUTES
