@@ -91,6 +91,8 @@ def test_routes_are_orthogonal_clear_of_other_boxes_and_on_their_sides(layout):
             assert named in (None, side)
             assert on_side(tip[0], nodes[node], side), (node, side, points)
             assert leaves(tip, side), (node, side, points)
+    ports = [p for route in routes for p in (route.points[0], route.points[-1])]
+    assert len(set(ports)) == len(ports), ports   # ends sharing a side are spread
 
 
 @ROUTES
@@ -113,9 +115,21 @@ def test_ends_on_one_side_are_spread_in_the_order_of_their_other_ends():
 
 
 def test_facing_boxes_on_one_line_get_one_straight_segment():
-    routes = route_edges({"a": (0, 0, 50, 30), "b": (120, 0, 50, 30)}, [Ends("a", "b")])
-    assert routes[0].points == ((50.0, 15.0), (120.0, 15.0))
+    # Closer than twice the margin: one segment is the only way.
+    routes = route_edges({"a": (0, 0, 50, 30), "b": (65, 0, 50, 30)}, [Ends("a", "b")])
+    assert routes[0].points == ((50.0, 15.0), (65.0, 15.0))
     assert (routes[0].source_side, routes[0].target_side) == ("right", "left")
+
+
+def test_a_lone_end_lines_up_with_the_end_it_faces():
+    # b is lower and taller than a: b's left side has one end, which meets a's on its line;
+    # a's right side has two, spread (30 and 50), so that c's is not moved either.
+    nodes = {"a": (0, 20, 50, 60), "b": (150, 30, 50, 120), "c": (150, 160, 50, 40)}
+    routes = route_edges(nodes, [Ends("a", "b"), Ends("a", "c", "right", "left")])
+    assert routes[0].points == ((50.0, 40.0), (150.0, 40.0))
+    assert routes[1].points[0] == (50.0, 60.0) and routes[1].points[-1] == (150.0, 180.0)
+    alone = route_edges({"a": (0, 0, 50, 60), "b": (150, 30, 50, 60)}, [Ends("a", "b")])
+    assert alone[0].points == ((50.0, 45.0), (150.0, 45.0))   # the middle of 40-50
 
 
 def test_a_route_goes_round_a_box_in_the_way():

@@ -14,6 +14,12 @@ Interface (stable: the build, `figure layout` and the figure editor call it)
 - `bounds`: (x, y, width, height) the routes stay inside (the canvas), or None.
 - `margin`: how far (px) a route keeps from every box it does not connect.
 
+The build (load/edge_ends.py) passes the spec's nodes (`box`), its labels as
+(x, y, width, LABEL_HEIGHT[class]) (load/figures.py), bounds (0, 0, width, height) and
+the default margin, before the spec's transforms; a caller that wants the build's
+routes passes the same. Call it with every routed edge of a figure at once: ports on a
+shared side and the spreading depend on all of them.
+
 It returns one `Route` per edge, in the same order: `route.points`, a tuple of (x, y)
 from the source's border to the target's, every coordinate a whole or half pixel, or
 `route.error`, a sentence saying why there is none (the caller makes it a problem); the
@@ -23,17 +29,22 @@ Route with an error.
 
 What a route is: it leaves the source at a right angle to its side and enters the target
 at a right angle to its side, both on the border; in between it keeps `margin` px away
-from every other node and every obstacle and never enters its own boxes. Ends that share
+from every node and every obstacle (its own boxes too, but for the segment out of each
+port; two boxes closer than twice the margin are joined only by one straight segment
+between sides that face each other, and bounds closer than the margin leave no way
+round a box on that side). Ends that share
 a side are spread evenly along it, ordered by where their other end lies (then by edge
-order), so that they do not overlap. Among the routes that do this, the one found has
-the least length plus BEND px for each bend; a segment another edge already runs along
-costs SHARED times its length more, so parallel edges take neighbouring lines. The same
+order), so that they do not overlap; the only end on a side that faces the other end's
+side moves along it to make one straight line where it can. Among the routes that do
+this, the one found has the least length plus BEND px for each bend; a segment another
+edge already runs along costs SHARED times its length more. Inner segments are then
+moved to the middle of the gap they run through, or spread across it (nudge.py). The same
 arguments give the same points, byte for byte (no randomness, no set order, ties broken
 by a fixed order of the grid's points).
 
 How: as diagram editors do it (libavoid; ELK's orthogonal router), a sparse grid of the
-lines through every box's borders pushed out by the margin, the lines midway between
-those, and the lines through the ports; the segments of the grid blocked by each box are
+lines through every box's borders pushed out by the margin and the lines through the
+ports; the segments of the grid the boxes block, and the grid's connected parts, are
 found once per call; then an A* search per edge over (grid point, heading) with the cost
 above and, as heuristic, the Manhattan distance plus BEND times the fewest bends the
 remaining turn needs. A figure of 15 nodes and 20 edges takes a few milliseconds
@@ -191,7 +202,38 @@ def _ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
                 "bottom": (_half(left + (right - left) * t), _half(bottom)),
                 "left": (_half(left), _half(top + (bottom - top) * t)),
                 "right": (_half(right), _half(top + (bottom - top) * t))}[side]
+    alone = {members[0][1:] for members in on_side.values() if len(members) == 1}
+    for i, ends in edges.items():
+        _align(found[i], ends, sides[i], [(i, 0) in alone, (i, 1) in alone], nodes)
     return {i: (a, b) for i, (a, b) in found.items()}
+
+
+def _align(ports: list[Point], ends: Ends, sides: tuple[str, str], alone: list[bool],
+           nodes: Mapping[str, Rect]) -> None:
+    """Ports on sides that face each other, one of them the only end on its side: that
+    one moves along its side (not nearer its corners than a quarter of it or 10 px) to
+    meet the other on one line, or both to the middle of what their sides share."""
+    if _OUT[sides[1]] != (_OUT[sides[0]] + 2) % 4:
+        return
+    axis = 0 if sides[0] in ("top", "bottom") else 1     # the coordinate along the sides
+    ranges = []
+    for node, side in zip((ends.source, ends.target), sides):
+        box = _side_box(_box(nodes[node]), side)
+        inset = min(10.0, (box[axis + 2] - box[axis]) / 4)
+        ranges.append((box[axis] + inset, box[axis + 2] - inset))
+    if alone[0] and alone[1]:
+        low, high = max(ranges[0][0], ranges[1][0]), min(ranges[0][1], ranges[1][1])
+        at = _half((low + high) / 2) if low <= high else None
+    else:
+        mover = 1 if alone[1] else 0 if alone[0] else None
+        if mover is None:
+            return
+        at = ports[1 - mover][axis]
+        at = at if ranges[mover][0] <= at <= ranges[mover][1] else None
+        alone = [k == mover for k in (0, 1)]
+    for k in (0, 1):
+        if at is not None and alone[k]:
+            ports[k] = (at, ports[k][1]) if axis == 0 else (ports[k][0], at)
 
 
 # The grid and the search --------------------------------------------------------------
