@@ -183,3 +183,13 @@ def test_an_edge_marked_feedback_runs_back():
         list("abcd"), sizes, edges, "down")["b"][1]   # d -> b closes the cycle: back
     turned = layout(list("abcd"), sizes, edges, "down", feedback={("b", "c")})
     assert turned["c"][1] < turned["b"][1]   # the author says b -> c runs back
+
+
+def test_figure_new_starts_the_dictionary_of_a_project_without_figures(tmp_path):
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "site.yaml").write_text(
+        "default_language: en\nsource_language: en\nlanguages:\n"
+        "  - {code: en, name: English, lang: en, title: T}\n", encoding="utf-8")
+    assert main(["--root", str(tmp_path), "figure", "new", "first"]) == 0
+    texts = json.loads((tmp_path / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
+    assert texts["first-input"] == {"en": "Input"} and len(texts) == 7
