@@ -73,7 +73,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     parsed: dict[str, list] = {}
     outlines = load_outlines(sources.articles, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
-    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"))
+    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"),
+                   sources.site.admonitions)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded

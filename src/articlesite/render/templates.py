@@ -329,7 +329,10 @@ class Renderer:
                                          equation_reference=lambda n: reference.format(
                                              number=n),
                                          notice=self._notices(article, language),
-                                         cite_count=body.cite_count)
+                                         cite_count=body.cite_count,
+                                         admonitions={kind: (look, titles[language])
+                                                      for kind, (look, titles)
+                                                      in self.site.admonitions.items()})
         body.html = markdown.render(tokens, source.body_line, context)
         for found in find_literal_markup(tokens, source.body_line):
             if found.stops_build:
