@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import (
-    BODY,
     Cache,
     Entry,
+    KeptBody,
+    PageKeys,
     Store,
     StoredCopy,
     article_key,
@@ -45,14 +46,15 @@ from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import literal_markup, load_outlines
-from .load.sourcefiles import Memo, SourceChanged, digest
+from .load.sourcefiles import SourceChanged, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
+from .memo import SECTIONS, SPEC, Memo
 from .pages import Page, PageJob, site_pages
 from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, search_bundle, search_input
-from .translate.sections import SECTIONS, parse_source
+from .translate.sections import parse_source
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -78,7 +80,8 @@ class Plan:
     # body's key, and what the memo keeps of the bodies of stale pages that still hold.
     rendering: str = ""
     bodies: dict[PageJob, str] = field(default_factory=dict)
-    reusable: dict[PageJob, tuple] = field(default_factory=dict)
+    reusable: dict[PageJob, KeptBody] = field(default_factory=dict)
+    page_keys: PageKeys | None = None   # what pages depend on, by template (cache.py)
 
 
 @dataclass
@@ -86,7 +89,7 @@ class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
-    bodies: dict[str, tuple] = field(default_factory=dict)  # article bodies, by body_key
+    bodies: dict[str, KeptBody] = field(default_factory=dict)  # article bodies, by body_key
     sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
 
     def update(self, other: Rendered) -> None:
@@ -112,6 +115,7 @@ class Built:
     incremental: bool = False        # built on top of `previous`, replacing changed pages
     files: int = 0   # files articles reference, published beside the pages (render/assets.py)
     warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
+    site_key: str = ""   # what every page depended on (cache.site_key)
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
@@ -161,7 +165,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     if sources is None:
         base, parsed = None, None
         sources = load_sources(root, problems, cache.memo, drafts=drafts)
-    delta = compare(base.sources, sources) if base is not None else None
+    page_keys = PageKeys(sources.site, sources.templates, sources.strings)
+    delta = compare(base.sources, sources) \
+        if base is not None and base.site_key == page_keys.site else None
     # The check stage, on the parsed sources: what it finds is listed with what rendering
     # finds, at once. A quick rebuild checks the articles it edited (what the others' check
     # reads, the site, the article and its outline, is what passed last time).
@@ -180,7 +186,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                                                       store=cache.store, parsed=parsed))
     jobs = page_jobs(sources, cache, delta)
     plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
-                                                  sources.strings))
+                                                  sources.strings), page_keys=page_keys)
     if delta is not None:   # the pages not planned keep their entries
         planned = {job.path for job in jobs}
         plan.cached = {path: entry for path, entry in cache.pages.items()
@@ -204,7 +210,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
-        cache.memo.keep(BODY, key, kept)
+        cache.keep_body(key, kept)
     for source, sections in rendered.sections.items():
         cache.memo.keep(SECTIONS, source, sections)
     pages = plan.cached | rendered.pages
@@ -212,7 +218,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     rendered_view = render_view(sources, view, make_renderer, cache, problems,
                                 plan.rendering)
     for spec, keys in (rendered.specs | rendered_view.specs).items():
-        cache.memo.keep("spec", spec, list(keys))
+        cache.memo.keep(SPEC, spec, list(keys))
     if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
         check_figures(sources.figures, sources.dictionary, cache.memo, problems)
     problems.raise_if_any()
@@ -247,7 +253,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                  sorted(rendered.pages | rendered_view.pages), len(sources.site.codes),
                  time.perf_counter() - started, sources,
                  library, drawn, out, replace and same_files, len(files),
-                 sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)))
+                 sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)),
+                 page_keys.site)
 
 
 def warm_up(built: Built) -> None:
@@ -330,10 +337,10 @@ class Delta:
 
 
 def compare(previous: Sources | None, sources: Sources) -> Delta | None:
-    """The delta from `previous` (the previous build's sources) to `sources`, or None
-    when more changed than a delta covers."""
-    if previous is None or previous.key != sources.key or previous.figures is not \
-            sources.figures or len(previous.articles) != len(sources.articles):
+    """The delta from `previous` (the previous build's sources, with the same site_key)
+    to `sources`, or None when more changed than a delta covers."""
+    if previous is None or previous.figures is not sources.figures or \
+            len(previous.articles) != len(sources.articles):
         return None
     articles, edited = [], []
     for before, after in zip(previous.articles, sources.articles, strict=True):
@@ -378,7 +385,7 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
         if job.template in ("404.html", "robots.txt"):   # they show no article
-            key = index_key(sources.page_key(job.template), job.template, job.language, "")
+            key = index_key(plan.page_keys.page(job.template), job.template, job.language, "")
         elif job.slug is None:
             listings = listings or listings_digest(
                 [(a.slug, [(code, source.meta.uncounted_digest)
@@ -387,13 +394,13 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
             lengths = "" if job.template != "index.html" else listings_digest([
                 (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
                 for shown in [a.sources[a.shown_in(job.language)]]])
-            key = index_key(sources.page_key(job.template), job.template, job.language,
+            key = index_key(plan.page_keys.page(job.template), job.template, job.language,
                             listings + lengths)
         else:
             article = articles[job.slug]
             source, notices = article.sources[job.language], \
                 sources.sections.notices(article.slug, job.language)
-            key = article_key(sources.page_key(job.template), job.language,
+            key = article_key(plan.page_keys.page(job.template), job.language,
                               article.listing().without_counts(),
                               source.digest, article.references_digest, notices)
             plan.bodies[job] = body_key(plan.rendering, job.slug, job.language, source.digest,
@@ -409,7 +416,7 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
             if job in plan.bodies else None
         if entry is None:
             plan.stale.append(job)
-            if body is not None and assets.current(body[-1], files, languages, cache.store):
+            if body is not None and assets.current(body.files, files, languages, cache.store):
                 plan.reusable[job] = body
         else:
             plan.cached[job.path] = entry
@@ -478,7 +485,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
                 entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
                                               cache.store)
                 if page.body is not None:
-                    bodies[plan.bodies[job]] = cache.keep_body(page.body, sources.dictionary)
+                    bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
         copies = {}
         for figure_id in placed:
             file = sources.figures.get(figure_id)
@@ -532,7 +539,7 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
         return Plan({job: entry.key}, {job.path: entry}, [])
     links = figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
-    key = view_key(sources.page_key(VIEW), job.path, cache.texts_key(sources.dictionary),
+    key = view_key(plan.page_keys.page(VIEW), job.path, cache.texts_key(sources.dictionary),
                    sources.confirmed,
                    [(file.id, file.digest) for file in sources.figures.values()], links,
                    sources.sections.key())
@@ -581,11 +588,11 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
     by loading it."""
     library = FigureLibrary(figures, dictionary, problems, keep=0)
     for file in figures.values():
-        keys = memo.recall("spec", file.digest)
+        keys = memo.recall(SPEC, file.digest)
         if keys is None or not all(key in dictionary for key in keys):
             library.get(file.id)
     for spec, keys in library.clean.items():
-        memo.keep("spec", spec, list(keys))
+        memo.keep(SPEC, spec, list(keys))
 
 
 def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],

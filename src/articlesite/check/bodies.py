@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..load.sources import Sources
+from ..memo import SECTIONS
 from ..pages import Body
 from ..problems import Findings
-from ..translate.sections import SECTIONS
 from .ids import Fragments, check_fragments
 
 if TYPE_CHECKING:

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from ..build import renderer_for
 from ..load.content import Source
 from ..load.outlines import literal_markup, load_outlines
-from ..load.sourcefiles import Memo, text_of
+from ..load.sourcefiles import text_of
 from ..load.sources import Sources, load_sources
+from ..memo import Memo
 from ..pages import Body
 from ..problems import BuildError, Finding, Findings, merge_repeated
 from ..scaffold import placeholder_lines

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import parallel
-from ..cache import OUTLINE
+from ..memo import OUTLINE, Memo
 from ..problems import Problems
-from .sourcefiles import CHANGED, Memo, SourceChanged
+from .sourcefiles import CHANGED, SourceChanged
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline

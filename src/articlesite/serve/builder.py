@@ -119,7 +119,7 @@ class Builder:
         from ..build import place_pages
 
         if built.incremental:
-            pages = cache.saved[0]
+            pages = cache.saved.pages
             place_pages(built.out, {path: pages[path] for path in
                                     sorted(self.unsettled - set(built.rendered))
                                     if path in pages}, cache.store, written)
