@@ -39,6 +39,7 @@ from .cache import (
     index_key,
     listings_digest,
     render_key,
+    store_files,
     texts_digest,
     view_key,
 )
@@ -46,6 +47,7 @@ from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import literal_markup, load_outlines
+from .load.sections import parse_source
 from .load.sourcefiles import SourceChanged, digest
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
@@ -54,7 +56,6 @@ from .pages import Page, PageJob, site_pages
 from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, search_bundle, search_input
-from .translate.sections import parse_source
 from .translate.view import PATH as VIEW
 from .translate.view import (
     Links,
@@ -181,7 +182,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     # means the templates are the same too).
     library = base.figures if delta is not None and not delta.dictionary_changed else None
     drawn = base.drawn if library is not None else None
-    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
+    make_renderer = functools.cache(functools.partial(make_renderer_for, sources, problems,
                                                       library=library, drawn=drawn,
                                                       store=cache.store, parsed=parsed))
     jobs = page_jobs(sources, cache, delta)
@@ -224,7 +225,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     problems.raise_if_any()
     pages = {path: entry for path, entry in (pages | view.cached | rendered_view.pages).items()
              if not assets.is_published_file(path)}
-    files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
+    files = store_files(pages, cache.pages, cache.store, root, problems)
     problems.raise_if_any()
     pages |= files
     # The search index, made from the finished pages (search.py).
@@ -267,7 +268,7 @@ def warm_up(built: Built) -> None:
         return
     sources, article = built.sources, built.sources.articles[0]
     # Its own figure library: what it loads is not handed to the next build.
-    renderer = renderer_for(sources, Problems(sources.site.root), drawn=built.drawn)
+    renderer = make_renderer_for(sources, Problems(sources.site.root), drawn=built.drawn)
     for language in article.sources:
         with contextlib.suppress(SourceChanged):   # saved since: the next build sees it
             renderer.render(PageJob("article.html", language, article.slug))
@@ -435,29 +436,12 @@ def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]
     return changed
 
 
-def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
-                 store: Store | None = None,
-                 parsed: dict[str, list] | None = None) -> Renderer:
-    """A renderer of these sources; it loads each figure spec when first placed and keeps
-    the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary; `drawn`: what a renderer made of them with these same templates); the
-    files articles reference go to `store` (none: only read); `parsed`: sources' tokens
-    already parsed, by digest."""
-    from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
+def make_renderer_for(sources: Sources, problems: Problems, **options) -> Renderer:
+    """render.templates.renderer_for, imported only when a page is rendered: Jinja,
+    markdown-it and math-core are not loaded by a build that renders nothing."""
+    from .render.templates import renderer_for
 
-    if library is None:
-        library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
-    library.problems = problems
-    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
-                        sources.strings, sources.templates, problems)
-    renderer.files.store = store
-    if drawn is not None:
-        renderer.drawn = drawn
-    renderer.notices = sources.sections.notices
-    if parsed is not None:
-        renderer.parsed = parsed
-    return renderer
+    return renderer_for(sources, problems, **options)
 
 
 def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], Renderer],
@@ -468,7 +452,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
     written as soon as it is rendered; only its cache entry comes back, with the
     translator's view's copies of the figures it placed, while their specs are loaded
     (unless the memo has them), its body (cache.keep_body) and its sections
-    (translate/sections.py: not parsed again)."""
+    (load/sections.py: not parsed again)."""
     if not stale:
         return Rendered({}, {})
     renderer = make_renderer()

@@ -38,10 +38,12 @@ from typing import NamedTuple
 
 from .load.config import Site
 from .load.figures import FigureFile
-from .load.sourcefiles import digest, hasher, hexdigest, key_of
+from .load.sourcefiles import CHANGED, digest, hasher, hexdigest, key_of
 from .load.texts import Dictionary
 from .memo import BODY, COPY, Memo
 from .pages import Body
+from .problems import Problems
+from .render.assets import published
 
 FOLDER = ".articlesite-cache"
 FORMAT = 5
@@ -137,7 +139,7 @@ def article_key(site: str, language: str, listing: object, source: str,
                 references: str | None, notices: object = None) -> str:
     """An article page's: its own source, the article's bibliography, its listing (the
     titles and descriptions the switcher shows in the other languages) and the sections it
-    marks as possibly out of date (translate/sections.py)."""
+    marks as possibly out of date (load/sections.py)."""
     return key_of(site, "article.html", language, listing, source, references, notices)
 
 
@@ -445,3 +447,28 @@ class Cache:
         copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         self.store.keep_only({entry.blob for entry in pages.values()} | copies | bodies)
+
+
+def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,
+                root: Path, problems: Problems) -> dict[str, Entry]:
+    """The files the pages show or link to, as cache entries of their copies in the store:
+    the last build's entry while its copy is intact, else a new one (the copy put back
+    from the source if it was altered, e.g. edited through its hard link in site/)."""
+    found = {}
+    for path, (blob, relative) in published(pages).items():
+        entry = previous.get(path)
+        if entry is not None and entry.blob == blob and store.holds(entry):
+            found[path] = entry
+            continue
+        try:
+            if digest(store.path(blob).read_bytes()) != blob:
+                raise OSError
+        except OSError:
+            data = (root / relative).read_bytes() if (root / relative).is_file() else b""
+            if digest(data) != blob:
+                problems.add(root / relative, None, CHANGED)
+                continue
+            store.put_bytes(data)
+        stat = store.path(blob).stat()
+        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
+    return found

@@ -17,7 +17,7 @@ from .problems import Problems
 SOURCE = "source"          # an article source's front matter (load/content.py)
 REFERENCES = "references"  # an article's bibliography (load/content.py)
 OUTLINE = "outline"        # an article source's outline (load/outlines.py)
-SECTIONS = "sections"      # an article source's sections (translate/sections.py)
+SECTIONS = "sections"      # an article source's sections (load/sections.py)
 SPEC = "spec"              # the dictionary keys of a figure spec that loaded clean
 BODY = "body"              # an article body's stored record (cache.KeptBody), by body_key
 COPY = "copy"              # a figure's copy for the translator's view (cache.StoredCopy)

@@ -24,11 +24,10 @@ if TYPE_CHECKING:
 
 
 def check_bodies(renderer: Renderer, sources: Sources, outlines: dict[str, Outline],
-                 parsed: dict[str, list], findings: Findings) -> dict[tuple[str, str], Body]:
-    """Render every article body once (`parsed`: the tokens the outline stage parsed,
-    by source digest, let go as each is rendered) and report what it found; the bodies,
-    by slug and language."""
-    renderer.parsed = parsed
+                 findings: Findings) -> dict[tuple[str, str], Body]:
+    """Render every article body once (the renderer holds the tokens the outline stage
+    parsed, let go as each is rendered) and report what it found; the bodies, by slug
+    and language."""
     bodies: dict[tuple[str, str], Body] = {}
     fragments: dict[tuple[str, str], Fragments] = {}
     for article in sources.articles:

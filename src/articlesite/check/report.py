@@ -16,7 +16,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..build import renderer_for
 from ..load.content import Source
 from ..load.outlines import literal_markup, load_outlines
 from ..load.sourcefiles import text_of
@@ -24,6 +23,7 @@ from ..load.sources import Sources, load_sources
 from ..memo import Memo
 from ..pages import Body
 from ..problems import BuildError, Finding, Findings, merge_repeated
+from ..render.templates import renderer_for
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
@@ -79,8 +79,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
                 check_placeholder(source, findings)
-    renderer = renderer_for(sources, findings, keep=len(sources.figures))
-    bodies = check_bodies(renderer, sources, outlines, parsed, findings)
+    renderer = renderer_for(sources, findings, keep=len(sources.figures), parsed=parsed)
+    bodies = check_bodies(renderer, sources, outlines, findings)
     templates = check_templates(renderer, sources, bodies)
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from ..memo import Memo
 from ..problems import Problems
-from ..translate.sections import SectionRecords, SectionStates, load_records
 from .config import Site, load_site
 from .confirmed import Record, load_record, record_path
 from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, scan_figures
+from .sections import SectionRecords, SectionStates, load_records
 from .sourcefiles import read_bytes
 from .symlinks import check_symlinks
 from .texts import Dictionary, load_dictionary
@@ -32,7 +32,7 @@ class Sources:
     strings: Dictionary
     templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
     confirmed: Record           # the translations' confirmation record (confirmed.py)
-    # what each article's translated sections were confirmed against (translate/sections.py)
+    # what each article's translated sections were confirmed against (load/sections.py)
     section_records: SectionRecords = field(default_factory=dict)
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 

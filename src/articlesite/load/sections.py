@@ -30,15 +30,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..load.sourcefiles import SourceChanged, parse_json, read_text
 from ..memo import SECTIONS, Memo
 from ..problems import Problems
+from .sourcefiles import SourceChanged, parse_json, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..load.config import Site
-    from ..load.content import Article, Source
+    from .config import Site
+    from .content import Article, Source
 
 RECORD = "sections.confirmed.json"
 OK, STALE, UNCONFIRMED, MISSING = "ok", "stale", "unconfirmed", "missing"
