@@ -29,8 +29,8 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
                 "translate.progress")),
     # Pages and figures to HTML; the translator's view.
     ("rendering", ("render", "translate.view")),
-    # The cache (pages by key, their store) and the search index.
-    ("output", ("cache", "search")),
+    # The cache (pages by key, their store), the search index, writing the site.
+    ("output", ("cache", "search", "write")),
     # The build: its stages in order.
     ("build", ("build",)),
     # What runs around the build: the `check` command (which renders bodies and

@@ -116,7 +116,7 @@ class Builder:
     def settle_unsettled(self, built, cache, written) -> None:
         """A page a given-up build put in place that this one did not render (its edit
         was undone, say) is put back as this build has it."""
-        from ..build import place_pages
+        from ..write import place_pages
 
         if built.incremental:
             pages = cache.saved.pages
