@@ -31,8 +31,8 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("rendering", ("render", "translate.view")),
     # The cache (pages by key, their store), the search index, writing the site.
     ("output", ("cache", "search", "write")),
-    # The build: its stages in order.
-    ("build", ("build",)),
+    # The build: its stages in order, and the planning of what it renders.
+    ("build", ("build", "plan")),
     # What runs around the build: the `check` command (which renders bodies and
     # templates), serve, the translation commands, the figure commands, new projects.
     ("commands", ("check.report", "check.bodies", "check.templates", "translate", "serve",
