@@ -43,7 +43,7 @@ from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
 from .memo import SECTIONS, SPEC, Memo
 from .pages import Page, PageJob
-from .plan import Plan, compare, page_jobs, plan_pages, plan_view, same_keys
+from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, search_bundle, search_input
@@ -66,6 +66,7 @@ class Rendered:
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
     bodies: dict[str, KeptBody] = field(default_factory=dict)  # article bodies, by body_key
     sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
+    in_place: bool = False   # the pages were put in place in site/ as they were rendered
 
     def update(self, other: Rendered) -> None:
         self.pages.update(other.pages)
@@ -101,6 +102,32 @@ class Built:
                 "unchanged)")
 
 
+@dataclass
+class Run:
+    """One build's settings, and what all its stages share."""
+
+    root: Path
+    out: Path                      # where the site is written
+    problems: Problems             # every problem found, raised once a stage needs it
+    cache: Cache
+    progress: Callable[[int, int], None] | None = None
+    written: Written | None = None
+    interrupt: Callable[[], bool] | None = None
+
+
+@dataclass
+class Loaded:
+    """The load stage's output: the sources, and what a quick rebuild starts from."""
+
+    sources: Sources
+    keys: PageKeys                 # what every page, and each template's, depends on
+    base: Built | None             # the previous build this one is made on top of
+    delta: Delta | None            # what changed since `base`, if a delta covers it
+    # A quick rebuild parses only the sources edited: their tokens, by digest, handed on
+    # to the check stage and rendering (None: a full build parses each when needed).
+    parsed: dict[str, list] | None
+
+
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
           cache: Cache | None = None, written: Written | None = None,
@@ -126,107 +153,195 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     started = time.perf_counter()
     root = root.resolve()
     out = (out or root / "site").resolve()
-    problems = Problems(root)
-    cache = cache or Cache(root, clean=clean)
+    run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
+              written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
-    # A quick rebuild parses only the sources edited: their tokens (by digest) are handed
-    # on to the check stage and rendering, not parsed again.
+    loaded = load(run, base, changed, drafts)
+    warnings = check(run, loaded)
+    plan, phases = plan_site(run, loaded)
+    renderers = Renderers.of(run, loaded)
+    rendered = render(run, loaded, plan, phases, renderers)
+    view, pages = render_the_view(run, loaded, plan, rendered, renderers)
+    pages, files = publish_files(run, pages)
+    bundle = index(run, loaded, pages | files)
+    incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
+    save(run, loaded, pages | files | bundle)
+    figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
+    return Built(len(pages), sorted(rendered.pages | view.pages),
+                 len(loaded.sources.site.codes), time.perf_counter() - started,
+                 loaded.sources, figures, drawn, out, incremental, len(files), warnings,
+                 loaded.keys.site)
+
+
+def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
+    """The load stage: every source, or on top of `base` only the `changed` files (when
+    nothing else changed), and the delta from `base`'s sources."""
     parsed: dict[str, list] | None = {}
-    sources = reload_sources(base.sources, changed, cache.memo, drafts, parsed) \
+    sources = reload_sources(base.sources, changed, run.cache.memo, drafts, parsed) \
         if base and changed and base.sources else None
     if sources is None:
         base, parsed = None, None
-        sources = load_sources(root, problems, cache.memo, drafts=drafts)
-    page_keys = PageKeys(sources.site, sources.templates, sources.strings)
+        sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts)
+    keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
-        if base is not None and base.site_key == page_keys.site else None
-    # The check stage, on the parsed sources: what it finds is listed with what rendering
-    # finds, at once. A quick rebuild checks the articles it edited (what the others' check
-    # reads, the site, the article and its outline, is what passed last time).
+        if base is not None and base.site_key == keys.site else None
+    return Loaded(sources, keys, base, delta, parsed)
+
+
+def check(run: Run, loaded: Loaded) -> list[Problem]:
+    """The check stage, on the parsed sources: what it finds is listed with what rendering
+    finds, at once. A quick rebuild checks the articles it edited (what the others' check
+    reads, the site, the article and its outline, is what passed last time). Returns the
+    warnings (what reaches readers as literal markup), printed after the summary."""
+    sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    outlines = load_outlines(checked, cache.memo, problems, parsed)
-    check_pages(sources.site, checked, outlines, problems)
-    warnings = Problems(root)   # printed after the summary: the build goes on
+    outlines = load_outlines(checked, run.cache.memo, run.problems, loaded.parsed)
+    check_pages(sources.site, checked, outlines, run.problems)
+    warnings = Problems(run.root)
     literal_markup(checked, outlines, warnings.add)
-    # The figure specs the previous build parsed hold while the specs and the dictionary
-    # they were checked against are the same; so does what it drew of them (a delta
-    # means the templates are the same too).
-    library = base.figures if delta is not None and not delta.dictionary_changed else None
-    drawn = base.drawn if library is not None else None
-    make_renderer = functools.cache(functools.partial(make_renderer_for, sources, problems,
-                                                      library=library, drawn=drawn,
-                                                      store=cache.store, parsed=parsed))
+    return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
+
+
+def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
+    """The plan stage: the pages to plan (after a change, those it touches: the others
+    keep their entries), in the phases they are rendered in. On top of a previous build
+    (serve), the edited articles' pages are planned, rendered and put in place first,
+    then the indexes and feeds that list them: the page an author is looking at reloads
+    without waiting for an index of a thousand articles."""
+    sources, cache, delta = loaded.sources, run.cache, loaded.delta
     jobs = page_jobs(sources, cache, delta)
     plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
-                                                  sources.strings), page_keys=page_keys)
+                                                  sources.strings), page_keys=loaded.keys)
     if delta is not None:   # the pages not planned keep their entries
         planned = {job.path for job in jobs}
         plan.cached = {path: entry for path, entry in cache.pages.items()
                        if path not in planned and path != VIEW}
-    # On top of a previous build (serve), the edited articles' pages are planned, rendered
-    # and put in place first, then the indexes and feeds that list them: the page an
-    # author is looking at reloads without waiting for an index of a thousand articles.
-    phases = [jobs] if base is None else \
-        [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
-    rendered, replace = Rendered({}, {}), base is not None
+    if loaded.base is None:
+        return plan, [jobs]
+    return plan, [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
+
+
+@dataclass
+class Renderers:
+    """The build's renderer, made when first needed (a build that renders nothing loads
+    no template), with the figures the previous build parsed and drew: they hold while
+    the specs and the dictionary they were checked against are the same (a delta means
+    the templates are the same too)."""
+
+    make: Callable[[], Renderer]
+    figures: FigureLibrary | None
+    drawn: DrawnFigures | None
+
+    @classmethod
+    def of(cls, run: Run, loaded: Loaded) -> Renderers:
+        base, delta = loaded.base, loaded.delta
+        library = base.figures if delta is not None and not delta.dictionary_changed \
+            else None
+        drawn = base.drawn if library is not None else None
+        make = functools.cache(functools.partial(
+            make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
+            store=run.cache.store, parsed=loaded.parsed))
+        return cls(make, library, drawn)
+
+    def kept(self, rendered: bool) -> tuple[FigureLibrary | None, DrawnFigures | None]:
+        """The figures and drawings the next build may start from."""
+        if not rendered:
+            return self.figures, self.drawn
+        return self.make().figures, self.make().drawn
+
+
+def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
+           renderers: Renderers) -> Rendered:
+    """The render stage, phase by phase: plan the phase's pages, render the stale ones
+    into the store, and on top of a previous build put them in place in site/ at once
+    (only where site/ is what the previous build left). What the memo keeps of them is
+    kept for the next build."""
+    sources, cache = loaded.sources, run.cache
+    rendered = Rendered({}, {}, in_place=loaded.base is not None)
     for phase in phases:
         stale = len(plan.stale)
         plan_pages(sources, cache, phase, plan)
-        part = render_pages(plan, plan.stale[stale:], make_renderer, sources, cache,
-                            problems, progress)
+        part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
+                            run.problems, run.progress)
         rendered.update(part)
-        # Replace pages one at a time only where site/ is what the previous build left.
-        replace = replace and all((out / path).is_file() for path in part.pages)
-        if replace and not problems:
-            place_pages(out, part.pages, cache.store, written)
+        rendered.in_place = rendered.in_place and all((run.out / path).is_file()
+                                                      for path in part.pages)
+        if rendered.in_place and not run.problems:
+            place_pages(run.out, part.pages, cache.store, run.written)
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
         cache.keep_body(key, kept)
     for source, sections in rendered.sections.items():
         cache.memo.keep(SECTIONS, source, sections)
+    return rendered
+
+
+def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
+                    renderers: Renderers) -> tuple[Rendered, dict[str, Entry]]:
+    """The translator's view, which links to the figures on the pages; then the check of
+    the figure specs no page needed. The view rendered, and every page's entry."""
+    sources, cache, delta = loaded.sources, run.cache, loaded.delta
     pages = plan.cached | rendered.pages
-    view = plan_view(sources, pages, cache, delta, plan)
-    rendered_view = render_view(sources, view, make_renderer, cache, problems,
-                                plan.rendering)
-    for spec, keys in (rendered.specs | rendered_view.specs).items():
+    view_plan = plan_view(sources, pages, cache, delta, plan)
+    view = render_view(sources, view_plan, renderers.make, cache, run.problems,
+                       plan.rendering)
+    for spec, keys in (rendered.specs | view.specs).items():
         cache.memo.keep(SPEC, spec, list(keys))
-    if delta is None or (delta.dictionary_changed and not same_keys(base.sources, sources)):
-        check_figures(sources.figures, sources.dictionary, cache.memo, problems)
-    problems.raise_if_any()
-    pages = {path: entry for path, entry in (pages | view.cached | rendered_view.pages).items()
-             if not assets.is_published_file(path)}
-    files = store_files(pages, cache.pages, cache.store, root, problems)
-    problems.raise_if_any()
-    pages |= files
-    # The search index, made from the finished pages (search.py).
-    pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
-    bundle = search_bundle(pages, cache.store, cache.pages, problems, root,
-                           sources.site.codes, interrupt) \
-        if sources.site.search else {}
-    problems.raise_if_any()
-    pages |= bundle
+    if delta is None or (delta.dictionary_changed and
+                         not same_keys(loaded.base.sources, sources)):
+        check_figures(sources.figures, sources.dictionary, cache.memo, run.problems)
+    run.problems.raise_if_any()
+    return view, pages | view_plan.cached | view.pages
+
+
+def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
+                                                              dict[str, Entry]]:
+    """The pages (without any search bundle's files) and the files articles reference,
+    published beside them, each with its entry."""
+    pages = {path: entry for path, entry in pages.items()
+             if not assets.is_published_file(path) and not path.startswith(f"{BUNDLE}/")}
+    files = store_files(pages, run.cache.pages, run.cache.store, run.root, run.problems)
+    run.problems.raise_if_any()
+    return pages, files
+
+
+def index(run: Run, loaded: Loaded, pages: dict[str, Entry]) -> dict[str, Entry]:
+    """The index stage: the search index, made from the finished pages (search.py)."""
+    if not loaded.sources.site.search:
+        return {}
+    bundle = search_bundle(pages, run.cache.store, run.cache.pages, run.problems, run.root,
+                           loaded.sources.site.codes, run.interrupt)
+    run.problems.raise_if_any()
+    return bundle
+
+
+def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
+          bundle: dict[str, Entry], rendered: Rendered, view: Rendered) -> bool:
+    """The write stage: the whole `site` into a fresh folder swapped in place of the old,
+    or, when the pages rendered are in place already and the files published are what
+    they were, the view and the search bundle put in place the same way. Whether the
+    site was changed in place."""
+    cache = run.cache
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
-    if replace and same_files:
-        place_pages(out, rendered_view.pages, cache.store, written)
-        place_bundle(out, {path: entry for path, entry in cache.pages.items()
-                           if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
-    else:
-        write_site(pages, cache.store, out)
-        if written is not None:
-            written(None)
-    if base is not None:
-        cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
-    cache.save(pages, sources.dictionary)
-    if rendered.pages or rendered_view.pages:
-        library, drawn = make_renderer().figures, make_renderer().drawn
-    return Built(len(pages) - len(files) - len(bundle),
-                 sorted(rendered.pages | rendered_view.pages), len(sources.site.codes),
-                 time.perf_counter() - started, sources,
-                 library, drawn, out, replace and same_files, len(files),
-                 sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)),
-                 page_keys.site)
+    if rendered.in_place and same_files:
+        place_pages(run.out, view.pages, cache.store, run.written)
+        place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
+                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
+        return True
+    write_site(site, cache.store, run.out)
+    if run.written is not None:
+        run.written(None)
+    return False
+
+
+def save(run: Run, loaded: Loaded, site: dict[str, Entry]) -> None:
+    """The save stage: the cache records the build (and what was not read again, on top
+    of a previous build, still holds)."""
+    if loaded.base is not None:
+        run.cache.memo.kept.update(run.cache.memo.known)
+    run.cache.save(site, loaded.sources.dictionary)
 
 
 def warm_up(built: Built) -> None:
