@@ -198,7 +198,7 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     outlines = load_outlines(checked, run.cache.memo, run.problems, loaded.parsed)
     check_pages(sources.site, checked, outlines, run.problems)
     warnings = Problems(run.root)
-    literal_markup(checked, outlines, warnings.add)
+    literal_markup(checked, outlines, warnings.add, sources.site.admonitions)
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
 
 

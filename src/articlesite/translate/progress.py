@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..problems import Findings, Problems
+from ..problems import Findings, Problems, command
 
 if TYPE_CHECKING:
     from ..load.sources import Sources
@@ -46,31 +46,39 @@ class SummaryOnDisk:
         self._read: tuple[tuple, Summary] | None = None   # the files' stamp, their summary
 
     def __call__(self) -> Summary:
-        try:
-            stamp = tuple((os.stat(path).st_mtime_ns, os.stat(path).st_size)
-                          for path in self.files)
-        except OSError:
+        stamp = tuple(stamp_of(path) for path in self.files)
+        if stamp[0] is None:
             return {}
         if self._read is None or self._read[0] != stamp:
-            self._read = (stamp, summary_of(self.root, self.files))
+            self._read = (stamp, summary_of(self.root))
         return self._read[1]
 
 
-def summary_of(root: Path, files: list[Path]) -> Summary:
+def summary_of(root: Path) -> Summary:
     from ..load.config import load_site
-    from ..load.texts import load_dictionary
+    from ..load.theme import load_figure_texts, load_strings
 
     problems = Problems(root)
     site = load_site(root, problems)
     found: Summary = {}
     if site is not None and site.in_progress:
         found = {code: {"texts": [], "strings": []} for code in site.in_progress}
-        for path, kind in ((files[1], "texts"), (files[2], "strings")):
-            loaded = load_dictionary(path, site.codes, problems, in_progress=site.in_progress,
-                                     fallback=site.source_language)
+        for load, kind in ((load_figure_texts, "texts"), (load_strings, "strings")):
+            loaded = load(root, site.codes, problems, in_progress=site.in_progress,
+                          fallback=site.source_language)
             for key, language in sorted(loaded.fallbacks if loaded else ()):
                 found[language][kind].append(key)
     return found
+
+
+def stamp_of(path: Path) -> tuple[int, int] | None:
+    """A file's time and size, None if it is absent (an optional file, such as the
+    project's interface strings)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
 
 
 def serve_snippet(found: Summary, path: str) -> str:
@@ -93,6 +101,6 @@ def serve_snippet(found: Summary, path: str) -> str:
         f"<b>{escape(language)} is in progress</b> (serve only): "
         f"{len(texts)} figure text{'s' if len(texts) != 1 else ''} (outlined) and "
         f"{len(strings)} interface string{'s' if len(strings) != 1 else ''} of this "
-        "language fall back to the source language; <code>python build.py check</code> "
+        f"language fall back to the source language; <code>{command()} check</code> "
         f"lists them.<script type=\"application/json\" id=\"articlesite-fallbacks\">"
         f"{listing}</script></div>")
