@@ -33,6 +33,36 @@ def run(default_root: Path | None = None) -> NoReturn:
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
+    from .translate import commands as translation_commands
+
+    args = make_parser().parse_args(argv)
+    root = getattr(args, "root", default_root or Path.cwd()).resolve()
+    args.clean = getattr(args, "clean", False)
+    try:
+        if args.command == "serve":
+            from .serve.supervisor import serve
+            return serve(root, args.host, args.port, clean=args.clean,
+                         drafts=not args.no_drafts)
+        if args.command == "check":
+            return run_check(root, args)
+        if args.command == "translations":
+            return translation_commands.run(root, args)
+        if args.command == "init":
+            return run_init(args.folder, args.languages, args.source)
+        if args.command == "new":
+            from .scaffold import new_article
+            for path in new_article(root, args.slug):
+                print(f"Created {path.relative_to(root)}")
+            return 0
+        return run_build(root, getattr(args, "out", None), clean=args.clean,
+                         drafts=getattr(args, "drafts", False))
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every command with its options."""
     # --root and --clean are accepted before or after the command (SUPPRESS: a value
     # given in one place is not overwritten by the other's default).
     common = argparse.ArgumentParser(add_help=False)
@@ -89,30 +119,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                                   "(default: the first of --languages)")
     from .translate import commands as translation_commands
     translation_commands.add_parser(command)
-    args = parser.parse_args(argv)
-    root = getattr(args, "root", default_root or Path.cwd()).resolve()
-    args.clean = getattr(args, "clean", False)
-    try:
-        if args.command == "serve":
-            from .serve.supervisor import serve
-            return serve(root, args.host, args.port, clean=args.clean,
-                         drafts=not args.no_drafts)
-        if args.command == "check":
-            return run_check(root, args)
-        if args.command == "translations":
-            return translation_commands.run(root, args)
-        if args.command == "init":
-            return run_init(args.folder, args.languages, args.source)
-        if args.command == "new":
-            from .scaffold import new_article
-            for path in new_article(root, args.slug):
-                print(f"Created {path.relative_to(root)}")
-            return 0
-        return run_build(root, getattr(args, "out", None), clean=args.clean,
-                         drafts=getattr(args, "drafts", False))
-    except UsageError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    return parser
 
 
 def run_init(folder: Path, languages: str, source: str | None) -> int:

@@ -14,7 +14,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, Temp
 from markupsafe import Markup
 
 from ..load.config import Site
-from ..load.content import Article, Listing, newest_first
+from ..load.content import Article, Listing, Source, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged
@@ -326,6 +326,32 @@ class Renderer:
         def problem(line: int | None, message: str) -> None:
             self.problems.add(source.path, line, message, language=language)
 
+        figure = self._figure_placer(body, source, sections, with_figures)
+        refs = links.page_references(self.site, self.articles, self.files, article.slug,
+                                     language, problem)
+        reference = self.ui(language)("equation-reference")
+        context = markdown.RenderContext(figure, numbers.get, problem, refs,
+                                         ui=self.ui(language),
+                                         equation_reference=lambda n: reference.format(
+                                             number=n),
+                                         notice=self._notices(article, language),
+                                         cite_count=body.cite_count,
+                                         admonitions={kind: (look, titles[language])
+                                                      for kind, (look, titles)
+                                                      in self.site.admonitions.items()})
+        body.html = markdown.render(tokens, source.body_line, context)
+        for found in find_literal_markup(tokens, source.body_line):
+            if found.stops_build:
+                problem(found.line, found.message)
+        body.files = refs.files
+        return body, refs
+
+    def _figure_placer(self, body: Body, source: Source, sections: set[str],
+                       with_figures: bool) -> Callable[[str, int], str]:
+        """What a body's ```{figure} fence becomes: the figure's HTML (or, without
+        `with_figures`, nothing but its checks), noted in `body`."""
+        language = source.language
+
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
                 body.figures[figure_id] = None
@@ -349,25 +375,7 @@ class Renderer:
             html, read = self._figure(spec, language)
             body.texts |= read
             return html
-
-        refs = links.page_references(self.site, self.articles, self.files, article.slug,
-                                     language, problem)
-        reference = self.ui(language)("equation-reference")
-        context = markdown.RenderContext(figure, numbers.get, problem, refs,
-                                         ui=self.ui(language),
-                                         equation_reference=lambda n: reference.format(
-                                             number=n),
-                                         notice=self._notices(article, language),
-                                         cite_count=body.cite_count,
-                                         admonitions={kind: (look, titles[language])
-                                                      for kind, (look, titles)
-                                                      in self.site.admonitions.items()})
-        body.html = markdown.render(tokens, source.body_line, context)
-        for found in find_literal_markup(tokens, source.body_line):
-            if found.stops_build:
-                problem(found.line, found.message)
-        body.files = refs.files
-        return body, refs
+        return figure
 
     def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
         """The notice after each stale section's heading: it links to the section in
