@@ -123,9 +123,10 @@ class Loaded:
     keys: PageKeys                 # what every page, and each template's, depends on
     base: Built | None             # the previous build this one is made on top of
     delta: Delta | None            # what changed since `base`, if a delta covers it
-    # A quick rebuild parses only the sources edited: their tokens, by digest, handed on
-    # to the check stage and rendering (None: a full build parses each when needed).
-    parsed: dict[str, list] | None
+    # The tokens of the sources parsed in this process, by digest, handed on from loading
+    # (a quick rebuild parses the sources edited) or the check stage to rendering, which
+    # lets each go once rendered.
+    parsed: dict[str, list]
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
@@ -176,11 +177,11 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
 def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
     """The load stage: every source, or on top of `base` only the `changed` files (when
     nothing else changed), and the delta from `base`'s sources."""
-    parsed: dict[str, list] | None = {}
+    parsed: dict[str, list] = {}
     sources = reload_sources(base.sources, changed, run.cache.memo, drafts, parsed) \
         if base and changed and base.sources else None
     if sources is None:
-        base, parsed = None, None
+        base, parsed = None, {}
         sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts)
     keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
@@ -195,7 +196,8 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     warnings (what reaches readers as literal markup), printed after the summary."""
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    outlines = load_outlines(checked, run.cache.memo, run.problems, loaded.parsed)
+    outlines = load_outlines(checked, run.cache.memo, run.problems, loaded.parsed,
+                             spread=True)
     check_pages(sources.site, checked, outlines, run.problems)
     warnings = Problems(run.root)
     literal_markup(checked, outlines, warnings.add, sources.site.admonitions)

@@ -20,7 +20,6 @@ from ..load.content import Source
 from ..load.outlines import literal_markup, load_outlines
 from ..load.sourcefiles import text_of
 from ..load.sources import Sources, load_sources
-from ..memo import Memo
 from ..pages import Body
 from ..problems import BuildError, Finding, Findings, command, merge_repeated
 from ..render.templates import renderer_for
@@ -72,7 +71,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     # The check stage of a build, then each body rendered once and the templates, for the
     # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
-    outlines = load_outlines(sources.articles, Memo(), findings, parsed)
+    outlines = load_outlines(sources.articles, sources.memo, findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
     literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"),
                    sources.site.admonitions)
