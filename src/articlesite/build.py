@@ -34,9 +34,8 @@ from .cache import (
     store_files,
     texts_digest,
 )
-from .check.ids import check_pages
+from .check.stage import check_sources
 from .load.figures import FigureFile, FigureLibrary
-from .load.outlines import literal_markup, load_outlines
 from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged, digest
 from .load.sources import Sources, load_sources
@@ -196,11 +195,9 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     warnings (what reaches readers as literal markup), printed after the summary."""
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    outlines = load_outlines(checked, run.cache.memo, run.problems, loaded.parsed,
-                             spread=True)
-    check_pages(sources.site, checked, outlines, run.problems)
     warnings = Problems(run.root)
-    literal_markup(checked, outlines, warnings.add, sources.site.admonitions)
+    check_sources(sources.site, checked, run.cache.memo, run.problems, warnings.add,
+                  loaded.parsed, spread=True)
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
 
 
