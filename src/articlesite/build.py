@@ -1,11 +1,19 @@
-"""The build, a list of stages: load the sources (or, after a change, only what changed
-since the `previous` build) and their outlines; check them (check/ids.py); plan which
-pages must be rendered (the cache, or the previous build, holds the others); render
-those, over the cores when there are many, each page streamed to the cache's store as it
-is done; then the translator's view, which links to the figures on those pages; check
-the figure specs no page needed; then write:
-assemble the new site in a fresh folder and swap it in place of site/, or, after a
-change, replace only the pages that changed, each in one atomic rename.
+"""The build, a list of stages (build() calls them in order):
+
+- load: the sources, or after a change only what changed since the `previous` build
+  (load/reload.py);
+- check: each source parsed once for its outline and sections, the pages' ids and
+  links, what readers would see as markup (check/stage.py, shared with `check`);
+- plan: which pages must be rendered (plan.py: the cache, or the previous build, holds
+  the others);
+- render: those pages, over the cores when there are many, each streamed to the cache's
+  store as it is done (on top of a previous build, put in place at once);
+- the translator's view, which links to the figures on those pages, and the check of
+  the figure specs no page needed; the files the articles reference;
+- index: the search index, from the finished pages (search.py);
+- write: the new site in a fresh folder swapped in place of site/, or, after a change,
+  only the pages that changed, each in one atomic rename (write.py);
+- save: the cache records the build.
 
 There is one build: `serve` calls it after every save with the previous build and the
 paths that changed, and it reuses what that build loaded and rendered.
