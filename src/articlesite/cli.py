@@ -33,6 +33,7 @@ def run(default_root: Path | None = None) -> NoReturn:
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
+    from .figures import commands as figure_commands
     from .translate import commands as translation_commands
 
     args = make_parser().parse_args(argv)
@@ -47,6 +48,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return run_check(root, args)
         if args.command == "translations":
             return translation_commands.run(root, args)
+        if args.command == "figure":
+            return figure_commands.run(root, args)   # BuildError: the spec's problems
         if args.command == "init":
             return run_init(args.folder, args.languages, args.source)
         if args.command == "new":
@@ -59,6 +62,9 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BuildError as error:   # raised by `figure` and `check --stretch` only
+        print_problems(error)
+        return 1
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -84,6 +90,29 @@ def make_parser() -> argparse.ArgumentParser:
         parent.add_argument("--drafts", action="store_true", default=argparse.SUPPRESS,
                             help="include the sources whose front matter says draft: true "
                                  "(marked as drafts)")
+    add_serve_and_check(command)
+    new_parser = command("new", help="start an article: content/SLUG/ with one "
+                                                 "source per language")
+    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
+                                       "article in every language with a figure")
+    init_parser.add_argument("folder", metavar="DIR", type=Path,
+                             help="a new or empty folder")
+    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
+                             help="the languages' codes, separated by commas "
+                                  "(default: zh,en,ja)")
+    init_parser.add_argument("--source", metavar="CODE",
+                             help="the language translations are made from "
+                                  "(default: the first of --languages)")
+    from .translate import commands as translation_commands
+    translation_commands.add_parser(command)
+    from .figures import commands as figure_commands
+    figure_commands.add_parser(command)
+    return parser
+
+
+def add_serve_and_check(command) -> None:
+    """The `serve` and `check` commands, added with make_parser's `command(name, ...)`."""
     serve_parser = command(
         "serve", help="build, serve site/ and rebuild on every save; open pages reload")
     serve_parser.add_argument("--port", type=port_number, default=8000,
@@ -104,22 +133,10 @@ def make_parser() -> argparse.ArgumentParser:
                               help="an alias of `translations confirm --all`, then the check")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
-    new_parser = command("new", help="start an article: content/SLUG/ with one "
-                                                 "source per language")
-    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
-    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
-                                       "article in every language with a figure")
-    init_parser.add_argument("folder", metavar="DIR", type=Path,
-                             help="a new or empty folder")
-    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
-                             help="the languages' codes, separated by commas "
-                                  "(default: zh,en,ja)")
-    init_parser.add_argument("--source", metavar="CODE",
-                             help="the language translations are made from "
-                                  "(default: the first of --languages)")
-    from .translate import commands as translation_commands
-    translation_commands.add_parser(command)
-    return parser
+    check_parser.add_argument("--stretch", type=float, metavar="RATIO",
+                              help="only measure the figures with every text RATIO times as "
+                                   "long (1.3: 30 %% longer) and list the boxes that would "
+                                   "overflow; exit 1 if one would")
 
 
 def run_init(folder: Path, languages: str, source: str | None) -> int:
@@ -186,6 +203,9 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     from .load.sources import load_sources
     from .translate.confirming import confirm_targets
 
+    if args.stretch is not None:
+        from .check.stretch import run_stretch
+        return run_stretch(root, args.stretch)
     if args.confirm or args.confirm_all:
         # The check itself changes nothing: confirming is `translations confirm`'s.
         given = "--confirm" if args.confirm else "--confirm-all"

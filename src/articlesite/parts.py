@@ -34,10 +34,10 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     # The build: its stages in order, and the planning of what it renders.
     ("build", ("build", "plan")),
     # What runs around the build: the `check` command (which renders bodies and
-    # templates), serve, the translation commands, the figure commands, new projects and
-    # articles (starter, scaffold).
-    ("commands", ("check.report", "check.bodies", "check.templates", "translate", "serve",
-                  "figures", "scaffold", "starter")),
+    # templates; `check --stretch`), serve, the translation commands, the figure
+    # commands, new projects and articles (starter, scaffold).
+    ("commands", ("check.report", "check.bodies", "check.templates", "check.stretch",
+                  "translate", "serve", "figures", "scaffold", "starter")),
     # The command line, and the tools that look at the package itself.
     ("command line", ("cli", "__main__", "tools")),
 ]
