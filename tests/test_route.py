@@ -165,3 +165,56 @@ def test_routes_stay_inside_the_bounds():
     assert not inside_bounds[0].ok          # 10 px over their tops is outside
     free = route_edges(nodes, [Ends("a", "b", "top", "top")])
     assert free[0].ok and min(y for _, y in free[0].points) == 0.0
+
+
+@st.composite
+def anything_goes(draw):
+    """Boxes anywhere, overlapping, outside the bounds, as a drag in the editor leaves
+    them; edges between any of them."""
+    coordinate = st.integers(-50, 400)
+    size = st.integers(1, 150)
+    boxes = draw(st.lists(st.tuples(coordinate, coordinate, size, size), min_size=2,
+                          max_size=8))
+    nodes = {f"n{i}": tuple(map(float, box)) for i, box in enumerate(boxes)}
+    side = st.none() | st.sampled_from(SIDES)
+    edges = draw(st.lists(st.builds(Ends, st.sampled_from(sorted(nodes)),
+                                    st.sampled_from(sorted(nodes)), side, side), max_size=8))
+    return nodes, edges
+
+
+@ROUTES
+@given(anything_goes())
+def test_any_layout_gives_routes_or_reasons_and_routes_stay_clear(layout):
+    nodes, edges = layout
+    routes = route_edges(nodes, edges, bounds=(0, 0, 400, 400))
+    assert len(routes) == len(edges)
+    for ends, route in zip(edges, routes):
+        assert route.ok != bool(route.error) and bool(route.points) == route.ok
+        for a, b in pairwise(route.points):
+            assert (a[0] == b[0]) != (a[1] == b[1]), route.points
+        for node, box in nodes.items():   # no route enters a box, its own neither
+            assert not any(inside(a, b, box, 0.0) for a, b in pairwise(route.points))
+            if node not in (ends.source, ends.target):
+                assert not any(inside(a, b, box, MARGIN)
+                               for a, b in beyond_stubs(route.points)), (node, route)
+
+
+def beyond_stubs(points):
+    """The segments of a route less the first and last MARGIN px: out of its ports, a
+    route may pass another box's margin (never the box) where boxes lie that close."""
+    segments = list(pairwise(points))
+    if not segments:
+        return []
+    (a, b), (c, d) = segments[0], segments[-1]
+    if len(segments) == 1:
+        return [(toward(a, b, MARGIN), toward(b, a, MARGIN))] \
+            if abs(b[0] - a[0]) + abs(b[1] - a[1]) > 2 * MARGIN else []
+    return [(toward(a, b, MARGIN), b)] + segments[1:-1] + [(c, toward(d, c, MARGIN))]
+
+
+def toward(a, b, length):
+    """The point `length` px from a toward b (b itself if nearer)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    total = abs(dx) + abs(dy)
+    t = min(1.0, length / total) if total else 0.0
+    return (a[0] + dx * t, a[1] + dy * t)
