@@ -420,27 +420,45 @@ class _Grid:
 
 def _lower_bound(gx: float, gy: float, arrive: int):
     """The heuristic: from (x, y) heading `d`, the Manhattan distance to the goal plus
-    BEND for each bend still needed to arrive along heading `arrive`."""
-    def bends(dx: float, dy: float, d: int, last: int) -> int:
-        """The fewest bends from heading `d` to the goal, reached along `last`."""
-        vx, vy = _STEP[d]
-        ahead, aside = dx * vx + dy * vy, dx * vy - dy * vx
-        if d == last:
-            return 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
-        if d == (last + 2) % 4:
-            return 2 if aside != 0 else 4
-        lx, ly = _STEP[last]
-        return 1 if ahead >= 0 and dx * lx + dy * ly > 0 else 3
-
-    sideways = ((arrive + 1) % 4, (arrive + 3) % 4)
+    BEND for each bend still needed to arrive along heading `arrive` (_BENDS)."""
+    table = _BENDS[arrive]
 
     def lower(x: float, y: float, d: int) -> float:
         dx, dy = gx - x, gy - y
-        fewest = bends(dx, dy, d, arrive)
-        if fewest > 1:   # or reach the goal sideways and turn there into the box
-            fewest = min(fewest, 1 + min(bends(dx, dy, d, s) for s in sideways))
-        return abs(dx) + abs(dy) + BEND * fewest
+        return abs(dx) + abs(dy) + table[d * 9 + ((dx > 0) - (dx < 0) + 1) * 3
+                                         + (dy > 0) - (dy < 0) + 1]
     return lower
+
+
+def _bend_table(arrive: int) -> list[float]:
+    """BEND times the fewest bends from each heading to a goal reached along `arrive`,
+    or reached sideways and turned into there, by which side of the goal one is on: they
+    depend on nothing else."""
+    sideways = ((arrive + 1) % 4, (arrive + 3) % 4)
+    table = [0.0] * 36
+    for d in range(4):
+        for sx in (-1, 0, 1):
+            for sy in (-1, 0, 1):
+                fewest = _bends(sx, sy, d, arrive)
+                if fewest > 1:
+                    fewest = min(fewest, 1 + min(_bends(sx, sy, d, s) for s in sideways))
+                table[d * 9 + (sx + 1) * 3 + sy + 1] = BEND * fewest
+    return table
+
+
+def _bends(dx: float, dy: float, d: int, last: int) -> int:
+    """The fewest bends from heading `d` to a goal (dx, dy) away, reached along `last`."""
+    vx, vy = _STEP[d]
+    ahead, aside = dx * vx + dy * vy, dx * vy - dy * vx
+    if d == last:
+        return 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
+    if d == (last + 2) % 4:
+        return 2 if aside != 0 else 4
+    lx, ly = _STEP[last]
+    return 1 if ahead >= 0 and dx * lx + dy * ly > 0 else 3
+
+
+_BENDS = [_bend_table(arrive) for arrive in range(4)]
 
 
 def _path(came: dict[int, int], state: int) -> list[int]:
