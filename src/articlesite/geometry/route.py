@@ -256,8 +256,9 @@ class _Grid:
         self.blocked_h, self.blocked_v = bytearray(count), bytearray(count)
         for box in grown:
             self._block(box)
-        self.used: dict[tuple[int, int], int] = {}   # (vertical?, segment): edges on it
+        self.used: dict[int, int] = {}   # segment (see _search): how many edges run on it
         self._parts: list[int] | None = None
+        self._ways: tuple | None = None
 
     def _block(self, box: _Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -329,13 +330,13 @@ class _Grid:
                 j = bisect_left(ys, y1)
                 if j < len(ys) and ys[j] == y1:
                     for i in range(bisect_left(xs, min(x1, x2)), bisect_left(xs, max(x1, x2))):
-                        key = (0, j * nx + i)
+                        key = (j * nx + i) * 2
                         self.used[key] = self.used.get(key, 0) + 1
             else:
                 i = bisect_left(xs, x1)
                 if i < nx and xs[i] == x1:
                     for j in range(bisect_left(ys, min(y1, y2)), bisect_left(ys, max(y1, y2))):
-                        key = (1, j * nx + i)
+                        key = (j * nx + i) * 2 + 1
                         self.used[key] = self.used.get(key, 0) + 1
 
     def _escape(self, port: Point, out: int) -> int | None:
@@ -361,19 +362,36 @@ class _Grid:
             a, b, (box[0] - m, box[1] - m, box[2] + m, box[3] + m)))
             for number, box in enumerate(self.boxes))
 
+    def _moves(self) -> tuple:
+        """For each heading, which points a step can be taken from (inside the grid, not
+        blocked), the step's offset, and each point's coordinates: made once a grid."""
+        if self._ways is None:
+            nx, count = self.nx, len(self.blocked_h)
+            flip = bytes.maketrans(b"\x00\x01", b"\x01\x00")
+            right = bytearray(self.blocked_h.translate(flip))
+            right[nx - 1::nx] = bytes(len(right[nx - 1::nx]))       # the last column
+            down = bytearray(self.blocked_v.translate(flip))
+            down[count - nx:] = bytes(nx)                             # the last row
+            left = bytearray(b"\x00") + right[:-1]
+            left[0::nx] = bytes(len(left[0::nx]))                     # the first column
+            up = bytearray(nx) + down[:-nx]
+            xs = self.xs * len(self.ys)
+            ys = [y for y in self.ys for _ in range(nx)]
+            self._ways = ((right, down, left, up), (1, nx, -1, -nx), xs, ys)
+        return self._ways
+
     def _search(self, start: int, heading: int, goal: int, arrive: int) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
-        reached along `arrive`: the grid points of the cheapest path."""
-        xs, ys, nx, ny = self.xs, self.ys, self.nx, len(self.ys)
-        blocked = (self.blocked_h, self.blocked_v, self.blocked_h, self.blocked_v)
-        used = self.used
-        gx, gy = xs[goal % nx], ys[goal // nx]
-        lower = _lower_bound(gx, gy, arrive)
+        reached along `arrive`: the grid points of the cheapest path. A state is
+        point * 4 + heading; a segment's key in `used` is its first point * 2 + (1 for
+        a vertical one)."""
+        free, offset, px, py = self._moves()
+        used, table = self.used, _BENDS[arrive]
+        gx, gy = px[goal], py[goal]
         first = start * 4 + heading
         best = {first: 0.0}
         came: dict[int, int] = {}
-        x0, y0 = xs[start % nx], ys[start // nx]
-        todo = [(lower(x0, y0, heading), -0.0, first)]
+        todo = [(_lower_bound(gx, gy, arrive)(px[start], py[start], heading), -0.0, first)]
         back = (arrive + 2) % 4
         while todo:
             _, cost, state = heapq.heappop(todo)
@@ -382,36 +400,26 @@ class _Grid:
                 return _path(came, -1 - state)
             if cost > best[state]:
                 continue
-            point, d = divmod(state, 4)
-            i, j = point % nx, point // nx
-            for turn in (d, (d + 1) % 4, (d + 3) % 4):
-                if turn == 0:
-                    if i + 1 >= nx:
-                        continue
-                    segment, step = point, point + 1
-                elif turn == 1:
-                    if j + 1 >= ny:
-                        continue
-                    segment, step = point, point + nx
-                elif turn == 2:
-                    if i == 0:
-                        continue
-                    segment, step = point - 1, point - 1
-                else:
-                    if j == 0:
-                        continue
-                    segment, step = point - nx, point - nx
-                if blocked[turn][segment]:
+            point, d = state >> 2, state & 3
+            cx, cy = px[point], py[point]
+            for turn in (d, (d + 1) & 3, (d + 3) & 3):
+                if not free[turn][point]:
                     continue
-                x, y = xs[step % nx], ys[step // nx]
-                length = abs(x - xs[i]) + abs(y - ys[j])
-                shared = used.get((turn & 1, segment), 0) if used else 0
-                new = cost + length * (1 + SHARED * shared) + (BEND if turn != d else 0.0)
+                step = point + offset[turn]
+                x, y = px[step], py[step]
+                length = abs(x - cx) + abs(y - cy)
+                if used:
+                    key = (point if turn < 2 else step) * 2 + (turn & 1)
+                    length *= 1 + SHARED * used.get(key, 0)
+                new = cost + length + (BEND if turn != d else 0.0)
                 state2 = step * 4 + turn
-                if new < best.get(state2, float("inf")):
+                if new < best.get(state2, _INF):
                     best[state2] = new
                     came[state2] = state
-                    heapq.heappush(todo, (new + lower(x, y, turn), -new, state2))
+                    dx, dy = gx - x, gy - y
+                    heapq.heappush(todo, (new + abs(dx) + abs(dy) + table[
+                        turn * 9 + ((dx > 0) - (dx < 0) + 1) * 3 + (dy > 0) - (dy < 0) + 1],
+                        -new, state2))
                     if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
                         heapq.heappush(todo, (done, -done, -1 - state2))
@@ -459,6 +467,7 @@ def _bends(dx: float, dy: float, d: int, last: int) -> int:
 
 
 _BENDS = [_bend_table(arrive) for arrive in range(4)]
+_INF = float("inf")
 
 
 def _path(came: dict[int, int], state: int) -> list[int]:
