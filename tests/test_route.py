@@ -145,7 +145,17 @@ def test_a_box_walled_in_has_no_route_and_says_so():
                          walls)
     assert not routes[0].ok and routes[0].points == ()
     assert routes[0].error == ("no route from 'a' (right) to 'b' (left) keeps 10 px from "
-                               "every other box")
+                               "every other box, nor from any other side")
+
+
+def test_a_side_blocked_close_by_leaves_by_another_side():
+    # A wall 5 px from a's right side: no way out there; a's ends are not named.
+    nodes = {"a": (0, 100, 50, 30), "b": (200, 100, 50, 30)}
+    wall = [(55, 60, 10, 110)]
+    routed = route_edges(nodes, [Ends("a", "b"), Ends("a", "b", "right")], wall)
+    assert routed[0].ok and routed[0].source_side in ("top", "bottom"), routed[0]
+    assert routed[0].target_side == "left"
+    assert not routed[1].ok    # named, the right side is kept, and has no way out
 
 
 def test_bad_ends_are_errors_of_their_edge_only():

@@ -9,7 +9,8 @@ Interface (stable: the build, `figure layout` and the figure editor call it)
   coordinate system (the build uses the spec's own, before its transforms).
 - `edges`: a sequence of `Ends(source, target, source_side=None, target_side=None)`;
   a side is one of SIDES ("top", "right", "bottom", "left") or None: then the side of
-  the box that faces the other end is taken.
+  the box that faces the other end is taken, and if no route starts there, the other
+  sides are tried, the nearest first.
 - `obstacles`: other boxes (x, y, width, height) no edge may cross: the labels.
 - `bounds`: (x, y, width, height) the routes stay inside (the canvas), or None.
 - `margin`: how far (px) a route keeps from every box it does not connect.
@@ -114,15 +115,67 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
         (a, b), (side_a, side_b) = ports[i], sides[i]
         points = grid.route(a, _OUT[side_a], b, _OUT[side_b],
                             (index[edges[i].source], index[edges[i].target]))
-        if points is None:
+        if points is not None:
+            found[i] = list(points)
+    failed = [i for i in good if i not in found]
+    if failed:
+        _by_other_sides(failed, edges, sides, ports, found, nodes, index,
+                        (boxes, margin, bounds))
+    for i in failed:
+        if i not in found:
+            (side_a, side_b), auto = sides[i], edges[i].source_side is None or \
+                edges[i].target_side is None
             errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
                          f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
-                         "other box")
-        else:
-            found[i] = list(points)
+                         "other box" + (", nor from any other side" if auto else ""))
     nudge(list(found.values()), boxes, margin, _box(bounds) if bounds is not None else None)
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
+
+
+def _by_other_sides(failed: list[int], edges: Sequence[Ends], sides: dict, ports: dict,
+                    found: dict, nodes: Mapping[str, Rect], index: dict,
+                    grid_of: tuple) -> None:
+    """The edges that found no route from the sides facing each other try the other
+    sides of the ends that name none (nearest side centres first), from a port in the
+    middle of the side (or at a quarter, if that is taken), on a grid with those ports'
+    lines; what they find goes into `found`, `sides` and `ports`."""
+    taken = {p for pair in ports.values() for p in pair}
+    tries = {}
+    for i in failed:
+        ends = edges[i]
+        pairs = [(a, b) for a in ([ends.source_side] if ends.source_side else SIDES)
+                 for b in ([ends.target_side] if ends.target_side else SIDES)
+                 if (a, b) != sides[i]]
+        choices = []
+        for a, b in pairs:
+            pa, pb = _free_port(nodes[ends.source], a, taken), _free_port(
+                nodes[ends.target], b, taken)
+            choices.append((abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]), SIDES.index(a),
+                            SIDES.index(b), (a, b), (pa, pb)))
+        tries[i] = sorted(choices)
+    grid = _Grid(*grid_of, [p for pair in ports.values() for p in pair]
+                 + [p for choices in tries.values() for c in choices for p in c[4]])
+    for points in found.values():
+        grid._use(tuple(points))
+    for i in failed:
+        own = (index[edges[i].source], index[edges[i].target])
+        for *_, (a, b), (pa, pb) in tries[i]:
+            points = grid.route(pa, _OUT[a], pb, _OUT[b], own)
+            if points is not None:
+                found[i], sides[i], ports[i] = list(points), (a, b), (pa, pb)
+                break
+
+
+def _free_port(rect: Rect, side: str, taken: set) -> Point:
+    """The middle of a side, or a quarter along it (either way) if that is taken."""
+    box = _box(rect)
+    left, top, right, bottom = _side_box(box, side)
+    for t in (0.5, 0.25, 0.75):
+        point = (_half(left + (right - left) * t), _half(top + (bottom - top) * t))
+        if point not in taken:
+            return point
+    return point
 
 
 def _refused(ends: Ends, nodes: Mapping[str, Rect]) -> str | None:
