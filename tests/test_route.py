@@ -132,6 +132,15 @@ def test_a_lone_end_lines_up_with_the_end_it_faces():
     assert alone[0].points == ((50.0, 45.0), (150.0, 45.0))   # the middle of 40-50
 
 
+def test_edges_both_ways_between_facing_sides_run_straight_side_by_side():
+    # step's right side and check's left hold only these two edges: over what the sides
+    # share (45-105, less 10 px at each end), a third and two thirds along.
+    nodes = {"step": (210, 30, 160, 90), "check": (450, 45, 100, 60)}
+    there, back = route_edges(nodes, [Ends("step", "check"), Ends("check", "step")])
+    assert there.points == ((370.0, 68.5), (450.0, 68.5))
+    assert back.points == ((450.0, 81.5), (370.0, 81.5))
+
+
 def test_a_route_goes_round_a_box_in_the_way():
     nodes = {"a": (0, 100, 50, 30), "b": (300, 100, 50, 30), "wall": (120, 40, 60, 150)}
     points = route_edges(nodes, [Ends("a", "b", "right", "left")])[0].points

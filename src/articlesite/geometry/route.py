@@ -35,8 +35,10 @@ port; two boxes closer than twice the margin are joined only by one straight seg
 between sides that face each other, and bounds closer than the margin leave no way
 round a box on that side). Ends that share
 a side are spread evenly along it, ordered by where their other end lies (then by edge
-order), so that they do not overlap; the only end on a side that faces the other end's
-side moves along it to make one straight line where it can. Among the routes that do
+order), so that they do not overlap; where two facing sides hold only the edges between
+them, those are spread over the stretch both sides share, each one straight across, and
+the only end on a side that faces the other end's side moves along it to make one
+straight line where it can. Among the routes that do
 this, the one found has the least length plus BEND px for each bend; a segment another
 edge already runs along costs SHARED times its length more. Inner segments are then
 moved to the middle of the gap they run through, or spread across it (nudge.py). The same
@@ -255,38 +257,62 @@ def _ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
                 "bottom": (_half(left + (right - left) * t), _half(bottom)),
                 "left": (_half(left), _half(top + (bottom - top) * t)),
                 "right": (_half(right), _half(top + (bottom - top) * t))}[side]
+    paired = _pairs(on_side, edges, sides, found, nodes)
     alone = {members[0][1:] for members in on_side.values() if len(members) == 1}
     for i, ends in edges.items():
-        _align(found[i], ends, sides[i], [(i, 0) in alone, (i, 1) in alone], nodes)
+        if i not in paired:
+            _align(found[i], ends, sides[i], [(i, 0) in alone, (i, 1) in alone], nodes)
     return {i: (a, b) for i, (a, b) in found.items()}
+
+
+def _pairs(on_side: dict, edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
+           found: dict[int, list[Point]], nodes: Mapping[str, Rect]) -> set[int]:
+    """Two sides that face each other and hold only the ends of the edges between them:
+    those edges are spread over the stretch the sides share, each straight across.
+    The edges so placed."""
+    placed: set[int] = set()
+    for i, ends in edges.items():
+        if i in placed or _OUT[sides[i][1]] != (_OUT[sides[i][0]] + 2) % 4:
+            continue
+        keys = ((ends.source, sides[i][0]), (ends.target, sides[i][1]))
+        members = on_side[keys[0]]
+        group = {j for _, j, _ in members}
+        if group != {j for _, j, _ in on_side[keys[1]]}:
+            continue
+        axis = 0 if sides[i][0] in ("top", "bottom") else 1
+        low, high = (f(r[k] for r in (_stretch(nodes, *keys[0], axis),
+                                      _stretch(nodes, *keys[1], axis)))
+                     for f, k in ((max, 0), (min, 1)))
+        if low > high:
+            continue
+        for k, (_, j, _) in enumerate(members):   # the order of the first side's
+            at = _half(low + (high - low) * (k + 1) / (len(members) + 1))
+            found[j] = [(at, p[1]) if axis == 0 else (p[0], at) for p in found[j]]
+        placed |= group
+    return placed
+
+
+def _stretch(nodes: Mapping[str, Rect], node: str, side: str,
+             axis: int) -> tuple[float, float]:
+    """Where along a side a port may go: not nearer its corners than a quarter of it or
+    10 px."""
+    box = _side_box(_box(nodes[node]), side)
+    inset = min(10.0, (box[axis + 2] - box[axis]) / 4)
+    return box[axis] + inset, box[axis + 2] - inset
 
 
 def _align(ports: list[Point], ends: Ends, sides: tuple[str, str], alone: list[bool],
            nodes: Mapping[str, Rect]) -> None:
     """Ports on sides that face each other, one of them the only end on its side: that
-    one moves along its side (not nearer its corners than a quarter of it or 10 px) to
-    meet the other on one line, or both to the middle of what their sides share."""
-    if _OUT[sides[1]] != (_OUT[sides[0]] + 2) % 4:
+    one moves along its side (within its _stretch) to meet the other on one line."""
+    if _OUT[sides[1]] != (_OUT[sides[0]] + 2) % 4 or alone[0] == alone[1]:
         return
     axis = 0 if sides[0] in ("top", "bottom") else 1     # the coordinate along the sides
-    ranges = []
-    for node, side in zip((ends.source, ends.target), sides):
-        box = _side_box(_box(nodes[node]), side)
-        inset = min(10.0, (box[axis + 2] - box[axis]) / 4)
-        ranges.append((box[axis] + inset, box[axis + 2] - inset))
-    if alone[0] and alone[1]:
-        low, high = max(ranges[0][0], ranges[1][0]), min(ranges[0][1], ranges[1][1])
-        at = _half((low + high) / 2) if low <= high else None
-    else:
-        mover = 1 if alone[1] else 0 if alone[0] else None
-        if mover is None:
-            return
-        at = ports[1 - mover][axis]
-        at = at if ranges[mover][0] <= at <= ranges[mover][1] else None
-        alone = [k == mover for k in (0, 1)]
-    for k in (0, 1):
-        if at is not None and alone[k]:
-            ports[k] = (at, ports[k][1]) if axis == 0 else (ports[k][0], at)
+    mover = 1 if alone[1] else 0
+    low, high = _stretch(nodes, (ends.source, ends.target)[mover], sides[mover], axis)
+    at = ports[1 - mover][axis]
+    if low <= at <= high:
+        ports[mover] = (at, ports[mover][1]) if axis == 0 else (ports[mover][0], at)
 
 
 # The grid and the search --------------------------------------------------------------
