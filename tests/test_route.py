@@ -163,8 +163,25 @@ def test_a_side_blocked_close_by_leaves_by_another_side():
     wall = [(55, 60, 10, 110)]
     routed = route_edges(nodes, [Ends("a", "b"), Ends("a", "b", "right")], wall)
     assert routed[0].ok and routed[0].source_side in ("top", "bottom"), routed[0]
-    assert routed[0].target_side == "left"
+    assert len(routed[0].points) == 4   # over (or under) the wall and down (up) into b
     assert not routed[1].ok    # named, the right side is kept, and has no way out
+
+
+def test_an_edge_that_would_run_round_the_figure_takes_shorter_sides():
+    # Back from the last box to the first: from the facing sides (output's left, input's
+    # right) it would wind round two boxes with 4 bends, crossing check -> output; over
+    # the top it bends twice and crosses nothing. The edges along the row stay straight.
+    nodes = {"input": (30, 45, 100, 60), "step": (210, 30, 160, 90),
+             "check": (450, 45, 100, 60), "output": (630, 45, 110, 60)}
+    edges = [Ends("input", "step"), Ends("step", "check"), Ends("check", "output"),
+             Ends("output", "input")]
+    *row, back = route_edges(nodes, edges, bounds=(0, 0, 770, 200))
+    assert [len(route.points) for route in row] == [2, 2, 2]
+    assert (back.source_side, back.target_side) == ("top", "top")
+    assert len(back.points) == 4
+    named = route_edges(nodes, edges[:3] + [Ends("output", "input", "left", "right")],
+                        bounds=(0, 0, 770, 200))[3]
+    assert len(named.points) == 6          # named sides are kept, however far round
 
 
 def test_bad_ends_are_errors_of_their_edge_only():

@@ -101,10 +101,11 @@ class Grid:
             self._parts = parts
         return self._parts
 
-    def route(self, a: Point, out_a: int, b: Point, out_b: int,
-              own: tuple[int, int]) -> tuple[Point, ...] | None:
+    def route(self, a: Point, out_a: int, b: Point, out_b: int, own: tuple[int, int],
+              mark: bool = True) -> tuple[Point, ...] | None:
         """The route from port `a` (leaving along heading `out_a`) to port `b` (entered
-        against its outward heading `out_b`), or None."""
+        against its outward heading `out_b`), or None; `mark`: later routes pay to share
+        its segments."""
         if self._straight(a, out_a, b, out_b, own):
             points: tuple[Point, ...] = (a, b)
         else:
@@ -118,7 +119,8 @@ class Grid:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
                                       for p in path] + [b])
-        self.use(points)
+        if mark:
+            self.use(points)
         return points
 
     def use(self, points: tuple[Point, ...]) -> None:

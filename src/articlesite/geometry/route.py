@@ -9,8 +9,9 @@ Interface (stable: the build, `figure layout` and the figure editor call it)
   coordinate system (the build uses the spec's own, before its transforms).
 - `edges`: a sequence of `Ends(source, target, source_side=None, target_side=None)`;
   a side is one of SIDES ("top", "right", "bottom", "left") or None: then the side of
-  the box that faces the other end is taken, and if no route starts there, the other
-  sides are tried, the nearest first.
+  the box that faces the other end is taken; if no route starts there, or only one
+  that bends DETOUR times or more (back across the figure), the box's other sides are
+  tried too and the cheapest route kept (then every side's ports are spread again).
 - `obstacles`: other boxes (x, y, width, height) no edge may cross: the labels.
 - `bounds`: (x, y, width, height) the routes stay inside (the canvas), or None.
 - `margin`: how far (px) a route keeps from every box it does not connect.
@@ -59,6 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .grid import BEND, OUT, SHARED, Grid, Point, Rect, box_of
 from .nudge import nudge
@@ -68,6 +70,7 @@ __all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route"
            "route_edges"]
 
 MARGIN = 10.0   # px kept from every box an edge does not connect
+DETOUR = 4      # bends from which an edge with an unnamed end tries the other sides
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,39 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
     boxes = [box_of(nodes[node]) for node in ids] + [box_of(rect) for rect in obstacles]
     errors = [_refused(ends, nodes) for ends in edges]
     good = [i for i, error in enumerate(errors) if error is None]
+    grid_of = (boxes, margin, bounds)
     sides = {i: choose_sides(edges[i], nodes) for i in good}
+    found, ports = _route_all(good, edges, sides, nodes, index, grid_of)
+    retry = [i for i in good if (edges[i].source_side is None or edges[i].target_side is None)
+             and (i not in found or len(found[i]) - 2 >= DETOUR)]
+    if retry:
+        tried = _other_sides(retry, edges, sides, ports, found, nodes, index, grid_of)
+        if tried:   # the ports of every side spread again, with the new sides
+            new_sides = {**sides, **{i: chosen[0] for i, chosen in tried.items()}}
+            again, _ = _route_all(good, edges, new_sides, nodes, index, grid_of)
+            if set(again) >= set(found) | set(tried):
+                sides, found = new_sides, again
+            else:    # lost one: the routes as tried
+                sides = new_sides
+                found.update({i: chosen[1] for i, chosen in tried.items()})
+    for i in good:
+        if i not in found:
+            (side_a, side_b), auto = sides[i], edges[i].source_side is None or \
+                edges[i].target_side is None
+            errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
+                         f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
+                         "other box" + (", nor from any other side" if auto else ""))
+    nudge([found[i] for i in sorted(found)], boxes, margin,
+          box_of(bounds) if bounds is not None else None)
+    return [Route(error=errors[i]) if i not in sides else
+            Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
+
+
+def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
+               index: dict, grid_of: tuple) -> tuple[dict, dict]:
+    """The routes found from these sides, by edge, in edge order, and every edge's ports."""
     ports = place_ports({i: edges[i] for i in good}, sides, nodes)
-    grid = Grid(boxes, margin, bounds, [p for pair in ports.values() for p in pair])
+    grid = Grid(*grid_of, [p for pair in ports.values() for p in pair])
     found: dict[int, list[Point]] = {}
     for i in good:
         (a, b), (side_a, side_b) = ports[i], sides[i]
@@ -101,54 +134,53 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
                             (index[edges[i].source], index[edges[i].target]))
         if points is not None:
             found[i] = list(points)
-    failed = [i for i in good if i not in found]
-    if failed:
-        _by_other_sides(failed, edges, sides, ports, found, nodes, index,
-                        (boxes, margin, bounds))
-    for i in failed:
-        if i not in found:
-            (side_a, side_b), auto = sides[i], edges[i].source_side is None or \
-                edges[i].target_side is None
-            errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
-                         f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
-                         "other box" + (", nor from any other side" if auto else ""))
-    nudge(list(found.values()), boxes, margin, box_of(bounds) if bounds is not None else None)
-    return [Route(error=errors[i]) if i not in sides else
-            Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
+    return found, ports
 
 
-def _by_other_sides(failed: list[int], edges: Sequence[Ends], sides: dict, ports: dict,
-                    found: dict, nodes: Mapping[str, Rect], index: dict,
-                    grid_of: tuple) -> None:
-    """The edges that found no route from the sides facing each other try the other
-    sides of the ends that name none (nearest side centres first), from a port in the
-    middle of the side (or at a quarter, if that is taken), on a grid with those ports'
-    lines; what they find goes into `found`, `sides` and `ports`."""
+def _cost(points: Sequence[Point]) -> float:
+    return sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points)) \
+        + BEND * (len(points) - 2)
+
+
+def _other_sides(retry: list[int], edges: Sequence[Ends], sides: dict, ports: dict,
+                 found: dict, nodes: Mapping[str, Rect], index: dict,
+                 grid_of: tuple) -> dict[int, tuple[tuple[str, str], list[Point]]]:
+    """The edges with no route from the sides that face each other, or one that bends
+    DETOUR times or more, try the other sides of their ends that name none, from a port
+    in the middle of the side (or a quarter along it, if that is taken), on a grid with
+    those ports' lines: the sides and route that cost least (length plus BEND a bend;
+    the route found first on a tie), for each edge whose sides change."""
     taken = {p for pair in ports.values() for p in pair}
     tries = {}
-    for i in failed:
+    for i in retry:
         ends = edges[i]
-        pairs = [(a, b) for a in ([ends.source_side] if ends.source_side else SIDES)
-                 for b in ([ends.target_side] if ends.target_side else SIDES)
-                 if (a, b) != sides[i]]
         choices = []
-        for a, b in pairs:
-            pa, pb = free_port(nodes[ends.source], a, taken), free_port(
-                nodes[ends.target], b, taken)
-            choices.append((abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]), SIDES.index(a),
-                            SIDES.index(b), (a, b), (pa, pb)))
+        for a in [ends.source_side] if ends.source_side else SIDES:
+            for b in [ends.target_side] if ends.target_side else SIDES:
+                if (a, b) != sides[i]:
+                    pa = free_port(nodes[ends.source], a, taken)
+                    pb = free_port(nodes[ends.target], b, taken)
+                    choices.append((abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]), SIDES.index(a),
+                                    SIDES.index(b), (a, b), (pa, pb)))
         tries[i] = sorted(choices)
     grid = Grid(*grid_of, [p for pair in ports.values() for p in pair]
-                 + [p for choices in tries.values() for c in choices for p in c[4]])
-    for points in found.values():
-        grid.use(tuple(points))
-    for i in failed:
+                + [p for choices in tries.values() for c in choices for p in c[4]])
+    for i, points in found.items():
+        if i not in tries:
+            grid.use(tuple(points))
+    chosen = {}
+    for i in retry:
         own = (index[edges[i].source], index[edges[i].target])
+        best = (_cost(found[i]), sides[i], found[i]) if i in found else None
         for *_, (a, b), (pa, pb) in tries[i]:
-            points = grid.route(pa, OUT[a], pb, OUT[b], own)
-            if points is not None:
-                found[i], sides[i], ports[i] = list(points), (a, b), (pa, pb)
-                break
+            points = grid.route(pa, OUT[a], pb, OUT[b], own, mark=False)
+            if points is not None and (best is None or _cost(points) < best[0]):
+                best = (_cost(points), (a, b), list(points))
+        if best is not None:
+            grid.use(tuple(best[2]))
+            if best[1] != sides[i]:
+                chosen[i] = (best[1], best[2])
+    return chosen
 
 
 def _refused(ends: Ends, nodes: Mapping[str, Rect]) -> str | None:
