@@ -402,16 +402,17 @@ class Handler(BaseHTTPRequestHandler):
         extra = serve_snippet(summary_on_disk(self.editor.root), path)
         if path == VIEW and self.headers.get("Host", "") in self.editor.hosts():
             extra += self.editor.snippet()
-        return extra
+        return extra + self.figures.snippet(path, self.headers.get("Host", ""))
 
     def do_POST(self) -> None:
         """The translator's view's editor (translate/editor.py): nothing else is posted."""
+        from ..figures.editor import PREFIX as FIGURES
         from ..translate.editor import MAX_BODY, PREFIX
 
         path = urlsplit(self.path).path
         length = self.headers.get("Content-Length", "")
         self.close_connection = True   # unless the body is read
-        if not path.startswith(PREFIX):
+        if not path.startswith((PREFIX, FIGURES)):
             status, answer = HTTPStatus.NOT_FOUND, {"ok": False, "message": "not found"}
         elif not length.isdigit():
             status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
@@ -425,7 +426,8 @@ class Handler(BaseHTTPRequestHandler):
         else:
             body = self.rfile.read(int(length))
             self.close_connection = False
-            status, answer = self.editor.handle(path, self.headers, body)
+            status, answer = (self.figures if path.startswith(FIGURES) else
+                              self.editor).handle(path, self.headers, body)
         self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
 
     def discard(self, length: int) -> None:
@@ -543,6 +545,7 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
+    from ..figures.editor import FigureEditor
     from ..translate.editor import Editor
 
     site = root / "site"
@@ -550,7 +553,8 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
     editor = Editor(root.resolve(), host) if token is None else Editor(root.resolve(), host,
                                                                       token=token)
     handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
-                                               "editor": editor})
+                                               "editor": editor,
+                                               "figures": FigureEditor(editor)})
     server = ThreadingHTTPServer(listener.getsockname()[:2], handler,
                                  bind_and_activate=False)
     server.socket.close()
