@@ -307,7 +307,7 @@
     this.history.push(this.future.pop());
     this.restore(this.history[this.history.length - 1]);
   };
-  Editor.prototype.dirty = function () { return this.history.length > 1; };
+  Editor.prototype.dirty = function () { return this.snapshot() !== this.history[0]; };
 
   /* Moving, with snapping ------------------------------------------------------------ */
   Editor.prototype.others = function (item) {
@@ -359,8 +359,8 @@
     x = Math.max(0, Math.min(m.width - r.w, x));
     y = Math.max(0, Math.min(m.height - Math.max(r.h, 1), y));
     var before = item.fields.box.slice();
-    item.fields.box[0] = Math.round(x * 100) / 100;
-    item.fields.box[1] = Math.round(y * 100) / 100;
+    item.fields.box[0] = snap ? Math.round(x) : Math.round(x * 100) / 100;
+    item.fields.box[1] = snap ? Math.round(y) : Math.round(y * 100) / 100;
     this.showGuides(guides, { x: x, y: y, w: r.w, h: r.h });
     if (item.list === "nodes") this.follow(item, before);
     else if (item.list === "labels") this.rerouteAll();
@@ -599,11 +599,12 @@
     this.message.setAttribute("role", "status");
     this.message.setAttribute("aria-live", "polite");
     this.textRow = make("div", "fe-row fe-texts", bar);
-    this.textRow.hidden = true;
     var note = this.data.transforms.length ? " Shown without its transforms (" + this.data.transforms.map(function (t) {
       return Object.keys(t)[0]; }).join(", ") + ") while editing: you move the spec's own coordinates, the build applies them again." : "";
     this.say("Drag to move (arrow keys: 1 px, Shift: 10 px); handles resize; drag from a node's dot to another node to draw an edge." + note);
     this.figure.querySelector(".figure-scroll").before(bar);
+    this.bar = bar;
+    this.showText();
     return bar;
   };
 
@@ -625,8 +626,12 @@
   Editor.prototype.showText = function () {
     var self = this, row = this.textRow, item = this.find(this.selected);
     while (row.firstChild) row.removeChild(row.firstChild);
-    row.hidden = !item || (item.list !== "nodes" && item.list !== "labels");
-    if (row.hidden) return;
+    if (!item || (item.list !== "nodes" && item.list !== "labels")) {
+      /* The row keeps its height: the figure below does not move under the pointer. */
+      make("span", "fe-hint", row).textContent = "Select a node or a label to edit its text in " +
+        "the language shown; Delete removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes.";
+      return;
+    }
     var fields = item.list === "nodes" ? [["text", "Text"], ["sub", "Subtitle"]] : [["text", "Text"]];
     fields.forEach(function (field) {
       var label = make("label", "", row), key = item.fields[field[0]];
@@ -748,7 +753,7 @@
     this.canvas.setPointerCapture(e.pointerId);
     var item = handle || port ? this.find(this.selected) : this.itemAt(target);
     if (!item) { this.drag = null; this.select(null); return; }
-    if (!handle && !port && item.uid !== this.selected) this.select(item.uid);
+    if (!handle && !port && item.uid !== this.selected) { this.select(item.uid); at = this.point(e); }
     this.drag = { kind: handle ? "resize" : port ? "connect" : item.list === "edges" ? "none" : "move",
                   item: item, handle: handle, side: port, from: at, box: item.fields.box ? item.fields.box.slice() : null };
     if (port) this.drag.line = make("span", "fe-guide fe-drawing", this.overlay);
