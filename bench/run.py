@@ -5,8 +5,8 @@
 For each size N it writes the synthetic project (bench/make_synthetic.py), the
 equivalent Hugo site (bench/make_hugo.py) and, with `pip install -e '.[bench]'`, the
 equivalent MkDocs site with mkdocs-static-i18n (bench/make_mkdocs.py), then times full
-builds of each, alternating them, after one warm-up of each and a `sync` before every run: wall time,
-CPU time (user + system, the workers included); then one more run of each for peak
+builds of each, alternating them, after one warm-up of each and a `sync` before every run:
+wall time, CPU time (user + system, the workers included); then one more run of each for peak
 memory (the process tree's PSS, which counts pages our forked workers share once,
 sampled every 20 ms). Our build is also timed, alternating with the others, on a twin of
 the project with `search: false`, to show what the search index (Pagefind) costs.

@@ -131,6 +131,14 @@ def check(root: Path, capsys, *args: str) -> tuple[int, dict]:
     return code, json.loads(capsys.readouterr().out)
 
 
+def confirm(root: Path, capsys, *args: str) -> tuple[int, str]:
+    """Run `translations confirm ARGS` in-process; return exit code and what it printed."""
+    from articlesite.cli import main
+
+    code = main(["--root", str(root), "translations", "confirm", *args])
+    return code, capsys.readouterr().out
+
+
 def problems(report: dict, check_name: str) -> list[dict]:
     """The findings of one check that are problems, not warnings."""
     return [f for f in report["findings"] if f["check"] == check_name

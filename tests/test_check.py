@@ -13,6 +13,7 @@ import pytest
 from conftest import (
     TEXTS,
     check,
+    confirm,
     copy_project,
     edit,
     fixture_site,
@@ -92,7 +93,7 @@ def test_key_no_figure_uses(root, capsys):
     set_text(root, "orphan", "en", "Orphan")
     set_text(root, "orphan", "zh", "孤儿")
     set_text(root, "orphan", "ja", "孤児")
-    check(root, capsys, "--confirm", "orphan")  # confirmed, so only 'unused' remains
+    confirm(root, capsys, "orphan")  # confirmed, so only 'unused' remains
     code, report = check(root, capsys)
     assert code == 1
     found = only(report, "translations")
@@ -120,7 +121,9 @@ def test_value_identical_to_the_source_language(root, capsys):
         key_line(root, "act"), "act", "ja")
     assert "same as the en text" in found["message"]
     # Meant to be the same: confirming it by name accepts it.
-    code, report = check(root, capsys, "--confirm", "act:ja")
+    assert confirm(root, capsys, "act:ja") == (
+        0, "Confirmed 1 translation in figure-texts.confirmed.json.\n")
+    code, report = check(root, capsys)
     assert code == 0, report
 
 
@@ -134,11 +137,13 @@ def test_source_text_changed_makes_translations_stale(root, capsys):
     assert all("stale" in f["message"] and "'Act'" in f["message"] for f in found)
     # The translator updates ja and confirms it; zh stays stale until confirmed too.
     set_text(root, "act", "ja", "まず行動")
-    code, report = check(root, capsys, "--confirm", "act:ja")
+    confirm(root, capsys, "act:ja")
+    code, report = check(root, capsys)
     assert code == 1
     assert [(f["key"], f["language"]) for f in problems(report, "translations")] == [
         ("act", "zh")]
-    code, report = check(root, capsys, "--confirm-all")
+    assert confirm(root, capsys, "--all")[0] == 0
+    code, report = check(root, capsys)
     assert code == 0
     record = json.loads((root / "figures/figure-texts.confirmed.json").read_text("utf-8"))
     assert record["act"] == {"zh": {"source": "Act first", "text": "行动"},
@@ -148,11 +153,29 @@ def test_source_text_changed_makes_translations_stale(root, capsys):
 def test_confirm_all_leaves_identical_values_to_be_named(root, capsys):
     (root / "figures/figure-texts.confirmed.json").unlink()
     set_text(root, "act", "ja", "Act")  # the same as en: it must be named
-    code, _ = check(root, capsys, "--confirm-all")
-    assert code == 1
+    code, out = confirm(root, capsys, "--all")
+    assert "identical to the en text" in out and "act:ja" in out and code == 0
+    assert check(root, capsys)[0] == 1
+
+
+def test_check_confirm_is_an_alias_that_says_so(root, capsys):
+    """`check --confirm` (and `--confirm-all`) still confirm, then check; each says which
+    command confirms now."""
+    set_text(root, "act", "ja", "Act")
+    code = main(["--root", str(root), "check", "--no-browser", "--confirm", "act:ja"])
+    out, err = capsys.readouterr()
+    assert code == 0, out
+    assert "Confirmed 1 translation in figure-texts.confirmed.json." in out
+    assert "note: `check --confirm` is an alias of `python build.py translations confirm`" in err
     code = main(["--root", str(root), "check", "--no-browser", "--confirm-all"])
-    out = capsys.readouterr().out
-    assert "identical to the en text" in out and "act:ja" in out and code == 1
+    assert "`check --confirm-all` is an alias of `python build.py translations confirm " \
+        "--all`" in capsys.readouterr().err and code == 0
+
+
+def test_confirm_without_a_target_is_a_usage_error(root, capsys):
+    assert main(["--root", str(root), "translations", "confirm"]) == 2
+    assert "name what to confirm (KEY[:LANG] or SLUG[#SECTION][:LANG]), or give --all" in \
+        capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argument, message", [
@@ -161,7 +184,7 @@ def test_confirm_all_leaves_identical_values_to_be_named(root, capsys):
     ("act:xx", "'xx' is not a language to confirm"),
 ])
 def test_confirming_something_that_does_not_exist(root, capsys, argument, message):
-    code = main(["--root", str(root), "check", "--no-browser", "--confirm", argument])
+    code = main(["--root", str(root), "translations", "confirm", argument])
     assert code == 2
     assert message in capsys.readouterr().err
 
@@ -284,7 +307,7 @@ def test_label_on_a_node(root, capsys):
     path = root / SPEC
     path.write_text(path.read_text(encoding="utf-8")
                     + "labels:\n  - text: note\n    box: [20, 4, 360]\n", encoding="utf-8")
-    check(root, capsys, "--confirm", "note")
+    confirm(root, capsys, "note")
     code, report = check(root, capsys)
     assert code == 0, report  # in its place, the label is fine
     edit(root, SPEC, "box: [20, 4, 360]", "box: [20, 50, 360]")

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from conftest import check, line_of, need_browser, problems, run_build, set_text
+from conftest import confirm, line_of, need_browser, problems, run_build, set_text
 
 OVERVIEW = "figures/training-overview.yaml"
 LONG_JA = "教師あり微調整による初期方策の作成と検証"
@@ -30,7 +30,7 @@ def test_real_content_fits_in_every_language_and_style(project, capsys):
 
 def test_overflowing_translation_is_found_with_figure_element_key_language_px(project, capsys):
     set_text(project, "sft", "ja", LONG_JA)
-    check(project, capsys, "--confirm", "sft:ja")
+    confirm(project, capsys, "sft:ja")
     code, report = measured_check(project)
     assert code == 1
     found = problems(report, "fit")
@@ -44,7 +44,7 @@ def test_overflowing_translation_is_found_with_figure_element_key_language_px(pr
 
 def test_label_pushed_under_a_node_is_found(project, capsys):
     set_text(project, "command", "en", "Task command with a much longer explanation")
-    check(project, capsys, "--confirm", "command:en")
+    confirm(project, capsys, "command:en")
     code, report = measured_check(project)
     assert code == 1
     found = problems(report, "fit")
@@ -110,8 +110,9 @@ def test_translator_view_measures_fit_live(project, chromium):
 
 
 def test_node_too_tall_names_all_its_texts(project, capsys, chromium):
-    set_text(project, "critic-update", "ja", "Critic のパラメータをリターン目標に向けて少しずつ更新する")
-    check(project, capsys, "--confirm", "critic-update:ja")
+    set_text(project, "critic-update", "ja",
+             "Critic のパラメータをリターン目標に向けて少しずつ更新する")
+    confirm(project, capsys, "critic-update:ja")
     code, report = measured_check(project)
     assert code == 1
     found, = problems(report, "fit")

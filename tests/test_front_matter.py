@@ -76,7 +76,8 @@ def test_extra_is_handed_to_the_templates(site: Path):
     template = site / "templates/article.html"
     template.write_text(template.read_text(encoding="utf-8").replace(
         "<article data-pagefind-body>",
-        "<article data-pagefind-body data-series=\"{{ extra.get('series', '') }}\">"), encoding="utf-8")
+        "<article data-pagefind-body data-series=\"{{ extra.get('series', '') }}\">"),
+        encoding="utf-8")
     assert run_build(site).returncode == 0
     assert soup(site / "site/ja/attention.html").article["data-series"] == "推論の基礎"
 

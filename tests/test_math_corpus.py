@@ -87,6 +87,6 @@ def test_a_checker_that_cannot_fail_would_be_useless():
     assert mathcorpus.check(entry, mathcorpus.Result(
         "<math><mi>E</mi><mtext>tag</mtext></math>", tag=None)) == ["tag (1)"]
     entry = mathcorpus.Entry(r"\vec{v}", False, "test")
-    assert mathcorpus.check(entry, mathcorpus.Result(
-        '<math><mover accent="true"><mi>v</mi><mo stretchy="false">&#x20D7;</mo></mover></math>')) == [
-        "a lone combining mark '⃗'"]
+    result = mathcorpus.Result('<math><mover accent="true"><mi>v</mi>'
+                               '<mo stretchy="false">&#x20D7;</mo></mover></math>')
+    assert mathcorpus.check(entry, result) == ["a lone combining mark '⃗'"]

@@ -53,7 +53,7 @@ def test_unconfirmed_article_is_a_warning_and_shows_no_notice(root, capsys):
 
 
 def test_changed_source_section_is_stale_until_confirmed(root, capsys):
-    result = run_build(root, "check", "--no-browser", "--confirm", SLUG)
+    result = run_build(root, "translations", "confirm", SLUG)
     assert result.returncode == 0, result.stdout
     assert f"Confirmed 4 sections of {SLUG}" in result.stdout
     record = json.loads((root / RECORD).read_text())
@@ -71,7 +71,8 @@ def test_changed_source_section_is_stale_until_confirmed(root, capsys):
         for language in ("ja", "zh")]
     assert run_build(root).returncode == 0
     assert notices(root, "ja") == [(
-        "collect", "この節は翻訳後に原文が更新されたため、内容が古い可能性があります。 原文を読む ( English )",
+        "collect", ("この節は翻訳後に原文が更新されたため、内容が古い可能性があります。"
+                    " 原文を読む ( English )"),
         f"../en/{SLUG}.html#collect")]
     assert notices(root, "zh")[0][1].startswith("本节的原文已更新")
     assert notices(root, "en") == []
@@ -85,11 +86,12 @@ def test_changed_source_section_is_stale_until_confirmed(root, capsys):
     assert run_build(root, "--clean").returncode == 0
     assert snapshot(root / "site") == incremental
 
-    result = run_build(root, "check", "--no-browser", "--confirm", f"{SLUG}#collect:ja")
+    result = run_build(root, "translations", "confirm", f"{SLUG}#collect:ja")
     assert f"Confirmed 1 section of {SLUG}" in result.stdout
-    assert result.returncode == 1   # zh is still stale
-    result = run_build(root, "check", "--no-browser", "--confirm", f"{SLUG}#collect")
+    assert check(root, capsys)[0] == 1   # zh is still stale
+    result = run_build(root, "translations", "confirm", f"{SLUG}#collect")
     assert result.returncode == 0, result.stdout
+    assert check(root, capsys)[0] == 0
     assert run_build(root).returncode == 0
     assert notices(root, "ja") == notices(root, "zh") == []
     view = soup(root / "site" / "translations.html")
@@ -100,7 +102,7 @@ def test_confirming_what_does_not_exist_is_a_usage_error(root):
     for target, message in ((f"{SLUG}#no-such-section", "has no section 'no-such-section'"),
                             ("no-such-article#x", "'no-such-article' is not an article"),
                             (f"{SLUG}:en", "'en' is not a translation of")):
-        result = run_build(root, "check", "--no-browser", "--confirm", target)
+        result = run_build(root, "translations", "confirm", target)
         assert result.returncode == 2 and message in result.stderr
         assert "Traceback" not in result.stderr
     assert not (root / RECORD).exists()

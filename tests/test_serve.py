@@ -293,7 +293,7 @@ def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path
         page.goto(f"{origin}{ARTICLE}")
         page.evaluate("window.sentinel = 1")  # gone when the page reloads
 
-        source = package / "articlesite" / "serve" / "server.py"
+        source = package / "articlesite" / "serve" / "handler.py"
         text = source.read_text(encoding="utf-8")
         assert 'server_version = "articlesite"' in text
         source.write_text(text.replace('server_version = "articlesite"',
@@ -302,7 +302,7 @@ def test_a_code_change_restarts_the_server_on_the_same_port(root: Path, tmp_path
         outcome = events.until(lambda outcome: outcome["version"].split("-")[0] != process)
         assert outcome["ok"], outcome
         assert running.get("/")[1]["Server"].startswith("articlesite-changed ")
-        assert "serve/server.py changed: restarting with the new code." in running.output()
+        assert "serve/handler.py changed: restarting with the new code." in running.output()
         page.wait_for_function("window.sentinel === undefined", timeout=DEADLINE * 1000)
         assert TITLE in page.text_content("body")
         assert editor_token(running) == token  # an open editor can still save
@@ -413,7 +413,7 @@ def seen_by(page, version: str) -> None:
 
 
 def test_a_page_that_missed_a_build_is_told_every_page_changed_since():
-    from articlesite.serve.server import BuildState
+    from articlesite.serve.outcome import BuildState
 
     state = BuildState()
     state.publish(True, [])
@@ -428,7 +428,7 @@ def test_a_page_that_missed_a_build_is_told_every_page_changed_since():
 
 
 def test_a_build_goes_on_once_the_open_pages_it_told_to_reload_fetched_them():
-    from articlesite.serve.server import BuildState
+    from articlesite.serve.outcome import BuildState
 
     state = BuildState()
     state.opened(1, "ja/a.html")
@@ -453,8 +453,9 @@ def test_serving_an_open_page_again_is_what_the_build_waits_for(tmp_path: Path):
     index page by its index.html)."""
     from http.server import ThreadingHTTPServer
 
-    from articlesite.serve.server import BuildState, Handler
-    from articlesite.translate.editor import Editor
+    from articlesite.serve.extensions import Extensions
+    from articlesite.serve.handler import Handler
+    from articlesite.serve.outcome import BuildState
 
     site = tmp_path / "site"
     (site / "ja").mkdir(parents=True)
@@ -462,7 +463,7 @@ def test_serving_an_open_page_again_is_what_the_build_waits_for(tmp_path: Path):
         (site / page).write_text("<!DOCTYPE html><html><body><p>x</p></body></html>")
     state = BuildState()
     handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
-                                               "editor": Editor(tmp_path, "127.0.0.1")})
+                                               "extensions": Extensions()})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -482,7 +483,7 @@ def test_serving_an_open_page_again_is_what_the_build_waits_for(tmp_path: Path):
 def test_a_large_or_empty_file_is_reported_once_written(tmp_path: Path, monkeypatch):
     """A save reported while the file is still written in place (the watcher keeps one
     event per file) is handed to the build only once the file stops changing."""
-    from articlesite.serve import server as serve_server
+    from articlesite.serve import written as serve_server
 
     large, empty, small = (tmp_path / name for name in ("texts.json", "empty.md", "a.md"))
     large.write_bytes(b'{"a": "' + b"x" * serve_server.LARGE_FILE)   # half written

@@ -20,7 +20,8 @@ from test_serve import Server, poll
 from articlesite.build import build
 from articlesite.cache import FOLDER, Cache
 from articlesite.problems import Interrupted
-from articlesite.serve.server import Builder, BuildState
+from articlesite.serve.builder import Builder
+from articlesite.serve.outcome import BuildState
 
 ZH, JA = "content/loop/zh.md", "content/loop/ja.md"
 ZH_PAGE, JA_PAGE = "zh/loop.html", "ja/loop.html"

@@ -243,8 +243,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     cache.save(pages, sources.dictionary)
     if rendered.pages or rendered_view.pages:
         library, drawn = make_renderer().figures, make_renderer().drawn
-    return Built(len(pages) - len(files) - len(bundle), sorted(rendered.pages | rendered_view.pages),
-                 len(sources.site.codes), time.perf_counter() - started, sources,
+    return Built(len(pages) - len(files) - len(bundle),
+                 sorted(rendered.pages | rendered_view.pages), len(sources.site.codes),
+                 time.perf_counter() - started, sources,
                  library, drawn, out, replace and same_files, len(files),
                  sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)))
 

@@ -383,8 +383,8 @@ class Cache:
         self.saved = (pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept, "texts": texts,
-                "pages": {path: tuple(entry) for path, entry in pages.items()}}
+        data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
+                "texts": texts, "pages": {path: tuple(entry) for path, entry in pages.items()}}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
         os.replace(temporary, self.folder / "index")

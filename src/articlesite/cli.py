@@ -1,4 +1,5 @@
-"""The command line: `python build.py [build|serve|check|new|translations]` and the `articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|translations]` and the
+`articlesite` script."""
 
 from __future__ import annotations
 
@@ -62,14 +63,10 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
     check_parser.add_argument("--format", choices=("text", "json"), default="text")
-    check_parser.add_argument("--confirm", action="append", default=[], metavar="KEY[:LANG]",
-                              help="record that a translation (every language of KEY, or "
-                                   "only LANG) is right for the current source text; "
-                                   "SLUG[#SECTION][:LANG] does so for an article's "
-                                   "translated sections")
+    check_parser.add_argument("--confirm", action="append", default=[], metavar="TARGET",
+                              help="an alias of `translations confirm TARGET`, then the check")
     check_parser.add_argument("--confirm-all", action="store_true",
-                              help="confirm every translation except those identical to the "
-                                   "source text, and every translated article section")
+                              help="an alias of `translations confirm --all`, then the check")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
@@ -151,20 +148,19 @@ class ProgressLine:
 def run_check(root: Path, args: argparse.Namespace) -> int:
     from .check.report import format_json, format_text, run_checks
     from .load.sources import load_sources
-    from .translate.record import confirm
-    from .translate.section_checks import confirm_sections, is_article_target
+    from .translate.confirming import confirm_targets
 
     if args.confirm or args.confirm_all:
+        # The check itself changes nothing: confirming is `translations confirm`'s.
+        given = "--confirm" if args.confirm else "--confirm-all"
+        print(f"note: `check {given}` is an alias of `python build.py translations confirm"
+              f"{' --all' if args.confirm_all else ''}`, then the check", file=sys.stderr)
         try:
             sources = load_sources(root, Problems(root))
         except BuildError as error:
             print_problems(error)
             return 1
-        sections = [t for t in args.confirm if is_article_target(sources, t)]
-        keys = [t for t in args.confirm if t not in sections]
-        done = confirm(sources, keys, args.confirm_all) if keys or args.confirm_all else []
-        done += confirm_sections(sources, sections, args.confirm_all)
-        for line in done:
+        for line in confirm_targets(sources, args.confirm, args.confirm_all):
             print(line, file=sys.stderr if args.format == "json" else sys.stdout)
     report = run_checks(root, browser=not args.no_browser)
     print(format_json(report) if args.format == "json" else format_text(report))

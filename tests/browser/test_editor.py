@@ -136,7 +136,7 @@ def test_confirm_records_the_translation(project, served, browser_page):
 
 
 def test_confirm_a_stale_article_section_and_its_notice_goes(project, served, browser_page):
-    run_build(project, "check", "--no-browser", "--confirm", SLUG)
+    run_build(project, "translations", "confirm", SLUG)
     source = project / f"content/{SLUG}/en.md"   # the source language's: section collect
     text = source.read_text(encoding="utf-8")
     assert "The policy acts, the environment" in text

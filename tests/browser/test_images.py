@@ -23,7 +23,8 @@ BODIES = {
 
 ![训练过程中的奖励曲线](chart.assets/chart.png "奖励随步数变化")
 
-![实验装置的照片](photo.jpg) ![数据流示意图](flow.svg) ![图标](icon.gif) ![WebP 格式的示意图](diagram.webp)
+![实验装置的照片](photo.jpg) ![数据流示意图](flow.svg) \
+![图标](icon.gif) ![WebP 格式的示意图](diagram.webp)
 
 ![比页面更宽的图](wide.png)
 
@@ -35,7 +36,8 @@ The training curve is below; the Japanese page shows its own version of it.
 
 ![The reward curve during training](chart.assets/chart.png "Reward over steps")
 
-![A photo of the rig](photo.jpg) ![The data flow](flow.svg) ![An icon](icon.gif) ![A diagram in WebP](diagram.webp)
+![A photo of the rig](photo.jpg) ![The data flow](flow.svg) \
+![An icon](icon.gif) ![A diagram in WebP](diagram.webp)
 
 ![A picture wider than the page](wide.png)
 
@@ -47,7 +49,8 @@ Download [the table](data/table.csv), or read [the other article](../notes/#meth
 
 ![学習中の報酬の推移](chart.assets/chart.png "ステップごとの報酬")
 
-![実験装置の写真](photo.jpg) ![データの流れ](flow.svg) ![アイコン](icon.gif) ![WebP 形式の図](diagram.webp)
+![実験装置の写真](photo.jpg) ![データの流れ](flow.svg) \
+![アイコン](icon.gif) ![WebP 形式の図](diagram.webp)
 
 ![ページより広い画像](wide.png)
 

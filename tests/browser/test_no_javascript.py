@@ -8,7 +8,8 @@ from conftest import soup
 from browser.pages import ARTICLE_PAGES
 
 SHOWN = """() => {
-    const shown = el => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
+    const shown = el => { const b = el.getBoundingClientRect(); \
+        return b.width > 0 && b.height > 0; };
     const count = s => [...document.querySelectorAll(s)].filter(shown).length;
     return {sections: count("main h2[id]"), figures: count("figure.figure"),
             nodes: count(".figure .node"), labels: count(".figure .figure-label"),

@@ -73,16 +73,16 @@ class FigureEditor:
         return self.guard.dictionary_path
 
     # What a page is given --------------------------------------------------------------
-    def snippet(self, page: str, host: str) -> str:
-        """The editor's settings and scripts for a served page ('' for the translator's
-        view, which has an editor of its own, and for a request not naming this server)."""
-        if page == VIEW or not page.endswith(".html") or host not in self.guard.hosts():
+    def page_snippet(self, page: str, headers) -> str:
+        """serve's page-snippet provider: the editor's settings and scripts for a served
+        page ('' for the translator's view, which has an editor of its own, and for a
+        request not naming this server)."""
+        if page == VIEW or headers.get("Host", "") not in self.guard.hosts():
             return ""
-        here = files("articlesite.figures")
+        here, translate = files("articlesite.figures"), files("articlesite.translate")
         settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
         safe = json.dumps(settings).replace("<", "\\u003c")
-        scripts = [files("articlesite").joinpath("richtext.js"),
-                   files("articlesite.translate").joinpath("measure.js"),
+        scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
                    here.joinpath("editor.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"

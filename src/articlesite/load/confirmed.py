@@ -39,5 +39,5 @@ def load_record(path: Path, codes: list[str], problems: Problems) -> Record:
     except (AttributeError, TypeError):
         problems.add(path, 1, 'the confirmation record must map keys to {language: '
                      '{"source": text, "text": text}}; rewrite it with `python build.py '
-                     'check --confirm-all`')
+                     'translations confirm --all`')
         return {}

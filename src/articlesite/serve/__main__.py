@@ -25,7 +25,7 @@ def main() -> int:
     parser.add_argument("--no-drafts", action="store_true")
     parser.add_argument("--restarted", action="store_true")
     args = parser.parse_args()
-    from .server import serve_site
+    from .process import serve_site
     from .supervisor import TOKEN_VARIABLE
 
     return serve_site(socket.socket(fileno=args.fd), args.root, args.host,

@@ -1,4 +1,4 @@
-"""`python build.py serve`: listen on the port, run the server process (server.py) and
+"""`python build.py serve`: listen on the port, run the server process (process.py) and
 start it again, on the same socket, when the package's own code changes.
 
 A fresh process is the only clean way to run new code: modules hold state, and
@@ -24,10 +24,13 @@ import threading
 from pathlib import Path
 
 from ..problems import UsageError
-from .server import PACKAGE, STUCK_AFTER, changed_names
+from .messages import PACKAGE, changed_names
 
+# Seconds after SIGTERM: a server process's stop that takes longer is reported and ended
+# by the process itself (process.py).
+STUCK_AFTER = 10.0
 # How long the server process may take to stop: it reports where it is stuck and ends
-# itself after server.STUCK_AFTER; after this it is killed.
+# itself after STUCK_AFTER; after this it is killed.
 STOP_WITHIN = STUCK_AFTER + 5
 # The editor's secret, handed to each server process, not on its command line.
 TOKEN_VARIABLE = "ARTICLESITE_EDITOR_TOKEN"

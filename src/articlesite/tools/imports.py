@@ -22,7 +22,7 @@ MARKS = {TOP: "", LOCAL: "*", TYPING: "~"}
 @dataclass
 class Module:
     name: str                 # dotted, without the package's own name: "load.figures"
-    path: Path                # from the folder that holds the package: "articlesite/load/figures.py"
+    path: Path                # from the package's parent: "articlesite/load/figures.py"
     lines: int
     imports: dict[str, str] = field(default_factory=dict)  # module name -> kind
 

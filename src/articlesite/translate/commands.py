@@ -1,4 +1,5 @@
-"""`python build.py translations export|import`: the command line of exchange.py."""
+"""`python build.py translations export|import|confirm`: the command line of exchange.py
+(export, import) and confirming.py (confirm)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..problems import BuildError, Problems
 def add_parser(command) -> None:
     """The `translations` command, added with cli.py's `command(name, **kwargs)`."""
     parser = command("translations", help="exchange the figure texts with translation tools "
-                                          "(gettext PO, XLIFF 2)")
+                                          "(gettext PO, XLIFF 2); confirm translations")
     actions = parser.add_subparsers(dest="action", required=True)
     export = actions.add_parser("export", help="write one PO or XLIFF file per language")
     export.add_argument("--format", choices=("po", "xliff"), default="po")
@@ -23,18 +24,33 @@ def add_parser(command) -> None:
     imported = actions.add_parser("import", help="merge translated PO or XLIFF files into "
                                                  "the dictionary")
     imported.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    confirmed = actions.add_parser(
+        "confirm", help="record that translations are right for the current source text")
+    confirmed.add_argument("targets", nargs="*", metavar="TARGET",
+                           help="KEY confirms every language of a figure text, KEY:LANG "
+                                "one; SLUG[#SECTION][:LANG] does so for an article's "
+                                "translated sections")
+    confirmed.add_argument("--all", action="store_true",
+                           help="confirm every translation except those identical to the "
+                                "source text, and every translated article section")
 
 
 def run(root: Path, args: argparse.Namespace) -> int:
     from ..load.sources import load_sources
+    from .confirming import confirm_targets
     from .exchange import apply_import, export, plan_import, target_languages
 
     problems = Problems(root)
     try:
         sources = load_sources(root, problems)
     except BuildError as error:
-        return report(error.problems, "nothing was exported" if args.action == "export"
-                      else "nothing was imported")
+        return report(error.problems, {"export": "nothing was exported",
+                                       "import": "nothing was imported",
+                                       "confirm": "nothing was confirmed"}[args.action])
+    if args.action == "confirm":
+        for line in confirm_targets(sources, args.targets, args.all):
+            print(line)
+        return 0
     if args.action == "export":
         out = args.out if args.out is not None else root / "translations"
         found = Problems(root)

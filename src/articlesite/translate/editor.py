@@ -11,8 +11,8 @@ and saves through two requests:
   else (translate/dictionary_file.py), atomically. serve's watcher then rebuilds and every
   open page reloads, as after any save.
 - `POST /__articlesite/editor/confirm` `{"base": digest, "key", "language"}`: records the
-  confirmation as `check --confirm KEY:LANG` does; with `"section": "SLUG#SECTION"`
-  instead of a key, an article's translated section, as `check --confirm
+  confirmation as `translations confirm KEY:LANG` does; with `"section": "SLUG#SECTION"`
+  instead of a key, an article's translated section, as `translations confirm
   SLUG#SECTION:LANG` does.
 
 Only the page this server served can do either: every request must carry the token (in
@@ -104,6 +104,13 @@ class Editor:
         return request
 
     # What the page is given ----------------------------------------------------------
+    def page_snippet(self, page: str, headers) -> str:
+        """serve's page-snippet provider: the translator's view, asked for by this
+        server's name, becomes an editor; other pages get nothing."""
+        if page == VIEW and headers.get("Host", "") in self.hosts():
+            return self.snippet()
+        return ""
+
     def snippet(self) -> str:
         """The editor for the served view: its settings and its script."""
         data = self.dictionary_path.read_bytes()
@@ -119,7 +126,9 @@ class Editor:
                     "save": PREFIX + "save", "confirm": PREFIX + "confirm",
                     "texts": texts if isinstance(texts, dict) else {},
                     "file": "figures/" + self.dictionary_path.name}
-        script = "\n".join(files("articlesite").joinpath(name).read_text(encoding="utf-8")
+        here = files("articlesite.translate")
+        script = "
+".join(here.joinpath(name).read_text(encoding="utf-8")
                            for name in ("richtext.js", "editor.js"))
         safe = json.dumps(settings, ensure_ascii=False).replace("<", "\\u003c")
         return f"<script>window.articlesiteEditor={safe};\n{script}</script>"
@@ -211,7 +220,7 @@ class Editor:
         return {"ok": True, "base": file_digest(data), "message": " ".join(done)}
 
     def confirm_section(self, request: dict) -> dict:
-        """A translated article section, as `check --confirm SLUG#SECTION:LANG` does."""
+        """A translated article section, as `translations confirm SLUG#SECTION:LANG` does."""
         from .section_checks import confirm_sections
 
         section, language = request.get("section"), request.get("language")
@@ -223,7 +232,7 @@ class Editor:
         return {"ok": True, "base": request["base"], "message": " ".join(done)}
 
     def _confirmed(self, confirm, target: str) -> list[str]:
-        """Record a confirmation as `check --confirm TARGET` does, on sources loaded now;
+        """Record a confirmation as `translations confirm TARGET` does, on sources loaded now;
         sources with problems or a target that names nothing are refused."""
         from ..load.sources import load_sources
 

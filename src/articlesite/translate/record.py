@@ -5,8 +5,9 @@ each language other than the source language, the source-language text a transla
 last confirmed against and the translation confirmed:
 `{key: {language: {"source": …, "text": …}}}`. A translation is stale when the source
 text has changed since; a translation identical to the source text is untranslated
-unless exactly that text was confirmed. `python build.py check --confirm KEY[:LANG]` and
-`--confirm-all` write the record; nothing else does.
+unless exactly that text was confirmed. `python build.py translations confirm KEY[:LANG]`
+and `--all` write the record (and the translator's view's editor in serve); nothing else
+does.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def check_translations(sources: Sources, figures: dict[str, Figure],
                          check="translations")
         for language in sources.site.codes:
             found = status(sources, key, language)
-            confirm = f"python build.py check --confirm {key}:{language}"
+            confirm = f"python build.py translations confirm {key}:{language}"
             if found.state == UNTRANSLATED:
                 message = (f"the {language} text is the same as the {source} text: not "
                            f"translated yet? If it is meant to be the same: {confirm}")
@@ -110,15 +111,15 @@ def confirm(sources: Sources, targets: list[str], everything: bool) -> list[str]
     for target in targets:
         key, _, language = target.partition(":")
         if key not in dictionary.texts:
-            raise UsageError(f"--confirm {target}: '{key}' is not a key of "
+            raise UsageError(f"cannot confirm {target}: '{key}' is not a key of "
                              f"{dictionary.path.name}")
         if language and language not in others:
-            raise UsageError(f"--confirm {target}: '{language}' is not a language to "
+            raise UsageError(f"cannot confirm {target}: '{language}' is not a language to "
                              f"confirm (the source language is {source}; others: "
                              f"{', '.join(others)})")
         for code in [language] if language else others:
             if status(sources, key, code).state == MISSING:
-                raise UsageError(f"--confirm {target}: the {code} translation is missing "
+                raise UsageError(f"cannot confirm {target}: the {code} translation is missing "
                                  "or empty; write it first")
             chosen.append((key, code))
     skipped = []

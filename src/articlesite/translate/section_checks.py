@@ -1,4 +1,4 @@
-"""What `check` and `check --confirm` do with article sections (see sections.py): report
+"""What `check` and `translations confirm` do with article sections (see sections.py): report
 the stale ones, and record confirmations."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def check_sections(sources: Sources, findings: Findings) -> None:
         for code, source in article.sources.items():
             if code == base:
                 continue
-            confirm = f"python build.py check --confirm {slug}:{code}"
+            confirm = f"python build.py translations confirm {slug}:{code}"
             if code not in sources.section_records.get(slug, {}):
                 count = len(states.sections(slug, code))
                 findings.add(source.path, None, f"the {count} sections of this translation "
@@ -34,7 +34,7 @@ def check_sections(sources: Sources, findings: Findings) -> None:
                     findings.add(source.path, section.line, f"stale: section "
                                  f"'{section.id}' changed in {base} after this {code} "
                                  "translation was confirmed; update it, then: python build.py "
-                                 f"check --confirm {slug}#{section.id}:{code}",
+                                 f"translations confirm {slug}#{section.id}:{code}",
                                  key=section.id, language=code, check="translations")
 
 
@@ -56,18 +56,18 @@ def confirm_sections(sources: Sources, targets: list[str], everything: bool) -> 
         slug, _, section_id = name.partition("#")
         article = states.articles.get(slug)
         if article is None:
-            raise UsageError(f"--confirm {target}: '{slug}' is not an article (articles: "
+            raise UsageError(f"cannot confirm {target}: '{slug}' is not an article (articles: "
                              f"{', '.join(states.articles)})")
         base = states.source_language(slug)
         others = [code for code in article.sources if code != base]
         if language and language not in others:
-            raise UsageError(f"--confirm {target}: '{language}' is not a translation of "
+            raise UsageError(f"cannot confirm {target}: '{language}' is not a translation of "
                              f"{slug} (source language {base}; translations: "
                              f"{', '.join(others) or 'none'})")
         for code in [language] if language else others:
             ids = {s.id for s in states.sections(slug, code)}
             if section_id and section_id not in ids:
-                raise UsageError(f"--confirm {target}: the {code} version of {slug} has no "
+                raise UsageError(f"cannot confirm {target}: the {code} version of {slug} has no "
                                  f"section '{section_id}'")
             chosen.setdefault(slug, {}).setdefault(code, set()).update(
                 [section_id] if section_id else ids)

@@ -3,7 +3,8 @@
 Beside each article, `content/<slug>/sections.confirmed.json` records, for each
 translation and each of its `##` sections, the digest of the source-language section the
 translation was confirmed against: `{language: {section id: digest}}`. `python build.py
-check --confirm SLUG[#SECTION][:LANG]` and `--confirm-all` write it; nothing else does.
+translations confirm SLUG[#SECTION][:LANG]` and `--all` write it (and the translator's
+view's editor in serve); nothing else does.
 
 A section's digest covers its source text from its heading to the next `##` heading
 (trailing white space aside). The state of a translated section:
@@ -124,7 +125,7 @@ def load_records(articles: list[Article], codes: list[str],
                                                 for value in entry.values())
                 for entry in data.values())):
             problems.add(path, 1, 'the record must map languages to {section id: digest}; '
-                         'rewrite it with `python build.py check --confirm '
+                         'rewrite it with `python build.py translations confirm '
                          f'{article.slug}`')
             continue
         records[article.slug] = {code: dict(entry) for code, entry in data.items()

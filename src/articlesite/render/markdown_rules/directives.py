@@ -10,8 +10,8 @@ An admonition kind (admonitions.KINDS, and `admonition` with a title) becomes an
 admonition; `tab-set` and `tab-item` become content tabs (tabs.py). A longer fence of
 colons holds shorter ones. Options are `:name: value` lines at the top: `:class:
 dropdown` (collapsible, closed), `:open:` (collapsible, open), `:selected:` (the tab
-shown first); other classes and `:name:` are accepted and have no effect. Any other directive name or option is a problem: it
-would otherwise reach the reader as text.
+shown first); other classes and `:name:` are accepted and have no effect. Any other
+directive name or option is a problem: it would otherwise reach the reader as text.
 """
 
 from __future__ import annotations

@@ -79,9 +79,11 @@ def render_anchor(self, tokens, idx, options, env) -> str:
     """One link back per reference: ↩, or ↩¹ ↩² when the note is referred to twice."""
     token = tokens[idx]
     n, sub = _number(token), token.meta.get("subId", 0)
-    count = sum(1 for t in tokens if t.type == "footnote_anchor" and t.meta["id"] == token.meta["id"])
+    count = sum(1 for t in tokens
+                if t.type == "footnote_anchor" and t.meta["id"] == token.meta["id"])
     ref_id = f"fnref-{n}" + (f"-{sub + 1}" if sub else "")
     label = escape(f"{ui(env, 'back-to-text')} {sub + 1}" if count > 1
                    else ui(env, "back-to-text"))
     mark = f"↩<sup>{sub + 1}</sup>" if count > 1 else "↩"
-    return f' <a class="backref" href="#{ref_id}" role="doc-backlink" aria-label="{label}">{mark}</a>'
+    return (f' <a class="backref" href="#{ref_id}" role="doc-backlink" aria-label="{label}">'
+            f"{mark}</a>")

@@ -3,8 +3,8 @@
    Edit button; while typing, the cell's text and that language's copy of every figure
    showing the key are redrawn, and measured in both diagram styles (measure.js), and the
    cell says at once whether the text fits. Save sends the changed texts to the server,
-   which writes only those values; Confirm records a translation as `check --confirm`
-   does. While texts are unsaved or a request is on its way, the page does not reload
+   which writes only those values; Confirm records a translation as `translations
+   confirm` does. While texts are unsaved or a request is on its way, the page does not reload
    itself after a rebuild (it does once they are saved). */
 (function () {
   "use strict";

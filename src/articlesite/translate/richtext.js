@@ -1,6 +1,6 @@
 /* A dictionary value as DOM nodes, by the rules of texts.rich_text (sub/superscripts
    with _ and ^, escaped \_ and \^, newlines), built as nodes, never as HTML: shared by
-   serve's editors (the translator's, editor.js; the figure editor, figures/editor.js). */
+   serve's editors (the translator's, translate/editor.js; the figure editor, figures/editor.js). */
 (function () {
   "use strict";
   var SCRIPT = /\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))/g;

@@ -1,0 +1,168 @@
+"""serve's HTTP handler: files inside site/ only (a missing one gets the site's
+404.html with status 404, as static hosts do), with what inject.py adds to HTML; the
+build events (Server-Sent Events at EVENTS) and status; POSTs to the routes of
+extensions.py."""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .extensions import Extensions
+from .inject import EVENTS, inject, status_page
+from .outcome import BuildState, Outcome
+
+STATUS = "/__articlesite/status"
+DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
+TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+              ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
+              ".xml": "application/xml"}
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Serves files inside site/ only, with the live-reload script added to HTML."""
+
+    server_version = "articlesite"
+    site: Path
+    state: BuildState
+    extensions: Extensions   # the POST routes and page snippets (extensions.py)
+
+    def log_message(self, format: str, *args) -> None:
+        pass  # quiet: the terminal shows builds, not requests
+
+    def do_HEAD(self) -> None:
+        self.do_GET(head=True)
+
+    def do_GET(self, head: bool = False) -> None:
+        path = urlsplit(self.path).path
+        if path == EVENTS:
+            self.stream_events()
+        elif path == STATUS:
+            self.respond(HTTPStatus.OK, ".json", json.dumps(
+                self.state.outcome.as_json(), ensure_ascii=False).encode(), head)
+        else:
+            self.serve_file(path, head)
+
+    def serve_file(self, path: str, head: bool) -> None:
+        # The build's outcome is read before the file: a page read just before a swap
+        # then carries the older version and reloads, never the reverse.
+        outcome = self.state.outcome
+        target = self.resolve(path)
+        if target is None:
+            self.respond(HTTPStatus.FORBIDDEN, ".html", status_page(
+                "403 Forbidden: only files inside site/ are served", outcome), head)
+        elif target.is_dir() and not path.endswith("/"):
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", path + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif target.is_dir() and (target / "index.html").is_file():
+            self.send_file(target / "index.html", outcome, head)
+        elif target.is_file():
+            self.send_file(target, outcome, head)
+        else:
+            self.not_found(outcome, head)
+
+    def not_found(self, outcome: Outcome, head: bool) -> None:
+        """The site's own 404.html, with status 404 (a short page while there is none)."""
+        try:
+            body = inject((self.site / "404.html").read_bytes(), outcome)
+        except OSError:
+            body = status_page("404 Not Found", outcome)
+        self.respond(HTTPStatus.NOT_FOUND, ".html", body, head)
+
+    def resolve(self, path: str) -> Path | None:
+        """The file a URL path names inside site/, or None if it would leave site/."""
+        parts = [part for part in unquote(path).split("/") if part]
+        if any(part in (".", "..") or "\\" in part or "\0" in part for part in parts):
+            return None
+        site = self.site.resolve()
+        target = site.joinpath(*parts).resolve()
+        return target if target == site or target.is_relative_to(site) else None
+
+    def send_file(self, target: Path, outcome: Outcome, head: bool) -> None:
+        try:
+            body = target.read_bytes()
+        except OSError:
+            self.not_found(outcome, head)
+            return
+        if target.suffix == ".html":
+            page = target.relative_to(self.site.resolve()).as_posix()
+            body = inject(body, outcome, self.extensions.page_snippet(page, self.headers))
+        self.respond(HTTPStatus.OK, target.suffix, body, head)
+        if target.suffix == ".html":
+            self.state.fetched(page)
+
+    def do_POST(self) -> None:
+        """A POST is answered by the route of its prefix (extensions.py), with a JSON body
+        of at most the route's size."""
+        path = urlsplit(self.path).path
+        length = self.headers.get("Content-Length", "")
+        route = self.extensions.route(path)
+        self.close_connection = True   # unless the body is read
+        if route is None:
+            status, answer = HTTPStatus.NOT_FOUND, {"ok": False, "message": "not found"}
+        elif not length.isdigit():
+            status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
+                                                          "message": "Content-Length needed"}
+        elif int(length) > route.max_body:
+            # Read what was sent (up to a bound) before answering: closing on an unread body
+            # resets the connection, and the client would see a broken pipe, not this answer.
+            self.discard(min(int(length), DISCARD_AT_MOST))
+            status, answer = HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
+                "ok": False, "message": f"the body is larger than {route.max_body} bytes"}
+        else:
+            body = self.rfile.read(int(length))
+            self.close_connection = False
+            status, answer = route.handle(path, self.headers, body)
+        self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
+
+    def discard(self, length: int) -> None:
+        while length > 0:
+            chunk = self.rfile.read(min(length, 1 << 16))
+            if not chunk:
+                return
+            length -= len(chunk)
+
+    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool) -> None:
+        kind = TEXT_TYPES.get(suffix)
+        kind = f"{kind}; charset=utf-8" if kind else (
+            mimetypes.guess_type(f"x{suffix}")[0] or "application/octet-stream")
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def stream_events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        seen = None
+        page = parse_qs(urlsplit(self.path).query).get("page", [""])[0]
+        if page:
+            self.state.opened(id(self), page)
+        try:
+            self.wfile.write(b"retry: 500\n\n")
+            while not self.state.stopping:
+                outcome = self.state.wait(seen, timeout=15)
+                if outcome is None:
+                    self.wfile.write(b": still here\n\n")
+                else:
+                    data = json.dumps(outcome.as_json(), ensure_ascii=False)
+                    self.wfile.write(f"data: {data}\n\n".encode())
+                    seen = outcome.version
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the page was closed or reloaded
+        finally:
+            self.state.closed(id(self))
+
