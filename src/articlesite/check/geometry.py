@@ -1,5 +1,5 @@
 """Geometry of a figure, on its transformed coordinates: what overlaps, what sticks out,
-and which edges end in mid-air.
+which edges end in mid-air and which pass through a node they do not connect.
 
 A label's height depends on its text; here it is one line of the label's class as
 `templates/figure.css` sets it (font size × line height 1.45 + 6 px padding). Whether
@@ -16,13 +16,12 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
-from ..load.figures import Figure, Label, Node, Segment
+from ..load.figures import LABEL_HEIGHT, Edge, Figure, Label, Node, Segment
 from ..problems import Findings
 
 TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
 LABEL_REACH = 12.0  # px: an edge end this close to a label's box points at the label
 SLACK = 0.5      # px: overlaps smaller than this are rounding, not design
-LABEL_HEIGHT = {None: 25.0, "stage": 28.0, "task-title": 31.0, "math": 32.0}
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -64,6 +63,46 @@ def distance_to_segment(x: float, y: float, s: Segment) -> float:
     length2 = dx * dx + dy * dy
     t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - s.x1) * dx + (y - s.y1) * dy) / length2))
     return math.hypot(x - (s.x1 + t * dx), y - (s.y1 + t * dy))
+
+
+def edge_through_nodes(figure: Figure, edge: Edge) -> list[tuple[Node, Box]]:
+    """The nodes an edge's segments pass through (by more than SLACK) that it does not
+    connect, each with the first segment that does. An edge connects the nodes it names,
+    or, given by its points, the nodes its ends lie on or point at (LABEL_REACH px)."""
+    if edge.source is not None:
+        joined = {edge.source, edge.target}
+    else:
+        joined = {node.id for node in figure.nodes for x, y in (edge.points[0],
+                  edge.points[-1]) if distance_to_box(x, y, node_box(node)) <= LABEL_REACH}
+    found = []
+    for node in figure.nodes:
+        if node.id in joined:
+            continue
+        left, top, right, bottom = node_box(node)
+        inner = (left + SLACK, top + SLACK, right - SLACK, bottom - SLACK)
+        for s in edge.segments:
+            if _segment_meets(s, inner):
+                found.append((node, (s.x1, s.y1, s.x2, s.y2)))
+                break
+    return found
+
+
+def _segment_meets(s: Segment, box: Box) -> bool:
+    """Whether a segment passes through a box (Liang–Barsky clipping)."""
+    low, high = 0.0, 1.0
+    dx, dy = s.x2 - s.x1, s.y2 - s.y1
+    for p, q in ((-dx, s.x1 - box[0]), (dx, box[2] - s.x1), (-dy, s.y1 - box[1]),
+                 (dy, box[3] - s.y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+    return low < high
 
 
 def check_geometry(figure: Figure, findings: Findings) -> None:
@@ -108,6 +147,11 @@ def check_geometry(figure: Figure, findings: Findings) -> None:
                                        for lb in figure.labels):
                 add(edge.line, f"edge {number} {end}s at ({x:g}, {y:g}), touching neither a "
                     f"node border nor another edge (nearest: {gap:.1f} px)", element, gap)
+    for number, edge in enumerate(figure.edges, start=1):
+        for node, (x1, y1, x2, y2) in edge_through_nodes(figure, edge):
+            add(edge.line, f"edge {number} passes through node '{node.id}', which it does "
+                f"not connect (from ({x1:g}, {y1:g}) to ({x2:g}, {y2:g}))",
+                f"edge {number}", 0.0, node.text)
     for rule in figure.rules:
         box = (rule.x, rule.y, rule.x, rule.y + rule.length) if rule.vertical else (
             rule.x, rule.y, rule.x + rule.length, rule.y)

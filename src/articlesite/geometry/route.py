@@ -48,6 +48,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .nudge import nudge
+
 SIDES = ("top", "right", "bottom", "left")
 MARGIN = 10.0   # px kept from every box an edge does not connect
 BEND = 30.0     # what a bend costs, in px of length
@@ -96,21 +98,20 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
     sides = {i: _sides(edges[i], nodes) for i in good}
     ports = _ports({i: edges[i] for i in good}, sides, nodes)
     grid = _Grid(boxes, margin, bounds, [p for pair in ports.values() for p in pair])
-    routes = []
-    for i, ends in enumerate(edges):
-        if errors[i] is not None:
-            routes.append(Route(error=errors[i]))
-            continue
+    found: dict[int, list[Point]] = {}
+    for i in good:
         (a, b), (side_a, side_b) = ports[i], sides[i]
         points = grid.route(a, _OUT[side_a], b, _OUT[side_b],
-                            (index[ends.source], index[ends.target]))
+                            (index[edges[i].source], index[edges[i].target]))
         if points is None:
-            routes.append(Route(error=f"no route from '{ends.source}' ({side_a}) to "
-                                f"'{ends.target}' ({side_b}) keeps {margin:g} px from every "
-                                "other box", source_side=side_a, target_side=side_b))
+            errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
+                         f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
+                         "other box")
         else:
-            routes.append(Route(points, None, side_a, side_b))
-    return routes
+            found[i] = list(points)
+    nudge(list(found.values()), boxes, margin, _box(bounds) if bounds is not None else None)
+    return [Route(error=errors[i]) if i not in sides else
+            Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
 def _refused(ends: Ends, nodes: Mapping[str, Rect]) -> str | None:
@@ -210,38 +211,53 @@ class _Grid:
         self.nx = len(self.xs)
         # Segment s of a horizontal line: from point s to s + 1; of a vertical: s to s + nx.
         count = self.nx * len(self.ys)
-        self.hard_h, self.hard_v = bytearray(count), bytearray(count)
-        self.soft_h: dict[int, tuple[int, ...]] = {}
-        self.soft_v: dict[int, tuple[int, ...]] = {}
-        for number, (box, big) in enumerate(zip(boxes, grown)):
-            self._block(box, None)
-            self._block(big, number)
+        self.blocked_h, self.blocked_v = bytearray(count), bytearray(count)
+        for box in grown:
+            self._block(box)
         self.used: dict[tuple[int, int], int] = {}   # (vertical?, segment): edges on it
+        self._parts: list[int] | None = None
 
-    def _block(self, box: _Box, number: int | None) -> None:
-        """Mark the segments whose inside crosses the inside of `box`: for everyone
-        (`number` None) or for the edges that do not connect box `number`."""
+    def _block(self, box: _Box) -> None:
+        """Mark the segments whose inside crosses the inside of `box`."""
         xs, ys, nx = self.xs, self.ys, self.nx
         left, top, right, bottom = box
         rows = range(bisect_right(ys, top), bisect_left(ys, bottom))
         columns = range(max(bisect_right(xs, left) - 1, 0), min(bisect_left(xs, right),
                                                                  nx - 1))
         for j in rows:                       # horizontal segments inside the box
-            for i in columns:
-                self._mark(self.hard_h, self.soft_h, j * nx + i, number)
+            self.blocked_h[j * nx + columns.start:j * nx + columns.stop] = \
+                b"\x01" * len(columns)
         rows = range(max(bisect_right(ys, top) - 1, 0), min(bisect_left(ys, bottom),
                                                             len(ys) - 1))
         columns = range(bisect_right(xs, left), bisect_left(xs, right))
         for j in rows:                       # vertical segments inside the box
-            for i in columns:
-                self._mark(self.hard_v, self.soft_v, j * nx + i, number)
+            self.blocked_v[j * nx + columns.start:j * nx + columns.stop] = \
+                b"\x01" * len(columns)
 
-    @staticmethod
-    def _mark(hard: bytearray, soft: dict, segment: int, number: int | None) -> None:
-        if number is None:
-            hard[segment] = 1
-        elif not hard[segment]:
-            soft[segment] = soft.get(segment, ()) + (number,)
+    def parts(self) -> list[int]:
+        """For each grid point, the number of the part of the free grid it lies in
+        (found once, when first needed): a search between two parts is not started."""
+        if self._parts is None:
+            nx, count = self.nx, len(self.blocked_h)
+            parts = [-1] * count
+            for seed in range(count):
+                if parts[seed] >= 0:
+                    continue
+                parts[seed], todo = seed, [seed]
+                while todo:
+                    point = todo.pop()
+                    i = point % nx
+                    for step, free in ((point + 1, i + 1 < nx and not self.blocked_h[point]),
+                                       (point - 1, i > 0 and not self.blocked_h[point - 1]),
+                                       (point + nx, point + nx < count
+                                        and not self.blocked_v[point]),
+                                       (point - nx, point >= nx
+                                        and not self.blocked_v[point - nx])):
+                        if free and parts[step] < 0:
+                            parts[step] = seed
+                            todo.append(step)
+            self._parts = parts
+        return self._parts
 
     def route(self, a: Point, out_a: int, b: Point, out_b: int,
               own: tuple[int, int]) -> tuple[Point, ...] | None:
@@ -253,7 +269,9 @@ class _Grid:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
             if start is None or goal is None:
                 return None
-            path = self._search(start, out_a, goal, (out_b + 2) % 4, own)
+            path = None
+            if self.parts()[start] == self.parts()[goal]:
+                path = self._search(start, out_a, goal, (out_b + 2) % 4)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -301,28 +319,25 @@ class _Grid:
             a, b, (box[0] - m, box[1] - m, box[2] + m, box[3] + m)))
             for number, box in enumerate(self.boxes))
 
-    def _search(self, start: int, heading: int, goal: int, arrive: int,
-                own: tuple[int, int]) -> list[int] | None:
+    def _search(self, start: int, heading: int, goal: int, arrive: int) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path."""
         xs, ys, nx, ny = self.xs, self.ys, self.nx, len(self.ys)
-        hard = (self.hard_h, self.hard_v, self.hard_h, self.hard_v)
-        soft = (self.soft_h, self.soft_v, self.soft_h, self.soft_v)
+        blocked = (self.blocked_h, self.blocked_v, self.blocked_h, self.blocked_v)
         used = self.used
         gx, gy = xs[goal % nx], ys[goal // nx]
-        ux, uy = _STEP[arrive]
-        lower = _lower_bound(gx, gy, arrive, ux, uy)
+        lower = _lower_bound(gx, gy, arrive)
         first = start * 4 + heading
         best = {first: 0.0}
         came: dict[int, int] = {}
         x0, y0 = xs[start % nx], ys[start // nx]
         todo = [(lower(x0, y0, heading), -0.0, first)]
-        target = goal * 4 + arrive
+        back = (arrive + 2) % 4
         while todo:
             _, cost, state = heapq.heappop(todo)
             cost = -cost
-            if state == target:
-                return _path(came, state)
+            if state < 0:                    # the goal, turned into if need be
+                return _path(came, -1 - state)
             if cost > best[state]:
                 continue
             point, d = divmod(state, 4)
@@ -344,10 +359,7 @@ class _Grid:
                     if j == 0:
                         continue
                     segment, step = point - nx, point - nx
-                if hard[turn][segment]:
-                    continue
-                blockers = soft[turn].get(segment)
-                if blockers and any(b not in own for b in blockers):
+                if blocked[turn][segment]:
                     continue
                 x, y = xs[step % nx], ys[step // nx]
                 length = abs(x - xs[i]) + abs(y - ys[j])
@@ -358,23 +370,34 @@ class _Grid:
                     best[state2] = new
                     came[state2] = state
                     heapq.heappush(todo, (new + lower(x, y, turn), -new, state2))
+                    if step == goal and turn != back:
+                        done = new + (BEND if turn != arrive else 0.0)
+                        heapq.heappush(todo, (done, -done, -1 - state2))
         return None
 
 
-def _lower_bound(gx: float, gy: float, arrive: int, ux: int, uy: int):
+def _lower_bound(gx: float, gy: float, arrive: int):
     """The heuristic: from (x, y) heading `d`, the Manhattan distance to the goal plus
     BEND for each bend still needed to arrive along heading `arrive`."""
-    def lower(x: float, y: float, d: int) -> float:
-        dx, dy = gx - x, gy - y
+    def bends(dx: float, dy: float, d: int, last: int) -> int:
+        """The fewest bends from heading `d` to the goal, reached along `last`."""
         vx, vy = _STEP[d]
         ahead, aside = dx * vx + dy * vy, dx * vy - dy * vx
-        if d == arrive:
-            bends = 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
-        elif d == (arrive + 2) % 4:
-            bends = 2 if aside != 0 else 4
-        else:
-            bends = 1 if ahead >= 0 and dx * ux + dy * uy > 0 else 3
-        return abs(dx) + abs(dy) + BEND * bends
+        if d == last:
+            return 0 if aside == 0 and ahead >= 0 else 2 if ahead > 0 else 4
+        if d == (last + 2) % 4:
+            return 2 if aside != 0 else 4
+        lx, ly = _STEP[last]
+        return 1 if ahead >= 0 and dx * lx + dy * ly > 0 else 3
+
+    sideways = ((arrive + 1) % 4, (arrive + 3) % 4)
+
+    def lower(x: float, y: float, d: int) -> float:
+        dx, dy = gx - x, gy - y
+        fewest = bends(dx, dy, d, arrive)
+        if fewest > 1:   # or reach the goal sideways and turn there into the box
+            fewest = min(fewest, 1 + min(bends(dx, dy, d, s) for s in sideways))
+        return abs(dx) + abs(dy) + BEND * fewest
     return lower
 
 
@@ -413,11 +436,9 @@ def _meets(u: float, v: float, low: float, high: float) -> bool:
 
 def _lines(borders: list[float], ports: list[float],
            limits: tuple[float, float] | None) -> list[float]:
-    """The grid's lines on one axis: the borders pushed out by the margin, the lines
-    midway between neighbouring ones, and the ports', within the limits."""
-    edges = sorted({_half(v) for v in borders})
-    middles = [_half((u + v) / 2) for u, v in pairwise(edges) if v - u >= 2]
-    found = sorted(set(edges) | set(middles) | {_half(v) for v in ports})
+    """The grid's lines on one axis: the borders pushed out by the margin and the
+    ports', within the limits."""
+    found = sorted({_half(v) for v in borders} | {_half(v) for v in ports})
     if limits is not None:
         found = [v for v in found if limits[0] <= v <= limits[1]]
     return found

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..problems import Problems
+from .edge_ends import edge_geometry
 from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_number, positive
 from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
 from .texts import Dictionary
@@ -28,6 +29,9 @@ PRINT_WIDTH = 680.0
 NODE_CLASSES = ("soft", "accent")
 EDGE_CLASSES = ("cache", "feedback")
 LABEL_CLASSES = ("stage", "task-title", "math")
+# A label's height: one line of its class as templates/figure.css sets it (font size ×
+# line height 1.45 + 6 px padding); what a label covers for the checks and the router.
+LABEL_HEIGHT = {None: 25.0, "stage": 28.0, "task-title": 31.0, "math": 32.0}
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,10 @@ class Edge:
     cls: str | None = None
     arrow: bool = True
     line: int | None = None
+    # The nodes an edge names (`from`, `to`), whose points the build routed; None when
+    # the spec gives the points.
+    source: str | None = None
+    target: str | None = None
 
     @cached_property
     def segments(self) -> list[Segment]:
@@ -299,9 +307,12 @@ NODE = Record(
     sub=Value(_key, KEY, required=False),
     **{"class": choice(*NODE_CLASSES, required=False)},
     link=Value(_link, "'link' must be the id of a section of the article", required=False))
+END = "'{key}' must be a node id, or a node id and a side: NODE or NODE.SIDE"
 EDGE = Record(
-    "an edge", points=Value(_points, "'points' must be a list of at least two [x, y]"),
-    **{"class": choice(*EDGE_CLASSES, required=False)},
+    "an edge",
+    points=Value(_points, "'points' must be a list of at least two [x, y]", required=False),
+    **{"from": Value(_key, END, required=False), "to": Value(_key, END, required=False),
+       "class": choice(*EDGE_CLASSES, required=False)},
     arrow=Value(flag, "'arrow' must be true or false", required=False, default=True))
 LABEL = Record("a label", text=Value(_key, KEY), box=Value(_box(3), LENGTH_BOX),
                **{"class": choice(*LABEL_CLASSES, required=False)})
@@ -316,6 +327,16 @@ SPEC = Record(
     labels=ListOf(LABEL, required=False, default=()),
     **{name: ListOf(Record(f"an entry of {name}", box=Value(_box(3), LENGTH_BOX)),
                     required=False, default=()) for name in ("dividers", "lifelines")})
+
+
+def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Edge]:
+    """The edges, those that name their ends routed (load/edge_ends.py)."""
+    nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
+    labels = [(label.x, label.y, label.w, LABEL_HEIGHT[label.cls]) for label in figure.labels]
+    found = edge_geometry(edges, nodes, {i for i in ids if isinstance(i, str)}, labels,
+                          (figure.width, figure.height), figure.path, problems)
+    return [Edge(geometry.points, edge["class"], edge["arrow"], edge.line, geometry.source,
+                 geometry.target) for edge, geometry in zip(edges, found) if geometry]
 
 
 def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
@@ -342,10 +363,9 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
-    figure.edges = [Edge(edge["points"], edge["class"], edge["arrow"], edge.line)
-                    for edge in spec.get("edges", ()) if edge.ok]
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
                      for label in spec.get("labels", ()) if label.ok]
+    figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
                     for name in ("dividers", "lifelines")
                     for rule in spec.get(name, ()) if rule.ok]

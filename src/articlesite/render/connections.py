@@ -1,9 +1,10 @@
 """What connects to what in a figure, read off its geometry, for readers who cannot see it.
 
-Each edge is a polyline; its ends are matched to the node or label they touch (in the
-transformed coordinates the page shows). An end that touches no box but lies on another
-edge joins that edge: a branch leaving a line starts where that line starts, a branch
-merging into a line ends where that line ends.
+An edge that names its ends (`from`, `to`) joins those nodes. Otherwise the edge is a
+polyline whose ends are matched to the node or label they touch (in the transformed
+coordinates the page shows). An end that touches no box but lies on another edge joins
+that edge: a branch leaving a line starts where that line starts, a branch merging into
+a line ends where that line ends.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def _ends(figure: Figure, boxes: list[tuple[Node | Label, Box]], edge: Edge, *,
           start: bool, seen: set[int]) -> list[Node | Label]:
     """The boxes one end of `edge` leads to, following edges it branches from or joins."""
     seen.add(id(edge))
+    named = edge.source if start else edge.target
+    if named is not None:
+        return [node for node in figure.nodes if node.id == named][:1]
     point = edge.points[0] if start else edge.points[-1]
     box = _touched_box(boxes, point)
     if box is not None:

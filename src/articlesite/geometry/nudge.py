@@ -1,0 +1,170 @@
+"""Routes moved into the middle of their channels, and spread apart where they share one.
+
+The router's grid puts a route's inner segments on the first free line: right beside a
+box, and on the same line as another route's. Here each inner segment (one with a bend
+at both ends, the ends at the ports stay) slides across, keeping its bends, within the
+channel it is free to move in: as far as no box (grown by the margin) is crossed and the
+neighbouring segments keep at least `margin` px. Segments whose channels and extents
+overlap are spread evenly across the channel they share, in the order that crosses
+fewest of each other's neighbouring segments; a lone segment goes to its channel's
+middle. Vertical segments move first, then horizontal ones. Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cmp_to_key
+
+Point = tuple[float, float]
+_Box = tuple[float, float, float, float]   # left, top, right, bottom
+
+
+@dataclass
+class _Piece:
+    """An inner segment of route `route`, from point `k` to `k + 1`, across the axis."""
+
+    route: int
+    k: int
+    at: float                      # its coordinate across (x of a vertical segment)
+    span: tuple[float, float]      # its extent along
+    room: tuple[float, float]      # how far it may move across
+    before: tuple[float, float]    # neighbours: (where along, toward which side across)
+    after: tuple[float, float]
+
+
+def nudge(routes: list[list[Point]], boxes: list[_Box], margin: float,
+          limits: _Box | None = None) -> list[list[Point]]:
+    """The routes (lists of points, changed in place and returned) with their inner
+    segments centred and spread; `boxes` are every node and obstacle, `limits` the
+    (left, top, right, bottom) no segment moves beyond."""
+    grown = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
+    for axis in (0, 1):          # 0: vertical segments move in x; 1: horizontal, in y
+        pieces = [piece for number, points in enumerate(routes)
+                  for piece in _pieces(number, points, axis, grown, margin)]
+        for piece in pieces:
+            if limits is not None:
+                piece.room = (max(piece.room[0], min(limits[axis], piece.at)),
+                              min(piece.room[1], max(limits[axis + 2], piece.at)))
+        for group in _groups(pieces):
+            _spread(group, routes, axis, margin)
+    return routes
+
+
+def _pieces(number: int, points: list[Point], axis: int, grown: list[_Box],
+            margin: float) -> list[_Piece]:
+    found = []
+    along = 1 - axis
+    for k in range(1, len(points) - 2):
+        a, b = points[k], points[k + 1]
+        if a[axis] != b[axis]:
+            continue                                   # not across this axis
+        at = a[axis]
+        span = (min(a[along], b[along]), max(a[along], b[along]))
+        low, high = _room(at, span, axis, grown)
+        for neighbour in (points[k - 1], points[k + 2]):
+            if neighbour[axis] < at:
+                low = max(low, neighbour[axis] + margin)
+            else:
+                high = min(high, neighbour[axis] - margin)
+        low, high = min(low, at), max(high, at)
+        before = (a[along], math.copysign(1.0, points[k - 1][axis] - at))
+        after = (b[along], math.copysign(1.0, points[k + 2][axis] - at))
+        found.append(_Piece(number, k, at, span, (low, high), before, after))
+    return found
+
+
+def _room(at: float, span: tuple[float, float], axis: int,
+          grown: list[_Box]) -> tuple[float, float]:
+    """How far a segment at `at` across, spanning `span` along, may move before it
+    meets a grown box."""
+    low, high = -math.inf, math.inf
+    along = 1 - axis
+    for box in grown:
+        if box[along] < span[1] and box[along + 2] > span[0]:
+            if box[axis + 2] <= at:
+                low = max(low, box[axis + 2])
+            elif box[axis] >= at:
+                high = min(high, box[axis])
+            else:
+                return at, at                          # already inside: stays
+    return low, high
+
+
+def _groups(pieces: list[_Piece]) -> list[list[_Piece]]:
+    """Pieces that could meet: their rooms and their spans overlap (transitively)."""
+    pieces = sorted(pieces, key=lambda p: (p.room, p.span, p.route, p.k))
+    groups: list[list[_Piece]] = []
+    for piece in pieces:
+        joined = [g for g in groups if any(_meet(piece, other) for other in g)]
+        merged = [piece]
+        for group in joined:
+            merged.extend(group)
+            groups.remove(group)
+        groups.append(merged)
+    return groups
+
+
+def _meet(p: _Piece, q: _Piece) -> bool:
+    return (p.room[0] < q.room[1] and q.room[0] < p.room[1]
+            and p.span[0] < q.span[1] and q.span[0] < p.span[1])
+
+
+def _spread(group: list[_Piece], routes: list[list[Point]], axis: int,
+            margin: float) -> None:
+    """Spread a group evenly across the room its pieces share; a lone piece goes to the
+    middle of its room. Room that is open on one side (a route round the outside of
+    the figure) is taken `margin` px a piece on that side."""
+    low = max(p.room[0] for p in group)
+    high = min(p.room[1] for p in group)
+    if len(group) == 1 and not (math.isfinite(low) and math.isfinite(high)):
+        return                          # a lone detour stays as close as it can
+    if not math.isfinite(low):
+        low = min(high, min(p.at for p in group)) - margin * (len(group) + 1) \
+            if math.isfinite(high) else min(p.at for p in group) - margin * len(group)
+    if not math.isfinite(high):
+        high = max(low, max(p.at for p in group)) + margin * (len(group) + 1)
+    if low >= high:
+        for piece in group:   # rooms that do not overlap: each to its own middle
+            if math.isfinite(piece.room[0]) and math.isfinite(piece.room[1]):
+                _move(piece, (piece.room[0] + piece.room[1]) / 2, routes, axis)
+        return
+    ordered = sorted(group, key=cmp_to_key(_order))
+    for n, piece in enumerate(ordered):
+        _move(piece, low + (high - low) * (n + 1) / (len(ordered) + 1), routes, axis)
+
+
+def _order(p: _Piece, q: _Piece) -> int:
+    """Whether p goes before q (lower across) to cross fewer neighbouring segments."""
+    difference = _crossings(p, q) - _crossings(q, p)
+    if difference:
+        return -1 if difference < 0 else 1
+    return -1 if (p.at, p.route, p.k) < (q.at, q.route, q.k) else 1
+
+
+def _crossings(low: _Piece, high: _Piece) -> int:
+    """Crossings between the neighbours of two pieces when `low` lies below `high` (a
+    neighbour meeting the other piece at its end counts: it would run along the other's
+    neighbour)."""
+    count = 0
+    for where, toward in (low.before, low.after):
+        count += toward > 0 and high.span[0] <= where <= high.span[1]
+    for where, toward in (high.before, high.after):
+        count += toward < 0 and low.span[0] <= where <= low.span[1]
+    return count
+
+
+def _move(piece: _Piece, to: float, routes: list[list[Point]], axis: int) -> None:
+    """Move the piece, unless that would shorten a neighbouring segment to nothing or
+    turn it round (its neighbour may have moved meanwhile)."""
+    to = round(to * 2) / 2
+    points = routes[piece.route]
+    k = piece.k
+    if not piece.room[0] <= to <= piece.room[1]:
+        return
+    for far, near in ((points[k - 1], points[k]), (points[k + 2], points[k + 1])):
+        if (far[axis] - to) * (far[axis] - near[axis]) <= 0:
+            return
+    for n in (k, k + 1):
+        x, y = points[n]
+        points[n] = (to, y) if axis == 0 else (x, to)

@@ -1,0 +1,153 @@
+"""The orthogonal edge router (geometry/route.py), on random box layouts: every segment
+horizontal or vertical, clear of every box it does not connect, the ends on the named
+sides at right angles, the same points for the same figure, and a route whenever a
+corridor exists."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from articlesite.geometry.route import MARGIN, SIDES, Ends, route_edges
+
+CELL = 160      # layouts are boxes in the cells of a grid, one box a cell at most
+ROUTES = settings(max_examples=60, deadline=None, derandomize=True)
+
+
+@st.composite
+def layouts(draw):
+    """Boxes in distinct cells of a 4 × 4 grid, each leaving at least 2 × MARGIN + 4 px
+    to its cell's border: around every box runs a corridor to every other. Some boxes
+    are obstacles (labels); the others are nodes, with edges between them."""
+    cells = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=2,
+                          max_size=9, unique=True))
+    boxes = []
+    for column, row in cells:
+        room = CELL - 2 * (MARGIN + 2)
+        w = draw(st.integers(20, int(room)))
+        h = draw(st.integers(20, int(room)))
+        x = column * CELL + MARGIN + 2 + draw(st.integers(0, int(room) - w))
+        y = row * CELL + MARGIN + 2 + draw(st.integers(0, int(room) - h))
+        boxes.append((float(x), float(y), float(w), float(h)))
+    obstacles = draw(st.integers(0, len(boxes) - 2))
+    nodes = {f"n{i}": box for i, box in enumerate(boxes[obstacles:])}
+    ids = sorted(nodes)
+    side = st.none() | st.sampled_from(SIDES)
+    pairs = st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids), side, side)
+                     .filter(lambda e: e[0] != e[1]), min_size=1, max_size=8)
+    edges = [Ends(*e) for e in draw(pairs)]
+    return nodes, boxes[:obstacles], edges
+
+
+def inside(a, b, box, grow: float) -> bool:
+    """Whether segment a-b passes through the inside of `box` grown by `grow` (less a
+    rounding allowance)."""
+    x, y, w, h = box
+    left, top, right, bottom = x - grow + 0.01, y - grow + 0.01, x + w + grow - 0.01, \
+        y + h + grow - 0.01
+    return (min(a[0], b[0]) < right and max(a[0], b[0]) > left
+            and min(a[1], b[1]) < bottom and max(a[1], b[1]) > top)
+
+
+def on_side(point, box, side: str) -> bool:
+    x, y, w, h = box
+    px, py = point
+    if side in ("top", "bottom"):
+        return py == (y if side == "top" else y + h) and x < px < x + w
+    return px == (x if side == "left" else x + w) and y < py < y + h
+
+
+OUTWARD = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+def leaves(points, side: str) -> bool:
+    """Whether the first segment of `points` goes straight out of `side`."""
+    (x1, y1), (x2, y2) = points[0], points[1]
+    dx, dy = OUTWARD[side]
+    return (x2 - x1) * dy == (y2 - y1) * dx and (x2 - x1) * dx + (y2 - y1) * dy > 0
+
+
+@ROUTES
+@given(layouts())
+def test_routes_are_orthogonal_clear_of_other_boxes_and_on_their_sides(layout):
+    nodes, obstacles, edges = layout
+    routes = route_edges(nodes, edges, obstacles)
+    for ends, route in zip(edges, routes):
+        assert route.ok, (route.error, nodes, obstacles, edges)   # a corridor exists
+        points = route.points
+        assert all(p[0] * 2 == int(p[0] * 2) and p[1] * 2 == int(p[1] * 2) for p in points)
+        for a, b in pairwise(points):
+            assert (a[0] == b[0]) != (a[1] == b[1]), points   # one axis, never a point
+            for node, box in nodes.items():
+                own = node in (ends.source, ends.target)
+                assert not inside(a, b, box, 0.0 if own else MARGIN), (node, points)
+            for box in obstacles:
+                assert not inside(a, b, box, MARGIN), (box, points)
+        for node, side, named, tip in ((ends.source, route.source_side, ends.source_side,
+                                        points), (ends.target, route.target_side,
+                                                  ends.target_side, points[::-1])):
+            assert named in (None, side)
+            assert on_side(tip[0], nodes[node], side), (node, side, points)
+            assert leaves(tip, side), (node, side, points)
+
+
+@ROUTES
+@given(layouts())
+def test_the_same_figure_gives_the_same_points(layout):
+    nodes, obstacles, edges = layout
+    first = route_edges(nodes, edges, obstacles)
+    reordered = dict(reversed(list(nodes.items())))     # the spec's node order is not used
+    assert route_edges(reordered, edges, obstacles) == first
+    assert repr(route_edges(nodes, edges, obstacles)) == repr(first)
+
+
+def test_ends_on_one_side_are_spread_in_the_order_of_their_other_ends():
+    nodes = {"a": (200, 0, 100, 40), "left": (0, 200, 60, 40), "mid": (220, 200, 60, 40),
+             "right": (440, 200, 60, 40)}
+    edges = [Ends("a", "right", "bottom"), Ends("a", "left", "bottom"),
+             Ends("a", "mid", "bottom")]
+    starts = [route.points[0] for route in route_edges(nodes, edges)]
+    assert starts == [(275.0, 40.0), (225.0, 40.0), (250.0, 40.0)]
+
+
+def test_facing_boxes_on_one_line_get_one_straight_segment():
+    routes = route_edges({"a": (0, 0, 50, 30), "b": (120, 0, 50, 30)}, [Ends("a", "b")])
+    assert routes[0].points == ((50.0, 15.0), (120.0, 15.0))
+    assert (routes[0].source_side, routes[0].target_side) == ("right", "left")
+
+
+def test_a_route_goes_round_a_box_in_the_way():
+    nodes = {"a": (0, 100, 50, 30), "b": (300, 100, 50, 30), "wall": (120, 40, 60, 150)}
+    points = route_edges(nodes, [Ends("a", "b", "right", "left")])[0].points
+    assert len(points) > 2
+    assert not any(inside(p, q, nodes["wall"], MARGIN) for p, q in pairwise(points))
+
+
+def test_a_box_walled_in_has_no_route_and_says_so():
+    walls = [(-40, -40, 160, 20), (-40, 80, 160, 20), (-40, -40, 20, 140), (100, -40, 20, 140)]
+    routes = route_edges({"a": (20, 20, 40, 40), "b": (300, 20, 40, 40)}, [Ends("a", "b")],
+                         walls)
+    assert not routes[0].ok and routes[0].points == ()
+    assert routes[0].error == ("no route from 'a' (right) to 'b' (left) keeps 10 px from "
+                               "every other box")
+
+
+def test_bad_ends_are_errors_of_their_edge_only():
+    nodes = {"a": (0, 0, 40, 40), "b": (100, 0, 40, 40)}
+    routes = route_edges(nodes, [Ends("a", "c"), Ends("a", "a"), Ends("a", "b", "up"),
+                                 Ends("a", "b")])
+    assert [r.error for r in routes[:3]] == [
+        "'c' names no node", "an edge from node 'a' to itself",
+        "unknown side 'up' (sides: top, right, bottom, left)"]
+    assert routes[3].ok
+
+
+def test_routes_stay_inside_the_bounds():
+    nodes = {"a": (10, 10, 40, 40), "b": (110, 10, 40, 40)}
+    inside_bounds = route_edges(nodes, [Ends("a", "b", "top", "top")],
+                                bounds=(0, 5, 200, 100))
+    assert not inside_bounds[0].ok          # 10 px over their tops is outside
+    free = route_edges(nodes, [Ends("a", "b", "top", "top")])
+    assert free[0].ok and min(y for _, y in free[0].points) == 0.0
