@@ -69,11 +69,17 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                               help="an alias of `translations confirm --all`, then the check")
     check_parser.add_argument("--no-browser", action="store_true",
                               help="do not measure text fit in Chromium")
+    check_parser.add_argument("--stretch", type=float, metavar="RATIO",
+                              help="only measure the figures with every text RATIO times as "
+                                   "long (1.3: 30 %% longer) and list the boxes that would "
+                                   "overflow; exit 1 if one would")
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
     from .translate import commands as translation_commands
     translation_commands.add_parser(command)
+    from .figures import commands as figure_commands
+    figure_commands.add_parser(command)
     args = parser.parse_args(argv)
     root = getattr(args, "root", default_root or Path.cwd()).resolve()
     args.clean = getattr(args, "clean", False)
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return run_check(root, args)
         if args.command == "translations":
             return translation_commands.run(root, args)
+        if args.command == "figure":
+            return figure_commands.run(root, args)   # BuildError: the spec's problems
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
@@ -96,6 +104,9 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BuildError as error:   # raised by `figure` and `check --stretch` only
+        print_problems(error)
+        return 1
 
 
 def port_number(text: str) -> int:
@@ -150,6 +161,9 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     from .load.sources import load_sources
     from .translate.confirming import confirm_targets
 
+    if args.stretch is not None:
+        from .check.stretch import run_stretch
+        return run_stretch(root, args.stretch)
     if args.confirm or args.confirm_all:
         # The check itself changes nothing: confirming is `translations confirm`'s.
         given = "--confirm" if args.confirm else "--confirm-all"

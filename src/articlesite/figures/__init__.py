@@ -1,0 +1,1 @@
+"""Commands and tools that make and change figure specs (`figures/<id>.yaml`)."""

@@ -1,2 +1,3 @@
 """A figure's geometry as pure functions on coordinates (no HTML, templates or files):
-routes for edges that name their ends (route.py), used by the build and the editor."""
+routes for edges that name their ends (route.py), used by the build and the editor, and
+the layered first draft of `figure layout` (layout.py)."""

@@ -27,6 +27,7 @@ FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # style.css sets (180 mm = 680 CSS px); Letter is wider.
 PRINT_WIDTH = 680.0
 NODE_CLASSES = ("soft", "accent")
+DIRECTIONS = ("right", "down", "left", "up")   # where a first draft's edges point
 EDGE_CLASSES = ("cache", "feedback")
 LABEL_CLASSES = ("stage", "task-title", "math")
 # A label's height: one line of its class as templates/figure.css sets it (font size ×
@@ -120,6 +121,7 @@ class Figure:
     labels: list[Label] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
+    direction: str = "right"   # where a first draft's edges point (figures/layout)
     # What its edges join, found when first rendered (render/connections.py: connections_of).
     connections: list | None = field(default=None, repr=False, compare=False)
 
@@ -303,7 +305,7 @@ KEY = "'{key}' must be a dictionary key"
 BOX = "'box' must be [x, y, width, height] with positive sizes"
 LENGTH_BOX = "'box' must be [x, y, length] with positive sizes"
 NODE = Record(
-    "a node", id=Value(str), box=Value(_box(4), BOX), text=Value(_key, KEY),
+    "a node", id=Value(str), box=Value(_box(4), BOX, required=False), text=Value(_key, KEY),
     sub=Value(_key, KEY, required=False),
     **{"class": choice(*NODE_CLASSES, required=False)},
     link=Value(_link, "'link' must be the id of a section of the article", required=False))
@@ -319,14 +321,32 @@ LABEL = Record("a label", text=Value(_key, KEY), box=Value(_box(3), LENGTH_BOX),
 SPEC = Record(
     "figure spec",
     title=Value(_key, KEY), caption=Value(_key, KEY),
-    width=Value(positive, "'{key}' must be a positive number"),
-    height=Value(positive, "'{key}' must be a positive number"),
+    width=Value(positive, "'{key}' must be a positive number", required=False),
+    height=Value(positive, "'{key}' must be a positive number", required=False),
+    direction=choice(*DIRECTIONS, required=False, default="right"),
     transforms=ListOf(Value(_transform), required=False, default=()),
     nodes=ListOf(NODE, required=False, default=()),
     edges=ListOf(EDGE, required=False, default=()),
     labels=ListOf(LABEL, required=False, default=()),
     **{name: ListOf(Record(f"an entry of {name}", box=Value(_box(3), LENGTH_BOX)),
                     required=False, default=()) for name in ("dividers", "lifelines")})
+
+
+def check_placed(figure_id: str, spec: Any, context: Context) -> bool:
+    """A node without `box` is a draft: the build refuses it until `figure layout` places
+    it (and, if the spec has none, sets the canvas size); a placed figure needs both.
+    Whether every node is placed (else edges are not routed: their ends are unknown)."""
+    drafts = [node for node in spec.get("nodes", ()) if node.ok and node["box"] is None]
+    if drafts:
+        named = ", ".join(f"'{node['id']}' (line {node.line})" for node in drafts)
+        context.add(drafts[0].line, f"{len(drafts)} node{'s' * (len(drafts) > 1)} not placed "
+                    f"yet (no 'box'): {named}; `python build.py figure layout {figure_id}` "
+                    "places them", "box")
+        return False
+    for name in ("width", "height"):
+        if spec.get(name) is None:
+            context.add(spec.line, f"figure spec is missing the field '{name}'", name)
+    return True
 
 
 def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Edge]:
@@ -350,22 +370,25 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
     if spec is None:
         return None
     lines = spec.key_lines or {}
+    placed = check_placed(file.id, spec, Context(path, problems))
     figure = Figure(
         id=file.id, path=path, title=spec.get("title", ""), caption=spec.get("caption", ""),
-        width=spec.get("width", 1.0), height=spec.get("height", 1.0),
-        key_lines={"title": lines.get("title"), "caption": lines.get("caption")})
+        width=spec.get("width") or 1.0, height=spec.get("height") or 1.0,
+        key_lines={"title": lines.get("title"), "caption": lines.get("caption")},
+        direction=spec.get("direction") or "right")
     seen: set[str] = set()
     for node in spec.get("nodes", ()):
         if "id" in node and node["id"] in seen:
             problems.add(path, node.line, f"node id '{node['id']}' is used twice")
         seen.add(node.get("id"))
-        if node.ok:
+        if node.ok and node["box"] is not None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
                      for label in spec.get("labels", ()) if label.ok]
-    figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
+    if placed:
+        figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
                     for name in ("dividers", "lifelines")
                     for rule in spec.get(name, ()) if rule.ok]

@@ -1,0 +1,63 @@
+"""The `figure` command: `figure new ID` starts a spec, `figure layout ID` places its
+draft nodes (see figures/new.py and figures/place.py)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(command) -> None:
+    """The `figure` command, added with cli.py's `command(name, **kwargs)`."""
+    parser = command("figure", help="start a figure, or place its draft nodes")
+    actions = parser.add_subparsers(dest="action", required=True)
+    new = actions.add_parser("new", help="write figures/ID.yaml, a spec to start from, and "
+                                         "its texts into the dictionary")
+    new.add_argument("id", help="lower-case letters, digits and hyphens")
+    placed = actions.add_parser("layout", help="place the nodes of figures/ID.yaml that have "
+                                               "no box, and write their boxes into it")
+    placed.add_argument("id")
+    placed.add_argument("--no-browser", action="store_true",
+                        help="estimate the texts' sizes instead of measuring them in Chromium")
+
+
+def run(root: Path, args: argparse.Namespace) -> int:
+    if args.action == "new":
+        from .new import new_figure
+        for path in new_figure(root, args.id):
+            print(f"Wrote {path.relative_to(root)}")
+        print(f"Next: replace the placeholder texts of '{args.id}-…' in "
+              "figures/figure-texts.json (source language), add or remove nodes and edges "
+              f"in figures/{args.id}.yaml, then `python build.py figure layout {args.id}` "
+              "places the nodes. An article shows it with these two lines:\n\n"
+              f"    ```{{figure}} {args.id}\n    ```")
+        return 0
+    from .place import place_drafts
+    return report(root, place_drafts(root, args.id, browser=not args.no_browser))
+
+
+# templates/figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
+PAGE_WIDTH = 1240
+
+
+def report(root: Path, placed) -> int:
+    where = placed.path.relative_to(root)
+    if not placed.boxes:
+        print(f"{where}: every node has a box already; nothing to place.")
+        return 0
+    size = (f"; canvas set to {placed.canvas[0]:g} × {placed.canvas[1]:g}"
+            if placed.canvas else "")
+    print(f"Placed {len(placed.boxes)} node{'s' * (len(placed.boxes) > 1)} in {where} "
+          f"(texts {placed.measured}){size}.")
+    if placed.outside:
+        print(f"The boxes reach {placed.outside[0]:g} × {placed.outside[1]:g}, beyond the "
+              "spec's width and height: enlarge them, or remove them to let `figure layout` "
+              "set them.")
+    width = placed.canvas[0] if placed.canvas else 0
+    if width > PAGE_WIDTH:
+        print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "
+              "it will scroll sideways. `direction: down` in the spec (and the boxes and "
+              "canvas size removed) lays it out again top to bottom.")
+    print("Next: `python build.py serve` to look at it and move boxes in the figure editor; "
+          "`python build.py check` measures that every text fits.")
+    return 0

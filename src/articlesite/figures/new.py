@@ -1,0 +1,100 @@
+"""`python build.py figure new ID`: a spec to start from, and its texts in the dictionary.
+
+The spec's nodes are drafts (no `box`: `figure layout` places them) joined by edges that
+name their ends. Each text key is added to `figures/figure-texts.json` in every language:
+in the source language a placeholder for the author to replace, in every other language
+the same text, which is how the dictionary holds a text not translated yet (the
+translator's view and `check` show it as untranslated: identical to the source text and
+not confirmed). The dictionary is written as the translator's editor writes it
+(translate/dictionary_file.py): the new entries appended in the file's own indentation,
+nothing else touched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from ..load.config import load_site
+from ..load.texts import load_dictionary
+from ..problems import Problems, UsageError
+from ..translate.dictionary_file import layout, write_atomically
+from .place import spec_path
+
+SPEC = """\
+# A first draft. Nodes without a `box` are drafts: `python build.py figure layout {id}`
+# places them (and sets the canvas size), then move them in `serve`'s figure editor.
+title: {id}-title
+caption: {id}-caption
+direction: right             # where the edges point: right, down, left or up
+nodes:
+  - {{id: input, text: {id}-input}}
+  - {{id: step, text: {id}-step, sub: {id}-step-sub}}
+  - {{id: check, text: {id}-check}}
+  - {{id: output, text: {id}-output}}
+edges:
+  - {{from: input, to: step}}
+  - {{from: step, to: check}}
+  - {{from: check, to: output}}
+  - {{from: check, to: step, class: feedback}}
+"""
+# The placeholders, by the end of each key (the source language's text to be written).
+PLACEHOLDERS = {
+    "title": "Title of the figure (to write)",
+    "caption": "Caption of the figure: what it shows, in one or two sentences (to write).",
+    "input": "Input", "step": "Step", "step-sub": "what the step does", "check": "Check",
+    "output": "Output",
+}
+
+
+def new_figure(root: Path, figure_id: str) -> list[Path]:
+    """Write figures/ID.yaml and its texts into the dictionary; the files written."""
+    path = spec_path(root, figure_id)
+    if path.exists():
+        raise UsageError(f"figures/{figure_id}.yaml already exists: choose another id or "
+                         f"edit that figure")
+    problems = Problems(root)
+    site = load_site(root, problems)
+    dictionary_path = root / "figures" / "figure-texts.json"
+    dictionary = None if site is None else load_dictionary(
+        dictionary_path, site.codes, problems, in_progress=site.in_progress,
+        fallback=site.source_language)
+    if site is None or dictionary is None or problems:
+        raise UsageError("fix these first:\n  " + "\n  ".join(str(p) for p in problems))
+    entries = {f"{figure_id}-{end}": {code: text for code in site.codes}
+               for end, text in PLACEHOLDERS.items()}
+    taken = [key for key in entries if key in dictionary.texts]
+    if taken:
+        raise UsageError(f"{dictionary_path.name} already has the key{'s' * (len(taken) > 1)} "
+                         f"{', '.join(taken)}: choose another figure id")
+    write_atomically(dictionary_path, add_entries(dictionary.source, entries), root)
+    write_atomically(path, SPEC.format(id=figure_id), root)
+    return [path, dictionary_path]
+
+
+def add_entries(text: str, entries: dict[str, dict[str, str]]) -> str:
+    """The dictionary's text with `entries` (new keys) appended after its last entry, in
+    the indentation of its entries and their members; the rest of the text unchanged."""
+    found = layout(text)
+    first = re.match(r"\s*\{(\s*)", text)
+    indent = first.group(1) if found else "\n  "
+    inner = next((entry.indent for entry in found.values() if entry.values), indent + "  ")
+    ascii_only = text.isascii() and "\\u" in text
+
+    def written(key: str, texts: dict[str, str]) -> str:
+        members = ",".join(f"{inner}{json.dumps(code)}: "
+                           f"{json.dumps(value, ensure_ascii=ascii_only)}"
+                           for code, value in texts.items())
+        return f"{indent}{json.dumps(key, ensure_ascii=ascii_only)}: {{{members}{indent}}}"
+
+    added = ",".join(written(key, texts) for key, texts in entries.items())
+    if found:
+        end = list(found.values())[-1].close + 1
+        new = text[:end] + "," + added + text[end:]
+    else:
+        start, close = first.end(), text.rindex("}")
+        new = text[:start] + added + "\n" + text[close:]
+    if json.loads(new) != {**json.loads(text), **entries}:
+        raise ValueError("the dictionary with the new entries does not read back as meant")
+    return new

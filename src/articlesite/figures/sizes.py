@@ -1,0 +1,131 @@
+"""How big a node's box must be for its texts: the widest and tallest of its text and
+subtitle in every language and both diagram styles, as the figure's CSS draws them.
+
+Measured exactly in headless Chromium when it is there (Debian's `chromium` through
+Playwright, as `check` measures text fit, check/fit.py): each node is drawn with
+`templates/figure.css` at its natural size (`width: max-content`), in each language's
+`lang` (its fonts) and each diagram style. Without Chromium the size is estimated from
+the CSS's font sizes and line heights, a full-width (CJK) character counting 1 em and any
+other 0.62 em (wider than Arial's average, so that the estimate errs on the large side);
+`check` then measures the real fit.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..check.fit import VIEWPORT, BrowserUnavailable, chromium_path, launch
+from ..load.texts import plain_text, rich_text
+
+STYLES = ("blog", "engineering")
+SPARE = 10.0          # px on each side beyond the text's own padding: room to breathe
+MIN_SIZE = (100.0, 60.0)
+# templates/figure.css: .node padding 10px 12px, border 1px, gap 4px; the text 18px with
+# line height 1.4, the subtitle 13px with 1.45.
+PADDING = (2 * 12 + 2, 2 * 10 + 2)
+TEXT, SUB, GAP = (18.0, 1.4), (13.0, 1.45), 4.0
+WIDE_EM, NARROW_EM = 1.0, 0.62
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What a node shows, in one language."""
+
+    node: str
+    language: str     # the HTML lang, which chooses the fonts
+    text: str
+    sub: str | None
+    cls: str | None
+
+
+def estimate(item: Texts) -> tuple[float, float]:
+    """The natural size of a node's box, from the font sizes (no browser)."""
+    def width(text: str, size: float) -> float:
+        return max(sum(WIDE_EM if unicodedata.east_asian_width(c) in "WF" else NARROW_EM
+                       for c in plain_text(line)) for line in text.split("\n")) * size
+
+    def height(text: str, font: tuple[float, float]) -> float:
+        return (text.count("\n") + 1) * font[0] * font[1]
+
+    w = width(item.text, TEXT[0])
+    h = height(item.text, TEXT)
+    if item.sub:
+        w = max(w, width(item.sub, SUB[0]))
+        h += GAP + height(item.sub, SUB)
+    return w + PADDING[0], h + PADDING[1]
+
+
+def _node_html(item: Texts, number: int) -> Markup:
+    sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub)) if item.sub else ""
+    return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
+                  '<div class="node{cls}" data-measure="{n}" style="position:absolute;left:0;'
+                  'top:0;width:max-content;height:auto"><strong>{text}</strong>{sub}</div>'
+                  '</div>').format(lang=item.language, cls=f" {item.cls}" if item.cls else "",
+                                   n=number, text=rich_text(item.text), sub=sub)
+
+
+MEASURE = """(styles) => {
+  const out = {};
+  for (const style of styles) {
+    document.querySelector(".figure").setAttribute("data-diagram-style", style);
+    document.querySelectorAll("[data-measure]").forEach((el) => {
+      const r = el.getBoundingClientRect(), n = el.getAttribute("data-measure");
+      const [w, h] = out[n] || [0, 0];
+      out[n] = [Math.max(w, r.width), Math.max(h, r.height)];
+    });
+  }
+  return out;
+}"""
+
+
+def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, float]]:
+    """The natural size of each item's box, measured in Chromium (BrowserUnavailable)."""
+    if not chromium_path().exists():
+        launch(None)   # says where Chromium was looked for
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        raise BrowserUnavailable("Playwright for Python is not installed") from exc
+    body = Markup("").join(_node_html(item, n) for n, item in enumerate(items))
+    html = Markup('<!doctype html><html><head><meta charset="utf-8"><style>{}</style></head>'
+                  '<body><figure class="figure" data-diagram-style="blog">{}</figure>'
+                  '</body></html>').format(Markup(css), body)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            page.route("**/*", lambda route: route.abort())
+            page.set_content(str(html), wait_until="load")
+            found = page.evaluate(MEASURE, list(STYLES))
+        finally:
+            browser.close()
+    return [tuple(found[str(n)]) for n in range(len(items))]
+
+
+def box_sizes(items: list[Texts], css: str, browser: bool = True
+              ) -> tuple[dict[str, tuple[float, float]], str]:
+    """Each node's box size (the largest of its items, with SPARE, at least MIN_SIZE),
+    and how it was found ("measured in Chromium" or why it was estimated)."""
+    how = "measured in Chromium"
+    natural: list[tuple[float, float]] | None = None
+    if browser:
+        try:
+            natural = measure_in_chromium(items, css)
+        except BrowserUnavailable as exc:
+            how = f"estimated from the font sizes ({exc})"
+    else:
+        how = "estimated from the font sizes (--no-browser)"
+    if natural is None:
+        natural = [estimate(item) for item in items]
+    sizes: dict[str, tuple[float, float]] = {}
+    for item, (w, h) in zip(items, natural, strict=True):
+        w = max(MIN_SIZE[0], math.ceil(w) + 2 * SPARE)
+        h = max(MIN_SIZE[1], math.ceil(h) + SPARE)
+        old = sizes.get(item.node, (0.0, 0.0))
+        sizes[item.node] = (max(old[0], w), max(old[1], h))
+    return sizes, how
+
