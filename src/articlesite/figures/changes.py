@@ -1,21 +1,18 @@
-"""What a save of the figure editor changes: the spec's elements that differ from the
-ones loaded (found by the index each came from, its `origin`), and the dictionary's new
-keys. The spec's text is then edited by the spec writer (spec_edit.py), which changes
-only those lines."""
+"""What a save of the figure editor changes in a spec: the elements that differ from the
+ones loaded (found by the index each came from, its `origin`), as the spec writer's
+edits (spec_edit.py), which change only those lines."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..translate.dictionary_file import layout
+from .spec_edit import ORDER, SECTIONS, Append, Delete, Set, SpecEditError, Unset, apply_edits
 
-# The fields each list's elements may have (the build's declaration, load/figures.py).
-FIELDS = {"nodes": ("id", "box", "text", "sub", "class", "link"),
-          "edges": ("points", "from", "to", "class", "arrow"),
-          "labels": ("text", "box", "class"),
-          "dividers": ("box",), "lifelines": ("box",)}
+
+def fields(section: str) -> tuple[str, ...]:
+    """The fields an element of the section may have, in the spec's usual order."""
+    return ORDER.get(section, ("box",))
 
 
 def plain(value: Any) -> Any:
@@ -49,13 +46,13 @@ class Plan:
 def element(item: dict, name: str) -> dict:
     """A page's element with only the fields the spec declares, in the declared order;
     null means left out."""
-    return {key: item[key] for key in FIELDS[name] if item.get(key) is not None}
+    return {key: item[key] for key in fields(name) if item.get(key) is not None}
 
 
 def plans(data: dict, spec: dict) -> dict[str, Plan]:
     """Each list's edits: the page's elements against the spec's, by origin."""
     found = {}
-    for name in FIELDS:
+    for name in SECTIONS:
         before = [plain(item) for item in data.get(name) or []]
         plan, kept = Plan(), set()
         for item in spec.get(name, []):
@@ -71,42 +68,10 @@ def plans(data: dict, spec: dict) -> dict[str, Plan]:
     return found
 
 
-def append_entries(text: str, new: dict[str, dict[str, str]]) -> str:
-    """The dictionary's text with `new` keys added at its end, written as its last entry
-    is (one line, or one member a line with its indentation), escapes as the file has."""
-    entries = layout(text)
-    ascii_only = text.isascii() and "\\u" in text
-    end = text.rindex("}")
-    if entries:
-        last = list(entries.values())[-1]
-        line_start = text.rfind("\n", 0, last.close) + 1
-        indent = text[line_start:len(text) - len(text[line_start:].lstrip(" \t"))]
-        member = last.indent if "\n" in last.indent else None
-        at, lead = last.close + 1, ","
-    else:
-        indent, member, at, lead = "  ", "\n    ", text.index("{") + 1, ""
-    written = []
-    for key, values in new.items():
-        members = [f"{json.dumps(lang)}: {json.dumps(value, ensure_ascii=ascii_only)}"
-                   for lang, value in values.items()]
-        if member is None:
-            body = "{" + ", ".join(members) + "}"
-        else:
-            body = "{" + ",".join(member + m for m in members) + "\n" + indent + "}"
-        written.append(f"\n{indent}{json.dumps(key, ensure_ascii=ascii_only)}: {body}")
-    addition = lead + ",".join(written)
-    if not entries:
-        addition += "\n"
-        return text[:at] + addition + text[at:end].strip() + text[end:]
-    return text[:at] + addition + text[at:]
-
-
 def edits(data: dict, spec: dict) -> list:
     """The spec writer's edits (spec_edit.py) that make the spec `data` say `spec`: a
     field set or removed for each element changed, elements appended and deleted, the
     canvas size if it changed."""
-    from .spec_edit import Append, Delete, Set, Unset
-
     found: list = [Set(name, spec[name]) for name in ("width", "height")
                    if spec[name] != data.get(name)]
     for name, plan in plans(data, spec).items():
@@ -123,8 +88,6 @@ def edits(data: dict, spec: dict) -> list:
 
 def apply(text: str, data: dict, spec: dict) -> str:
     """The spec's text changed to say `spec`, and nothing else changed."""
-    from .spec_edit import SpecEditError, apply_edits
-
     wanted = edits(data, spec)
     if not wanted:
         return text

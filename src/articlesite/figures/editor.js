@@ -471,7 +471,7 @@
     var request = {
       figure: this.id, width: m.width, height: m.height,
       nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
-      labels: m.labels.map(function (l) { var r = self.rect(l); return { box: [r.x, r.y, r.w, r.h] }; }),
+      labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
       edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; })
     };
     post("route", request).then(function (result) {

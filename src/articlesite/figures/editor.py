@@ -40,6 +40,7 @@ from ..problems import Problems
 from ..translate.dictionary_file import LayoutError, edit_text, layout, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, file_digest
 from . import changes
+from .new import add_entries
 from .routing import route_request
 
 PREFIX = "/__articlesite/figure/"
@@ -192,18 +193,25 @@ class FigureEditor:
                             else "Nothing to save: the files already say this.")}
 
     def new_dictionary(self, text: str, texts: dict[tuple[str, str], str]) -> str:
-        """The dictionary's text with the edited texts, new keys appended."""
+        """The dictionary's text with the edited texts; a new key (a node added) gets,
+        in each language it was not given in, the source language's text (else the first
+        given), which is how the dictionary holds a text not translated yet (as `figure
+        new` writes it)."""
         try:
             entries = layout(text)
         except LayoutError as exc:
             raise Refused(HTTPStatus.CONFLICT, f"the dictionary cannot be edited: {exc}") \
                 from None
-        new = {}
+        site = self.site()
+        given: dict[str, dict[str, str]] = {}
         for (key, language), value in texts.items():
             if key not in entries:
-                new.setdefault(key, {})[language] = value
+                given.setdefault(key, {})[language] = value
+        new = {key: {code: values.get(code) or values.get(site.source_language)
+                     or next(iter(values.values())) for code in site.codes}
+               for key, values in given.items()}
         text = edit_text(text, {k: v for k, v in texts.items() if k[0] in entries})
-        return changes.append_entries(text, new) if new else text
+        return add_entries(text, new) if new else text
 
     def validate(self, path: Path, spec_text: str, texts_text: str) -> None:
         """Refuse (422) what the build would refuse: the spec as the build loads it, each

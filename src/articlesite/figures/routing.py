@@ -1,8 +1,9 @@
 """The figure editor's routes: the geometry a page posts while something is dragged,
-routed by the build's router (geometry/route.py), so that the editor draws what the
-build will draw. The page gives the nodes' boxes, the labels' boxes as drawn (a label's
-height is its text's, which only the page knows) and the edges that name their ends
-(`NODE` or `NODE.SIDE`, as a spec writes them)."""
+routed by the build's router (geometry/route.py) with the build's inputs (load/figures.py
+and load/edge_ends.py: each label as high as its class's LABEL_HEIGHT, the canvas as the
+bounds, the ends read as a spec's `NODE` or `NODE.SIDE`), so that the editor draws what
+the build will draw. Given every edge that names its ends, in the spec's order, the
+answer is the build's routes, point for point."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from http import HTTPStatus
 from typing import Any
 
 from ..geometry.route import Ends, route_edges
+from ..load.figures import LABEL_HEIGHT
 from ..load.schema import is_number
 from ..translate.editor import Refused
 
@@ -23,12 +25,15 @@ def _box(value: Any, size: int = 4) -> tuple[float, ...]:
     return tuple(float(v) for v in value)
 
 
-def ends(value: Any) -> tuple[str, str | None]:
-    """An edge's end as a spec writes it: 'node' or 'node.side'."""
+def ends(value: Any, ids: dict) -> tuple[str, str | None]:
+    """An edge's end as a spec writes it: 'node' or 'node.side' (as load/edge_ends.py
+    reads it: a node id with a dot in it is a node)."""
     if not isinstance(value, str) or not value:
         raise Refused(HTTPStatus.BAD_REQUEST, "an edge's end must be NODE or NODE.SIDE")
-    node, _, side = value.partition(".")
-    return node, side or None
+    if value in ids or "." not in value:
+        return value, None
+    node, side = value.rsplit(".", 1)
+    return node, side
 
 
 def _list(request: dict, name: str) -> list:
@@ -46,11 +51,13 @@ def route_request(request: dict) -> list[dict]:
         if not isinstance(node.get("id"), str):
             raise Refused(HTTPStatus.BAD_REQUEST, "a node needs its 'id'")
         nodes[node["id"]] = _box(node.get("box"))
-    labels = [_box(label.get("box")) for label in _list(request, "labels")]
+    labels = [(*_box(label.get("box"), 3), LABEL_HEIGHT.get(label.get("class"),
+                                                             LABEL_HEIGHT[None]))
+              for label in _list(request, "labels")]
     wanted = []
     for edge in _list(request, "edges"):
-        (source, source_side), (target, target_side) = ends(edge.get("from")), ends(
-            edge.get("to"))
+        (source, source_side), (target, target_side) = (ends(edge.get("from"), nodes),
+                                                        ends(edge.get("to"), nodes))
         wanted.append(Ends(source, target, source_side, target_side))
     width, height = request.get("width"), request.get("height")
     bounds = ((0.0, 0.0, float(width), float(height))

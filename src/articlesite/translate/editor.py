@@ -127,8 +127,7 @@ class Editor:
                     "texts": texts if isinstance(texts, dict) else {},
                     "file": "figures/" + self.dictionary_path.name}
         here = files("articlesite.translate")
-        script = "
-".join(here.joinpath(name).read_text(encoding="utf-8")
+        script = "\n".join(here.joinpath(name).read_text(encoding="utf-8")
                            for name in ("richtext.js", "editor.js"))
         safe = json.dumps(settings, ensure_ascii=False).replace("<", "\\u003c")
         return f"<script>window.articlesiteEditor={safe};\n{script}</script>"
