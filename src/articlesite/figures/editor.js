@@ -240,6 +240,7 @@
         if (edge.fields["class"]) seg.classList.add(edge.fields["class"]);
         if (i === points.length - 2 && edge.fields.arrow !== false) seg.classList.add("arrow");
         if (edge.uid === self.selected) seg.classList.add("fe-selected");
+        if (edge.problem) seg.classList.add("fe-problem");
         seg.setAttribute("data-edge", edge.uid);
         seg.style.left = px(a[0]);
         seg.style.top = px(a[1]);
@@ -479,7 +480,9 @@
       var problems = [];
       routed.forEach(function (edge, i) {
         var answer = result.answer.edges[i];
-        edge.shown = answer.points;
+        /* No route: the last one stays, drawn as a problem, and the bar says why. */
+        if (answer.points.length) edge.shown = answer.points;
+        edge.problem = answer.problem || null;
         if (answer.problem) problems.push(answer.problem);
       });
       self.drawEdges();
@@ -679,7 +682,8 @@
     this.say("Node " + id + " added: type its text in each language (switch the language above).");
   };
 
-  /* The first place on the grid, row by row, where a box of w × h overlaps nothing. */
+  /* The first place on the grid, row by row, where a box of w × h keeps 10 px from
+     everything; with none, the canvas grows at the bottom to make one. */
   Editor.prototype.freeSpot = function (w, h) {
     var others = this.others(null), m = this.model;
     for (var y = 10; y + h <= m.height; y += 10) {
@@ -690,7 +694,9 @@
         if (clear) return [x, y];
       }
     }
-    return [10, 10];
+    var bottom = others.reduce(function (low, o) { return Math.max(low, o.y + o.h); }, 0);
+    m.height = grid(Math.max(m.height, bottom + 20 + h + 10) + 2);
+    return [10, grid(bottom + 20)];
   };
 
   Editor.prototype.remove = function () {
