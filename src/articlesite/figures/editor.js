@@ -203,7 +203,9 @@
     if (item.list === "nodes") el.style.height = px(b[3]);
   };
 
-  Editor.prototype.draw = function () {
+  /* Draw the model: every box placed; their texts filled again only when texts, the
+     language or the elements changed (`refill`), not on every move of a drag. */
+  Editor.prototype.draw = function (refill) {
     var self = this, m = this.model, live = {};
     this.canvas.style.width = px(m.width);
     this.canvas.style.height = px(m.height);
@@ -212,10 +214,10 @@
     this.canvas.lang = lang ? lang.lang : "";
     [m.nodes, m.labels, m.dividers, m.lifelines].forEach(function (items) {
       items.forEach(function (item) {
-        var el = self.elementFor(item);
+        var fresh = !self.els[item.uid] || !self.els[item.uid].isConnected, el = self.elementFor(item);
         live[item.uid] = true;
-        if (item.list === "nodes") self.fillNode(el, item);
-        if (item.list === "labels") self.fillLabel(el, item);
+        if ((refill !== false || fresh) && item.list === "nodes") self.fillNode(el, item);
+        if ((refill !== false || fresh) && item.list === "labels") self.fillLabel(el, item);
         self.place(el, item);
         el.classList.toggle("fe-selected", item.uid === self.selected);
       });
@@ -225,7 +227,8 @@
     });
     this.drawEdges();
     this.drawHandles();
-    this.scheduleFit();
+    if (refill !== false || !this.drag || this.drag.kind !== "move") this.scheduleFit();
+    else this.drawBadges();
     this.updateBar();
   };
 
@@ -365,7 +368,7 @@
     this.showGuides(guides, { x: x, y: y, w: r.w, h: r.h });
     if (item.list === "nodes") this.follow(item, before);
     else if (item.list === "labels") this.rerouteAll();
-    this.draw();
+    this.draw(false);
   };
 
   Editor.prototype.showGuides = function (guides, box) {
@@ -449,7 +452,7 @@
     if (item.list === "nodes") { b[1] = Math.max(0, y1); b[3] = Math.min(this.model.height, y2) - b[1]; }
     if (item.list === "nodes") this.follow(item);
     else this.rerouteAll();
-    this.draw();
+    this.draw(false);
   };
 
   /* Routing, on the server ------------------------------------------------------------ */
@@ -788,7 +791,7 @@
     this.overlay.querySelectorAll(".fe-guide").forEach(function (el) { el.remove(); });
     if (!d) return;
     if (d.kind === "connect") this.connect(d, e);
-    else if (d.moved) { this.route(); this.commit(); }
+    else if (d.moved) { this.route(); this.commit(); this.scheduleFit(); }
   };
 
   Editor.prototype.connect = function (d, e) {
