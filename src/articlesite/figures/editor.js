@@ -76,6 +76,7 @@
     this.uid = 0;
     this.els = {};
     this.model = this.modelOf(data.spec);
+    this.head = { list: "figure", fields: { title: data.title, caption: data.caption } };
     this.history = [this.snapshot()];
     this.future = [];
     this.routing = { busy: false, again: false, since: null };
@@ -225,11 +226,18 @@
     Object.keys(this.els).forEach(function (uid) {
       if (!live[uid] && self.els[uid]) { self.els[uid].remove(); delete self.els[uid]; }
     });
+    if (refill !== false) this.fillHead();
     this.drawEdges();
     this.drawHandles();
     if (refill !== false || !this.drag || this.drag.kind !== "move") this.scheduleFit();
     else this.drawBadges();
     this.updateBar();
+  };
+
+  Editor.prototype.fillHead = function () {
+    var heading = this.figure.querySelector(".figure-heading"), caption = this.figure.querySelector("figcaption");
+    if (heading) RT.replace(heading, this.text(this.head.fields.title) || "…");
+    if (caption) RT.replace(caption, this.text(this.head.fields.caption) || "…");
   };
 
   Editor.prototype.drawEdges = function () {
@@ -607,7 +615,8 @@
     this.textRow = make("div", "fe-row fe-texts", bar);
     var note = this.data.transforms.length ? " Shown without its transforms (" + this.data.transforms.map(function (t) {
       return Object.keys(t)[0]; }).join(", ") + ") while editing: you move the spec's own coordinates, the build applies them again." : "";
-    this.say("Drag to move (arrow keys: 1 px, Shift: 10 px); handles resize; drag from a node's dot to another node to draw an edge." + note);
+    this.say("Drag to move (arrow keys: 1 px, Shift: 10 px); handles resize; drag from a node's dot to another " +
+             "node to draw an edge; Delete removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes." + note);
     this.figure.querySelector(".figure-scroll").before(bar);
     this.bar = bar;
     this.showText();
@@ -628,17 +637,47 @@
     this.message.classList.toggle("fe-refused", !!refused);
   };
 
-  /* The selected node's or label's texts, editable in the language shown. */
+  /* The selected element's texts, editable in the language shown, and its style; with
+     nothing selected, the figure's title and caption. */
+  var STYLES = { nodes: ["soft", "accent"], edges: ["cache", "feedback"], labels: ["stage", "task-title", "math"] };
   Editor.prototype.showText = function () {
     var self = this, row = this.textRow, item = this.find(this.selected);
     while (row.firstChild) row.removeChild(row.firstChild);
-    if (!item || (item.list !== "nodes" && item.list !== "labels")) {
-      /* The row keeps its height: the figure below does not move under the pointer. */
-      make("span", "fe-hint", row).textContent = "Select a node or a label to edit its text in " +
-        "the language shown; Delete removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes.";
+    if (!item || item.list === "dividers" || item.list === "lifelines") {
+      this.textFields(this.head, [["title", "Figure title"], ["caption", "Caption"]]);
       return;
     }
-    var fields = item.list === "nodes" ? [["text", "Text"], ["sub", "Subtitle"]] : [["text", "Text"]];
+    if (item.list !== "edges")
+      this.textFields(item, item.list === "nodes" ? [["text", "Text"], ["sub", "Subtitle"]] : [["text", "Text"]]);
+    var label = make("label", "fe-style", row), select = make("select", "", label);
+    label.insertBefore(document.createTextNode("Style "), select);
+    [""].concat(STYLES[item.list]).forEach(function (name) {
+      var option = make("option", "", select);
+      option.value = name;
+      option.textContent = name || "plain";
+    });
+    select.value = item.fields["class"] || "";
+    select.addEventListener("change", function () {
+      if (select.value) item.fields["class"] = select.value;
+      else delete item.fields["class"];
+      self.draw();
+      self.commit();
+    });
+    if (item.list !== "edges") return;
+    var arrow = make("label", "fe-style", row), box = make("input", "", arrow);
+    box.type = "checkbox";
+    box.checked = item.fields.arrow !== false;
+    arrow.appendChild(document.createTextNode(" Arrow"));
+    box.addEventListener("change", function () {
+      if (box.checked) delete item.fields.arrow;
+      else item.fields.arrow = false;
+      self.draw();
+      self.commit();
+    });
+  };
+
+  Editor.prototype.textFields = function (item, fields) {
+    var self = this, row = this.textRow;
     fields.forEach(function (field) {
       var label = make("label", "", row), key = item.fields[field[0]];
       label.textContent = field[1] + " (" + self.language + ") ";

@@ -134,8 +134,10 @@ class FigureEditor:
                           "(see serve)") from None
         site = self.site()
         spec = plain_spec(standing.data)
-        keys = changes.used_keys(spec)
+        title, caption = standing.data["title"], standing.data["caption"]
+        keys = [title, caption, *changes.used_keys(spec)]
         return {"ok": True, "figure": standing.path.stem, "spec": spec,
+                "title": title, "caption": caption,
                 "transforms": changes.plain(standing.data.get("transforms") or []),
                 "texts": {key: texts.get(key, {}) for key in keys},
                 "taken": sorted(texts) if isinstance(texts, dict) else [],
