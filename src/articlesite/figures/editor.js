@@ -266,6 +266,12 @@
   Editor.prototype.drawHandles = function () {
     var overlay = this.overlay, item = this.find(this.selected);
     overlay.querySelectorAll(".fe-handle, .fe-port").forEach(function (el) { el.remove(); });
+    /* The canvas's own handle, at its bottom right corner: its width and height. */
+    var corner = make("span", "fe-handle fe-canvas-handle", overlay);
+    corner.setAttribute("data-handle", "canvas");
+    corner.title = "Drag to change the canvas's width and height";
+    corner.style.left = px(this.model.width);
+    corner.style.top = px(this.model.height);
     if (!item || (item.list !== "nodes" && item.list !== "labels")) return;
     var r = this.rect(item), names = item.list === "nodes" ? ["nw", "n", "ne", "e", "se", "s", "sw", "w"] : ["w", "e"];
     names.forEach(function (name) {
@@ -460,6 +466,19 @@
     if (item.list === "nodes") { b[1] = Math.max(0, y1); b[3] = Math.min(this.model.height, y2) - b[1]; }
     if (item.list === "nodes") this.follow(item);
     else this.rerouteAll();
+    this.draw(false);
+  };
+
+  /* The canvas, never smaller than what it holds. */
+  Editor.prototype.resizeCanvas = function (width, height) {
+    var self = this, right = 20, bottom = 20;
+    [].concat(this.model.nodes, this.model.labels, this.model.dividers, this.model.lifelines).forEach(function (item) {
+      var r = self.rect(item);
+      right = Math.max(right, r.x + r.w);
+      bottom = Math.max(bottom, r.y + r.h);
+    });
+    this.model.width = Math.max(grid(width), Math.ceil(right));
+    this.model.height = Math.max(grid(height), Math.ceil(bottom));
     this.draw(false);
   };
 
@@ -799,6 +818,10 @@
     var handle = target.getAttribute("data-handle"), port = target.getAttribute("data-port");
     e.preventDefault();
     this.canvas.setPointerCapture(e.pointerId);
+    if (handle === "canvas") {
+      this.drag = { kind: "canvas", from: at, size: [this.model.width, this.model.height] };
+      return;
+    }
     var item = handle || port ? this.find(this.selected) : this.itemAt(target);
     if (!item) { this.drag = null; this.select(null); return; }
     if (!handle && !port && item.uid !== this.selected) { this.select(item.uid); at = this.point(e); }
@@ -817,6 +840,9 @@
     } else if (d.kind === "resize") {
       d.moved = true;
       this.resize(d.item, d.handle, d.box, dx, dy);
+    } else if (d.kind === "canvas") {
+      d.moved = true;
+      this.resizeCanvas(d.size[0] + dx, d.size[1] + dy);
     } else if (d.kind === "connect") {
       var p = sidePoint(d.item.fields.box, d.side, 0.5), len = Math.hypot(at[0] - p[0], at[1] - p[1]);
       d.line.style.cssText = "left:" + px(p[0]) + ";top:" + px(p[1]) + ";width:" + px(len) + ";height:0;transform-origin:0 0;" +
@@ -831,6 +857,7 @@
     if (!d) return;
     if (d.kind === "connect") this.connect(d, e);
     else if (d.moved) { this.route(); this.commit(); this.scheduleFit(); }
+    if (d.kind === "canvas") this.figure.querySelector(".figure-scroll").scrollLeft = 0;
   };
 
   Editor.prototype.connect = function (d, e) {
