@@ -819,7 +819,8 @@
     e.preventDefault();
     this.canvas.setPointerCapture(e.pointerId);
     if (handle === "canvas") {
-      this.drag = { kind: "canvas", from: at, size: [this.model.width, this.model.height] };
+      /* In screen px: the canvas is centred, and moves under the pointer as it grows. */
+      this.drag = { kind: "canvas", client: [e.clientX, e.clientY], size: [this.model.width, this.model.height] };
       return;
     }
     var item = handle || port ? this.find(this.selected) : this.itemAt(target);
@@ -833,7 +834,7 @@
   Editor.prototype.moved = function (e) {
     var d = this.drag;
     if (!d) return;
-    var at = this.point(e), dx = at[0] - d.from[0], dy = at[1] - d.from[1];
+    var at = this.point(e), dx = d.from ? at[0] - d.from[0] : 0, dy = d.from ? at[1] - d.from[1] : 0;
     if (d.kind === "move" && (d.moved || Math.abs(dx) + Math.abs(dy) > 2)) {
       d.moved = true;
       this.moveTo(d.item, d.box[0] + dx, d.box[1] + dy, true);
@@ -842,7 +843,7 @@
       this.resize(d.item, d.handle, d.box, dx, dy);
     } else if (d.kind === "canvas") {
       d.moved = true;
-      this.resizeCanvas(d.size[0] + dx, d.size[1] + dy);
+      this.resizeCanvas(d.size[0] + e.clientX - d.client[0], d.size[1] + e.clientY - d.client[1]);
     } else if (d.kind === "connect") {
       var p = sidePoint(d.item.fields.box, d.side, 0.5), len = Math.hypot(at[0] - p[0], at[1] - p[1]);
       d.line.style.cssText = "left:" + px(p[0]) + ";top:" + px(p[1]) + ";width:" + px(len) + ";height:0;transform-origin:0 0;" +
