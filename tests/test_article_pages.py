@@ -13,8 +13,6 @@ from conftest import REPO, soup
 
 LANGUAGES = {"zh": "zh-CN", "en": "en", "ja": "ja"}
 ARTICLE = "ppo-long-horizon"
-# Every article of the real project (the first one, and the figure editor's demo).
-ARTICLES = sorted(path.parent.name for path in (REPO / "content").glob("*/zh.md"))
 FIGURES = ["training-overview", "reward-value-training", "trajectory-models",
            "critic-training", "ppo-update"]
 SECTIONS = ["training-loop", "reward-model", "rollout", "advantages", "optimization",
@@ -45,7 +43,7 @@ def test_every_page_is_written(built_site: Path):
     assert written == sorted(["index.html", "translations.html", "404.html"]
                              + [f"{c}/index.html" for c in LANGUAGES]
                              + [f"{c}/feed.xml" for c in LANGUAGES]
-                             + [f"{c}/{slug}.html" for c in LANGUAGES for slug in ARTICLES])
+                             + [f"{c}/{ARTICLE}.html" for c in LANGUAGES])
     assert (built_site / "pagefind" / "pagefind.js").is_file()   # the search index
 
 
@@ -220,6 +218,6 @@ def test_root_page_lets_the_reader_choose_a_language(built_site: Path):
 def test_language_index_lists_the_article(built_site: Path, code: str):
     html = soup(built_site / code / "index.html")
     assert html.html["lang"] == LANGUAGES[code]
-    assert f"{ARTICLE}.html" in [a["href"] for a in html.select("a.article-title")]
+    assert html.select_one("a.article-title")["href"] == f"{ARTICLE}.html"
     read_in = [a["lang"] for a in html.select(".read-in a")]
-    assert read_in == list(LANGUAGES.values()) * len(ARTICLES)   # for each article
+    assert read_in == list(LANGUAGES.values())

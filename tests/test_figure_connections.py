@@ -18,9 +18,7 @@ FIGURES = FigureLibrary(SOURCES.figures, SOURCES.dictionary, Problems(REPO)).eve
 
 
 def connections_on_page(site: Path, code: str, figure_id: str) -> list[str]:
-    """The sentences of the figure's text alternative, on the article page showing it."""
-    figure = next(found for page in sorted((site / code).glob("*.html"))
-                  if (found := soup(page).select_one(f"#figure-{figure_id}")) is not None)
+    figure = soup(site / code / "ppo-long-horizon.html").select_one(f"#figure-{figure_id}")
     return [li.get_text() for li in figure.select(".visually-hidden li")]
 
 
