@@ -56,7 +56,7 @@ def make(count: int, target: Path) -> None:
     if target.exists():
         shutil.rmtree(target)
     (target / "content").mkdir(parents=True)
-    shutil.copytree(REPO / "templates", target / "templates")
+    shutil.copytree(REPO / "src" / "articlesite" / "theme", target / "templates")
     shutil.copy(REPO / "content" / "site.yaml", target / "content" / "site.yaml")
     real = REPO / "content" / REAL_ARTICLE
     sources = {code: (real / f"{code}.md").read_text(encoding="utf-8") for code in MARKERS}

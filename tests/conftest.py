@@ -7,6 +7,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,38 +21,61 @@ from articlesite.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("content", "figures", "templates")
+# The default theme. A test project gets a copy of it as its templates/ (the overrides of
+# a project that overrides every file), for the tests that edit a template.
+THEME = REPO / "src" / "articlesite" / "theme"
 FIXTURES = REPO / "tests" / "fixtures"
-# Set by .ci/run: the browser tests and validators must run there, never skip.
+# The tools some tests need besides Python's packages, and what installs each (on Debian;
+# .ci/run installs them all). A test whose tool is missing fails, naming the command, so
+# that the README's test command never passes with tests left out; set
+# ARTICLESITE_SKIP_MISSING_TOOLS=1 to skip those tests instead (they are listed at the
+# end). ARTICLESITE_REQUIRE_BROWSER=1 (.ci/run) forbids skipping whatever is set.
+INSTALL = {
+    "chromium": "apt-get install chromium fonts-noto-cjk fonts-liberation fonts-lmodern",
+    "playwright": "pip install -e '.[test]'",
+    "java": "apt-get install default-jre-headless",
+    "node_modules": "npm ci --ignore-scripts",
+}
+SKIP_MISSING = "ARTICLESITE_SKIP_MISSING_TOOLS"
 REQUIRE_TOOLS = browser_required()
+# How a test's message names a missing tool and its command (found again for the summary)
+MISSING = re.compile(r"^(?:Failed: |Skipped: )?(.+?) is not installed: `([^`]+)`")
 
 
-def require(available: bool, what: str) -> None:
-    """Skip when a test tool is missing on a developer's machine; fail in CI."""
-    if not available:
-        message = f"{what} is not installed (see .ci/run)"
-        if REQUIRE_TOOLS:
-            pytest.fail(message + "; ARTICLESITE_REQUIRE_BROWSER=1 forbids skipping")
+def require(available: bool, what: str, *tools: str) -> None:
+    """Fail a test whose tool (`what`; installed as INSTALL[tool] says) is missing, naming
+    the command that installs it; skip it instead when SKIP_MISSING is set (never in CI)."""
+    if available:
+        return
+    commands = " && ".join(INSTALL[tool] for tool in tools)
+    message = (f"{what} is not installed: `{commands}` installs it (.ci/run installs "
+               f"every tool), or set {SKIP_MISSING}=1 to skip the tests that need it")
+    if os.environ.get(SKIP_MISSING) == "1" and not REQUIRE_TOOLS:
         pytest.skip(message)
+    pytest.fail(message + ("; ARTICLESITE_REQUIRE_BROWSER=1 forbids skipping"
+                           if REQUIRE_TOOLS else ""))
 
 
 def copy_project(target: Path, *, search: bool = False) -> Path:
-    """A copy of the real project's sources (content, figures, templates) in `target`.
+    """A copy of the real project's sources (content, figures, templates: the theme with
+    the project's overrides over it) in `target`.
 
     Unless `search`, the copy's site.yaml turns the search index off (`search: false`):
     Pagefind's Chinese and Japanese word segmenters cost about 2 s of CPU per build that
     changes a page, most of the suite's time otherwise. The tests of search, and the
     session's `built_site` that the browser tests and validators read, keep it on."""
     target.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(THEME, target / "templates")   # the project's overrides over it
     for part in PROJECT_PARTS:
-        shutil.copytree(REPO / part, target / part)
+        shutil.copytree(REPO / part, target / part, dirs_exist_ok=True)
     return target if search else without_search(target)
 
 
 def fixture_site(name: str, target: Path, *, search: bool = False) -> Path:
-    """tests/fixtures/NAME's content and figures, with the project's own templates, in
+    """tests/fixtures/NAME's content and figures, with a copy of the theme as templates/, in
     `target`; without the search index unless `search` (see copy_project)."""
     for part in PROJECT_PARTS:
-        shutil.copytree(FIXTURES / name / part if part != "templates" else REPO / part,
+        shutil.copytree(FIXTURES / name / part if part != "templates" else THEME,
                         target / part)
     return target if search else without_search(target)
 
@@ -184,7 +208,7 @@ def need_browser() -> None:
     missing = [what for what, ok in (
         (f"Chromium at {chromium_path()}", chromium_path().exists()),
         ("Playwright for Python", importlib.util.find_spec("playwright") is not None)) if not ok]
-    require(not missing, " and ".join(missing))
+    require(not missing, " and ".join(missing), "chromium", "playwright")
 
 
 @pytest.fixture(scope="session")
@@ -200,8 +224,25 @@ def chromium():
         browser.close()
 
 
+def outcome_message(report) -> str:
+    """What a failed or skipped test said (pytest.fail's or pytest.skip's message)."""
+    longrepr = getattr(report, "longrepr", None)
+    if isinstance(longrepr, tuple):   # a skip: (file, line, message)
+        return longrepr[2]
+    crash = getattr(longrepr, "reprcrash", None)
+    return crash.message if crash is not None else ""
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
-    """The math corpus's measured share (tests/test_math_corpus.py), in the test output."""
+    """The tools found missing, once each with what installs it; the math corpus's
+    measured share (tests/test_math_corpus.py)."""
+    missing = {found for kind in ("failed", "skipped", "error")
+               for report in terminalreporter.stats.get(kind, [])
+               for found in MISSING.findall(outcome_message(report))}
+    if missing:
+        terminalreporter.section("missing tools")
+        for what, commands in sorted(missing):
+            terminalreporter.write_line(f"{what}: {commands}")
     import mathcorpus
     if mathcorpus.SUMMARY:
         terminalreporter.section("math corpus")

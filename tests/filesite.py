@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import REPO, without_search
+from conftest import REPO, THEME, without_search
 
 IMAGES = REPO / "tests" / "data" / "images"
 LANGUAGES = ("zh", "en", "ja")
@@ -26,7 +26,7 @@ def make_site(root: Path) -> Path:
     (root / "figures").mkdir()
     (root / "content" / "site.yaml").write_text(SITE, encoding="utf-8")
     (root / "figures" / "figure-texts.json").write_text("{}\n", encoding="utf-8")
-    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(THEME, root / "templates")
     return without_search(root)
 
 

@@ -143,15 +143,14 @@ def test_stretched_texts_are_longer_by_their_own_characters():
     assert stretched("", 1.3) == ""
 
 
-def test_stretch_exits_1_when_a_box_would_overflow(drafted):
-    root = drafted["root"]
-    roomy = run_build(root, "check", "--stretch", "1.3")
-    assert roomy.returncode == 0, roomy.stdout + roomy.stderr
-    assert "Every box would still fit with every figure text 30 % longer" in roomy.stdout
-    tight = run_build(root, "check", "--stretch", "3")
-    assert tight.returncode == 1, tight.stdout
+def test_stretch_exits_1_when_a_box_would_overflow(drafted, capsys):
+    root = str(drafted["root"])
+    assert main(["--root", root, "check", "--stretch", "1.3"]) == 0
+    assert "Every box would still fit with every figure text 30 % longer" in \
+        capsys.readouterr().out
+    assert main(["--root", root, "check", "--stretch", "3"]) == 1
     assert "figures/pipeline.yaml:10: figure 'pipeline', node 'step': would overflow" \
-        in tight.stdout
+        in capsys.readouterr().out
 
 
 def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, capsys):
@@ -175,3 +174,22 @@ def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, caps
     assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 1
     assert "figures/f.yaml:3: unknown field 'colour'" in capsys.readouterr().err
     assert path.read_text(encoding="utf-8") == wrong
+
+
+def test_an_edge_marked_feedback_runs_back():
+    sizes = dict.fromkeys("abcd", (100, 60))
+    edges = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "b")]
+    assert layout(list("abcd"), sizes, edges, "down")["d"][1] > layout(
+        list("abcd"), sizes, edges, "down")["b"][1]   # d -> b closes the cycle: back
+    turned = layout(list("abcd"), sizes, edges, "down", feedback={("b", "c")})
+    assert turned["c"][1] < turned["b"][1]   # the author says b -> c runs back
+
+
+def test_figure_new_starts_the_dictionary_of_a_project_without_figures(tmp_path):
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "site.yaml").write_text(
+        "default_language: en\nsource_language: en\nlanguages:\n"
+        "  - {code: en, name: English, lang: en, title: T}\n", encoding="utf-8")
+    assert main(["--root", str(tmp_path), "figure", "new", "first"]) == 0
+    texts = json.loads((tmp_path / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
+    assert texts["first-input"] == {"en": "Input"} and len(texts) == 7

@@ -20,7 +20,7 @@ HOSTILE = SCRIPT + BREAKOUT
 # The inline scripts pages carry: templates/head.js and page.js, and the translator's
 # view's measure.js from the package.
 OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
-               [*(REPO / "templates").glob("*.js"), *(REPO / "src/articlesite").rglob("*.js")]}
+               [*(REPO / "src/articlesite").rglob("*.js")]}
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
 
 

@@ -54,8 +54,8 @@ def test_in_progress_language_builds_with_marked_fallbacks(korean):
     learn = page.select_one('#figure-steps [data-node="learn"] strong')
     fallback = learn.select_one("[data-fallback]")
     assert (fallback.get_text(), fallback["lang"]) == ("Learn", "en")
-    # Interface strings fall back too (no Korean strings at all).
-    assert page.select_one("#toc-title").get_text() == "Contents"
+    # The default theme has Korean interface strings.
+    assert page.select_one("#toc-title").get_text() == "목차"
     # It lists itself and the finished languages.
     switcher = [a.get_text() for a in page.select(".switcher a")]
     assert switcher == ["English", "中文", "日本語", "한국어"]
@@ -83,8 +83,21 @@ def test_check_lists_every_fallback_and_exits_1(korean, capsys):
     translated = {f["key"]: f["message"] for f in found if f["key"] in ("act", "steps-title")}
     assert len(translated) == 2
     assert all("never confirmed" in message for message in translated.values())
-    strings = {f["key"] for f in found if f["file"] == "templates/strings.yaml"}
-    assert {"contents", "references", "section-stale"} <= strings
+
+
+def test_interface_strings_the_theme_lacks_fall_back_too(root, capsys):
+    """Vietnamese, which the default theme has no strings for, in progress: its pages
+    show the source language's strings, and check lists each."""
+    with (root / "content" / "site.yaml").open("a", encoding="utf-8") as file:
+        file.write(KOREAN.replace("ko", "vi").replace("한국어", "Tiếng Việt"))
+    shutil.copy(root / ARTICLE / "en.md", root / ARTICLE / "vi.md")
+    assert run_build(root).returncode == 0
+    page = soup(root / "site" / "vi" / f"{SLUG}.html")
+    assert page.select_one("#toc-title").get_text() == "Contents"
+    code, report = check(root, capsys)
+    strings = {f["key"] for f in report["findings"] if f["language"] == "vi"
+               and f["file"] == "templates/strings.yaml"}
+    assert code == 1 and {"contents", "references", "section-stale"} <= strings
 
 
 def test_finished_language_with_a_missing_text_fails_as_before(korean):

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import THEME
 
 from articlesite.render import markdown
 
 GOLDEN = Path(__file__).parent / "golden" / "markdown"
 CASES = sorted(path.stem for path in GOLDEN.glob("*.md"))
-STRINGS = yaml.safe_load((REPO / "templates/strings.yaml").read_text(encoding="utf-8"))
+STRINGS = yaml.safe_load((THEME / "strings.yaml").read_text(encoding="utf-8"))
 
 
 def render(source: str) -> tuple[str, list]:

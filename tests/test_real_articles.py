@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup, NavigableString
-from conftest import REPO, check, run_build, without_search
+from conftest import THEME, check, run_build, without_search
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LANGUAGES = ("zh", "en", "ja")
@@ -62,7 +62,7 @@ def build_fixture(name: str, target: Path, only: tuple[str, ...] | None = None) 
     templates into `target` and build it as a user would."""
     source = FIXTURES / name
     shutil.copytree(source / "figures", target / "figures")
-    shutil.copytree(REPO / "templates", target / "templates")
+    shutil.copytree(THEME, target / "templates")
     (target / "content").mkdir()
     shutil.copy2(source / "content" / "site.yaml", target / "content" / "site.yaml")
     for folder in (source / "content").iterdir():

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_build
+from conftest import REPO, THEME, run_build
 
 from articlesite.build import build
 from articlesite.problems import BuildError
@@ -21,7 +21,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "sources"
 def site(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(FIXTURE, root)
-    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(THEME, root / "templates")
     return root
 
 
@@ -121,7 +121,8 @@ labels: {text: x}
         ("content/site.yaml:2: source_language 'fr' is not one of the languages (en) "
         "[key 'source_language', language 'fr']"),
         ("content/site.yaml:3: unknown field 'theme' in site.yaml (known fields: languages, "
-        "default_language, source_language, base_url, search) [key 'theme']"),
+        "default_language, source_language, base_url, search, admonitions, link_base) "
+        "[key 'theme']"),
         "content/site.yaml:4: a language must be a mapping, found str [key 'languages']",
         ("content/site.yaml:9: language code 'EN' must be lower-case letters, e.g. 'en' or "
         "'zh' [key 'code', language 'EN']"),
@@ -163,7 +164,8 @@ labels: {text: x}
     ("figures/steps.yaml", SPEC, [
         "figures/steps.yaml:3: 'width' must be a positive number [key 'width']",
         ("figures/steps.yaml:5: unknown field 'colour' in figure spec (known fields: title, "
-        "caption, width, height, transforms, nodes, edges, labels, dividers, lifelines) "
+        "caption, width, height, direction, transforms, nodes, edges, labels, dividers, "
+        "lifelines) "
         "[key 'colour']"),
         "figures/steps.yaml:7: 'narrow' takes a ratio between 0 and 1 [key 'transforms']",
         ("figures/steps.yaml:8: unknown transform 'squash' (known: narrow, remove_bands) "

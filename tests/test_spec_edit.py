@@ -122,18 +122,26 @@ def edits_of(draw, text):
                               st.just("nodes"), element),
                     st.builds(Set, st.just("text"), words, st.just("nodes"), element),
                     st.builds(Set, st.just("class"), words, st.just("nodes"), element)]
+    labels = data.get("labels") or []
+    if labels:
+        index = st.integers(0, len(labels) - 1)
+        choices += [st.builds(Set, st.just("box"), st.lists(numbers, min_size=3, max_size=3),
+                              st.just("labels"), index),
+                    st.builds(Delete, st.just("labels"), index)]
+    choices.append(st.builds(Append, st.just("nodes"),
+                             st.fixed_dictionaries({"id": words, "text": words})))
     if edges:
         index = st.integers(0, len(edges) - 1)
         choices += [st.builds(Delete, st.just("edges"), index),
                     st.builds(Set, st.just("arrow"), st.booleans(), st.just("edges"), index)]
     edits = draw(st.lists(st.one_of(choices), max_size=6))
-    doomed = {edit.element for edit in edits if isinstance(edit, Delete)}
+    doomed = {(edit.section, edit.element) for edit in edits if isinstance(edit, Delete)}
     seen, kept = set(), []
     for edit in edits:   # one edit per element's field, and none of a deleted element
         if isinstance(edit, Append):
             kept.append(edit)
-        elif isinstance(edit, Delete) or edit.section is None or edit.section != "edges" \
-                or edit.element not in doomed:
+        elif isinstance(edit, Delete) or edit.section is None or edit.section == "nodes" \
+                or (edit.section, edit.element) not in doomed:
             target = (type(edit) is Delete, edit.section, edit.element,
                       getattr(edit, "field", None))
             if target not in seen:

@@ -53,7 +53,8 @@ def test_the_markdown_fixture_passes_the_nu_html_checker(checked):
 def nu_messages(pages: list[str]) -> list[str]:
     """The checker's errors and warnings on these pages: 'PATH:LINE: type: message'."""
     java = shutil.which("java")
-    require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar")
+    require(java is not None and VNU_JAR.is_file(), "java or node_modules/vnu-jar", "java",
+            "node_modules")
     result = subprocess.run([java, "-jar", str(VNU_JAR), "--format", "json", *pages],
                             capture_output=True, text=True, timeout=300, check=False)
     messages = [f"{unquote(urlsplit(m.get('url', '')).path)}:{m.get('lastLine')}: "

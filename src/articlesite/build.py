@@ -169,7 +169,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     outlines = load_outlines(checked, cache.memo, problems, parsed)
     check_pages(sources.site, checked, outlines, problems)
     warnings = Problems(root)   # printed after the summary: the build goes on
-    literal_markup(checked, outlines, warnings.add)
+    literal_markup(checked, outlines, warnings.add, sources.site.admonitions)
     # The figure specs the previous build parsed hold while the specs and the dictionary
     # they were checked against are the same; so does what it drew of them (a delta
     # means the templates are the same too).

@@ -1,5 +1,5 @@
-"""The command line: `python build.py [build|serve|check|new|translations]` and the
-`articlesite` script."""
+"""The command line: `python build.py [build|serve|check|new|init|translations]`, the
+`articlesite` script and `python -m articlesite`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .problems import BuildError, Problems, UsageError, warning_lines
+from .problems import command as command_name
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -21,6 +22,10 @@ def run(default_root: Path | None = None) -> NoReturn:
     the process ends at once. By then every file is closed and every worker has ended;
     the interpreter's own exit would only free the build's objects one by one, which
     takes 0.4 s after a build of 3000 pages."""
+    if default_root is None:   # the `articlesite` script or `python -m articlesite`
+        module = Path(sys.argv[0]).name == "__main__.py"
+        os.environ.setdefault("ARTICLESITE_COMMAND",
+                              "python -m articlesite" if module else "articlesite")
     code = main(default_root=default_root)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -36,7 +41,7 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
                              "default: the folder of build.py, or the current folder")
     common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
                         help="ignore the build cache (ROOT/.articlesite-cache): a full build")
-    parser = argparse.ArgumentParser(prog="python build.py", parents=[common],
+    parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
                                      description="Build the multilingual article site.")
     commands = parser.add_subparsers(dest="command")
 
@@ -76,6 +81,16 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     new_parser = command("new", help="start an article: content/SLUG/ with one "
                                                  "source per language")
     new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
+                                       "article in every language with a figure")
+    init_parser.add_argument("folder", metavar="DIR", type=Path,
+                             help="a new or empty folder")
+    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
+                             help="the languages' codes, separated by commas "
+                                  "(default: zh,en,ja)")
+    init_parser.add_argument("--source", metavar="CODE",
+                             help="the language translations are made from "
+                                  "(default: the first of --languages)")
     from .translate import commands as translation_commands
     translation_commands.add_parser(command)
     from .figures import commands as figure_commands
@@ -94,6 +109,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
             return translation_commands.run(root, args)
         if args.command == "figure":
             return figure_commands.run(root, args)   # BuildError: the spec's problems
+        if args.command == "init":
+            return run_init(args.folder, args.languages, args.source)
         if args.command == "new":
             from .scaffold import new_article
             for path in new_article(root, args.slug):
@@ -107,6 +124,18 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except BuildError as error:   # raised by `figure` and `check --stretch` only
         print_problems(error)
         return 1
+
+
+def run_init(folder: Path, languages: str, source: str | None) -> int:
+    from .starter import init_project, parse_languages
+
+    codes, source = parse_languages(languages, source)
+    written = init_project(folder, codes, source)
+    for path in written:
+        print(f"Created {path}")
+    print(f"\nA new site in {', '.join(codes)} (translated from {source}). Preview it, "
+          f"rebuilt on every save:\n  cd {folder}\n  articlesite serve")
+    return 0
 
 
 def port_number(text: str) -> int:
@@ -167,7 +196,7 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     if args.confirm or args.confirm_all:
         # The check itself changes nothing: confirming is `translations confirm`'s.
         given = "--confirm" if args.confirm else "--confirm-all"
-        print(f"note: `check {given}` is an alias of `python build.py translations confirm"
+        print(f"note: `check {given}` is an alias of `{command_name()} translations confirm"
               f"{' --all' if args.confirm_all else ''}`, then the check", file=sys.stderr)
         try:
             sources = load_sources(root, Problems(root))

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+
+
+def command() -> str:
+    """The command that runs articlesite as the user ran it, for messages that name one:
+    `python build.py` in a project that has it, else `articlesite` (cli.run sets it, and
+    the processes it starts inherit it)."""
+    return os.environ.get("ARTICLESITE_COMMAND", "python build.py")
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,6 @@ def warning_lines(warnings: list[Problem]) -> list[str]:
     lines = [f"{count} warning{'s' if count != 1 else ''}: readers will see this as text"]
     lines += [f"  {warning}" for warning in warnings[:WARNINGS_SHOWN]]
     if count > WARNINGS_SHOWN:
-        lines.append(f"  … and {count - WARNINGS_SHOWN} more: `python build.py check` "
+        lines.append(f"  … and {count - WARNINGS_SHOWN} more: `{command()} check` "
                      "lists them all")
     return lines

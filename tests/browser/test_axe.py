@@ -15,7 +15,7 @@ def axe(page, context: str = "document",
         options: str = "{resultTypes: ['violations']}") -> dict:
     """axe's results; by default every node only of the violations (of the rules that
     pass, one node each: what makes a run slow on a large page)."""
-    require(AXE.is_file(), "node_modules/axe-core (npm ci)")
+    require(AXE.is_file(), "node_modules/axe-core", "node_modules")
     page.add_script_tag(path=str(AXE))
     return page.evaluate(f"axe.run({context}, {options})")
 

@@ -47,8 +47,14 @@ def launch(playwright):
 
 
 def measure(html: str) -> dict:
-    """Load the translator's view in Chromium and return measure.js's result. A missing
-    Chromium is said first: Playwright is of no use without it."""
+    """Load the translator's view in Chromium and return measure.js's result."""
+    return evaluate(html, "window.articlesiteMeasure(document)")
+
+
+def evaluate(html: str, script: str, arg: object = None):
+    """Load `html` in Chromium, every network request refused, and return what `script`
+    (an expression, or a function called with `arg`) gives. A missing Chromium is said
+    first: Playwright is of no use without it."""
     if not chromium_path().exists():
         launch(None)  # says where Chromium was looked for
     try:
@@ -62,7 +68,7 @@ def measure(html: str) -> dict:
             page = browser.new_page(viewport=VIEWPORT)
             page.route("**/*", lambda route: route.abort())
             page.set_content(html, wait_until="load")
-            return page.evaluate("window.articlesiteMeasure(document)")
+            return page.evaluate(script, arg)
         finally:
             browser.close()
 

@@ -22,7 +22,7 @@ from ..load.outlines import literal_markup, load_outlines
 from ..load.sourcefiles import Memo, text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
-from ..problems import BuildError, Finding, Findings, merge_repeated
+from ..problems import BuildError, Finding, Findings, command, merge_repeated
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
@@ -73,7 +73,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     parsed: dict[str, list] = {}
     outlines = load_outlines(sources.articles, Memo(), findings, parsed)
     check_pages(sources.site, sources.articles, outlines, findings)
-    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"))
+    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"),
+                   sources.site.admonitions)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
@@ -131,7 +132,7 @@ def check_placeholder(source: Source, findings: Findings) -> None:
     literal markup: outlines.literal_markup; what stops the build: the build check)."""
     with contextlib.suppress(OSError, UnicodeDecodeError):
         for line in placeholder_lines(text_of(source.path.read_bytes())):
-            findings.add(source.path, line, "the placeholder text of `python build.py new` "
+            findings.add(source.path, line, f"the placeholder text of `{command()} new` "
                          "is still there: replace it with the article's own",
                          language=source.language, check="markup")
 

@@ -36,7 +36,7 @@ def run(root: Path, args: argparse.Namespace) -> int:
     return report(root, place_drafts(root, args.id, browser=not args.no_browser))
 
 
-# templates/figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
+# The theme's figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
 PAGE_WIDTH = 1240
 
 

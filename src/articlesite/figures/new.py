@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from ..load.config import load_site
-from ..load.texts import load_dictionary
+from ..load.theme import load_figure_texts
 from ..problems import Problems, UsageError
 from ..translate.dictionary_file import layout, write_atomically
 from .place import spec_path
@@ -57,8 +57,8 @@ def new_figure(root: Path, figure_id: str) -> list[Path]:
     problems = Problems(root)
     site = load_site(root, problems)
     dictionary_path = root / "figures" / "figure-texts.json"
-    dictionary = None if site is None else load_dictionary(
-        dictionary_path, site.codes, problems, in_progress=site.in_progress,
+    dictionary = None if site is None else load_figure_texts(
+        root, site.codes, problems, in_progress=site.in_progress,
         fallback=site.source_language)
     if site is None or dictionary is None or problems:
         raise UsageError("fix these first:\n  " + "\n  ".join(str(p) for p in problems))
@@ -68,7 +68,8 @@ def new_figure(root: Path, figure_id: str) -> list[Path]:
     if taken:
         raise UsageError(f"{dictionary_path.name} already has the key{'s' * (len(taken) > 1)} "
                          f"{', '.join(taken)}: choose another figure id")
-    write_atomically(dictionary_path, add_entries(dictionary.source, entries), root)
+    path.parent.mkdir(exist_ok=True)
+    write_atomically(dictionary_path, add_entries(dictionary.source or "{}\n", entries), root)
     write_atomically(path, SPEC.format(id=figure_id), root)
     return [path, dictionary_path]
 

@@ -18,7 +18,7 @@ from ..geometry.layout import beside, extent_of, layout
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
-from ..load.texts import load_dictionary
+from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file
@@ -58,9 +58,9 @@ def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
                          f"{figure_id}` starts one")
     problems = Problems(root)
     site = load_site(root, problems)
-    dictionary = None if site is None else load_dictionary(
-        root / "figures" / "figure-texts.json", site.codes, problems,
-        in_progress=site.in_progress, fallback=site.source_language)
+    dictionary = None if site is None else load_figure_texts(
+        root, site.codes, problems, in_progress=site.in_progress,
+        fallback=site.source_language)
     source = read_source(path, problems)
     problems.raise_if_any()
     text, data = source[0], parse_yaml(source[0], path, problems)
@@ -89,10 +89,11 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
                    node.get("class"))
              for node in drafts for language in site.languages]
     sizes, measured = box_sizes(items, css_of(root), browser) if items else ({}, "")
-    edges = [(end_of(edge.get("from")), end_of(edge.get("to")))
-             for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
+    feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
-    boxes = beside(layout([node["id"] for node in drafts], sizes, edges, direction),
+    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback),
                    placed, direction)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
     reach = extent_of(placed + list(boxes.values()))
@@ -116,9 +117,9 @@ def _number(value: float) -> int | float:
 
 
 def css_of(root: Path) -> str:
-    """The figure's CSS: the project's templates/figure.css."""
-    path = root / "templates" / "figure.css"
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path} cannot be read: {exc.strerror}") from None
+    """The figures' CSS: the theme's figure.css, or the project's templates/ override."""
+    problems = Problems(root)
+    css = load_templates(root, problems).get("figure.css")
+    if css is None:
+        raise UsageError("figure.css cannot be read: " + "; ".join(map(str, problems)))
+    return css

@@ -2,12 +2,13 @@
 subtitle in every language and both diagram styles, as the figure's CSS draws them.
 
 Measured exactly in headless Chromium when it is there (Debian's `chromium` through
-Playwright, as `check` measures text fit, check/fit.py): each node is drawn with
-`templates/figure.css` at its natural size (`width: max-content`), in each language's
-`lang` (its fonts) and each diagram style. Without Chromium the size is estimated from
-the CSS's font sizes and line heights, a full-width (CJK) character counting 1 em and any
-other 0.62 em (wider than Arial's average, so that the estimate errs on the large side);
-`check` then measures the real fit.
+Playwright, as `check` measures text fit, check/fit.py): each node is drawn with the
+theme's `figure.css` (or the project's override) at its natural size
+(`width: max-content`), in each language's `lang` (its fonts) and each diagram style.
+Without Chromium the size is estimated from the CSS's font sizes and line heights, a
+full-width (CJK) character counting 1 em and any other 0.62 em (wider than Arial's
+average, so that the estimate errs on the large side); `check` then measures the real
+fit.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..check.fit import VIEWPORT, BrowserUnavailable, chromium_path, launch
+from ..check.fit import BrowserUnavailable, evaluate
 from ..load.texts import plain_text, rich_text
 
 STYLES = ("blog", "engineering")
 SPARE = 10.0          # px on each side beyond the text's own padding: room to breathe
 MIN_SIZE = (100.0, 60.0)
-# templates/figure.css: .node padding 10px 12px, border 1px, gap 4px; the text 18px with
+# The theme's figure.css: .node padding 10px 12px, border 1px, gap 4px; the text 18px with
 # line height 1.4, the subtitle 13px with 1.45.
 PADDING = (2 * 12 + 2, 2 * 10 + 2)
 TEXT, SUB, GAP = (18.0, 1.4), (13.0, 1.45), 4.0
@@ -84,25 +85,11 @@ MEASURE = """(styles) => {
 
 def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, float]]:
     """The natural size of each item's box, measured in Chromium (BrowserUnavailable)."""
-    if not chromium_path().exists():
-        launch(None)   # says where Chromium was looked for
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        raise BrowserUnavailable("Playwright for Python is not installed") from exc
     body = Markup("").join(_node_html(item, n) for n, item in enumerate(items))
     html = Markup('<!doctype html><html><head><meta charset="utf-8"><style>{}</style></head>'
                   '<body><figure class="figure" data-diagram-style="blog">{}</figure>'
                   '</body></html>').format(Markup(css), body)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            page.route("**/*", lambda route: route.abort())
-            page.set_content(str(html), wait_until="load")
-            found = page.evaluate(MEASURE, list(STYLES))
-        finally:
-            browser.close()
+    found = evaluate(str(html), MEASURE, list(STYLES))
     return [tuple(found[str(n)]) for n in range(len(items))]
 
 

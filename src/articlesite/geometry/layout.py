@@ -3,8 +3,9 @@
 The classic layered method (Sugiyama et al. 1981, as in Graphviz dot, dagre and ELK's
 layered algorithm), in four steps:
 
-1. cycles: edges that run back (found by a depth-first search in the nodes' order) are
-   reversed for the layering only, so that a loop's feedback edge points back;
+1. cycles: the edges marked feedback, and those that still close a cycle (found by a
+   depth-first search from the nodes no edge enters, in the nodes' order), are reversed
+   for the layering only, so that a loop's feedback edge runs back;
 2. layers: each node one layer after its furthest predecessor (longest path); an edge
    that spans several layers gets a thin placeholder in each layer between, which keeps
    a corridor free for its route;
@@ -51,13 +52,15 @@ class Layered:
 
 
 def back_edges(nodes: list[str], edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
-    """Edges that close a cycle, found by a depth-first search in the nodes' order."""
+    """Edges that close a cycle, found by a depth-first search from the nodes no edge
+    enters, then from the others, each in the nodes' order."""
     following: dict[str, list[str]] = {node: [] for node in nodes}
+    entered = {b for _, b in edges}
     for a, b in edges:
         following[a].append(b)
     state: dict[str, int] = {}   # 1: on the search's path, 2: done
     back: set[tuple[str, str]] = set()
-    for start in nodes:
+    for start in [n for n in nodes if n not in entered] + nodes:
         if start in state:
             continue
         stack = [(start, iter(following[start]))]
@@ -101,11 +104,14 @@ def assign_layers(nodes: list[str], edges: list[tuple[str, str]]) -> dict[str, i
     return layer
 
 
-def layered(nodes: list[str], edges: list[tuple[str, str]]) -> Layered:
-    """Steps 1 and 2: layers, with a placeholder per edge and layer it passes."""
-    edges = [(a, b) for a, b in edges if a != b]
-    back = back_edges(nodes, edges)
-    forward = [(b, a) if (a, b) in back else (a, b) for a, b in edges]
+def layered(nodes: list[str], edges: list[tuple[str, str]],
+            feedback: set[tuple[str, str]] = frozenset()) -> Layered:
+    """Steps 1 and 2: layers, with a placeholder per edge and layer it passes. The
+    `feedback` edges (the author's word: `class: feedback`) run back, as do the edges
+    that close a cycle once those are turned round."""
+    turned = [(b, a) if (a, b) in feedback else (a, b) for a, b in edges if a != b]
+    back = back_edges(nodes, turned)
+    forward = [(b, a) if (a, b) in back else (a, b) for a, b in turned]
     layer = assign_layers(nodes, forward)
     result = Layered([[] for _ in range(max(layer.values(), default=-1) + 1)],
                      back=sorted(back))
@@ -230,14 +236,16 @@ def _across(layers: list[list], size, edges: list[tuple]) -> dict:
 
 
 def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
-           edges: list[tuple[str, str]], direction: str = "right") -> dict[str, Box]:
+           edges: list[tuple[str, str]], direction: str = "right",
+           feedback: set[tuple[str, str]] = frozenset()) -> dict[str, Box]:
     """A box for each node (x, y, width, height), by the layered method. `edges` name
-    their ends' ids; an edge to a node not in `nodes` is left out."""
+    their ends' ids (an edge to a node not in `nodes` is left out); those in `feedback`
+    run back against the direction."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
     known = set(nodes)
     edges = [(a, b) for a, b in edges if a in known and b in known]
-    result = layered(nodes, edges)
+    result = layered(nodes, edges, feedback)
     return coordinates(order_layers(result), sizes, direction, result.edges)
 
 

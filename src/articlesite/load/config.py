@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Problems
+from .migrated import ADMONITIONS, LINK_BASE, admonition_kinds, link_bases
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import load_yaml
 
@@ -31,6 +32,11 @@ class Site:
     source_language: str
     base_url: str = ""
     search: bool = True   # the full-text search index and the search box
+    # Kinds declared in `admonitions`: kind -> (the known kind whose look it has,
+    # {language: title}); see load/migrated.py.
+    admonitions: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
+    # `link_base`: where site-absolute links go, per article (slug or "") and language.
+    link_base: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def codes(self) -> list[str]:
@@ -76,7 +82,8 @@ SITE = Record(
     source_language=Value(scalar_text, "'{key}' must be a language code", required=False),
     base_url=Value(scalar_text, "'{key}' must be a URL", required=False, default=""),
     search=Value(flag, "search must be true or false, not '{value}'", required=False,
-                 default=True))
+                 default=True),
+    admonitions=ADMONITIONS, link_base=LINK_BASE)
 
 
 def load_site(root: Path, problems: Problems) -> Site | None:
@@ -85,7 +92,9 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     reported, and the site is still returned so that every other file is checked too."""
     path = root / "content" / "site.yaml"
     if not path.is_file():
-        problems.add(path, None, "site configuration not found")
+        problems.add(path, None, "site configuration not found" + (
+            "" if (root / "content").is_dir() else f": {root} is no project folder "
+            "(`articlesite init DIR` starts one; --root names another)"))
         return None
     data = load_yaml(path, problems)
     if data is None:
@@ -126,4 +135,6 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     base_url = config.get("base_url") or ""
     if base_url and not base_url.endswith("/"):
         base_url += "/"
-    return Site(root, languages, default, source, base_url, config.get("search", True))
+    context = Context(path, problems)
+    return Site(root, languages, default, source, base_url, config.get("search", True),
+                admonition_kinds(config, codes, context), link_bases(config, codes, context))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..problems import Problems
+from ..problems import Problems, command
 from .sourcefiles import parse_json, read_text
 from .texts import Dictionary
 
@@ -38,6 +38,6 @@ def load_record(path: Path, codes: list[str], problems: Problems) -> Record:
                       if code in codes} for key, entry in data.items()}
     except (AttributeError, TypeError):
         problems.add(path, 1, 'the confirmation record must map keys to {language: '
-                     '{"source": text, "text": text}}; rewrite it with `python build.py '
-                     'translations confirm --all`')
+                     '{"source": text, "text": text}}; rewrite it with '
+                     f'`{command()} translations confirm --all`')
         return {}

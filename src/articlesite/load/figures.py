@@ -332,7 +332,7 @@ SPEC = Record(
                     required=False, default=()) for name in ("dividers", "lifelines")})
 
 
-def check_placed(figure_id: str, spec: Any, context: Context) -> bool:
+def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> bool:
     """A node without `box` is a draft: the build refuses it until `figure layout` places
     it (and, if the spec has none, sets the canvas size); a placed figure needs both.
     Whether every node is placed (else edges are not routed: their ends are unknown)."""
@@ -343,9 +343,11 @@ def check_placed(figure_id: str, spec: Any, context: Context) -> bool:
                     f"yet (no 'box'): {named}; `python build.py figure layout {figure_id}` "
                     "places them", "box")
         return False
-    for name in ("width", "height"):
-        if spec.get(name) is None:
+    for name in ("width", "height"):   # required once every node is placed
+        if name not in data:
             context.add(spec.line, f"figure spec is missing the field '{name}'", name)
+        elif data[name] is None:
+            context.add(spec.line_of(name), f"'{name}' must be a positive number", name)
     return True
 
 
@@ -370,7 +372,7 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
     if spec is None:
         return None
     lines = spec.key_lines or {}
-    placed = check_placed(file.id, spec, Context(path, problems))
+    placed = check_placed(file.id, spec, data, Context(path, problems))
     figure = Figure(
         id=file.id, path=path, title=spec.get("title", ""), caption=spec.get("caption", ""),
         width=spec.get("width") or 1.0, height=spec.get("height") or 1.0,

@@ -4,7 +4,7 @@ check stage works on. Parsed once per source digest: the cache's memo keeps them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from .. import parallel
@@ -67,12 +67,15 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
 
 
 def literal_markup(articles: list[Article], outlines: dict[str, Outline],
-                   add: Callable[..., None]) -> None:
+                   add: Callable[..., None], declared: Collection[str] = ()) -> None:
     """`add(path, line, message, language=…)` what these articles' sources hold that a
-    reader will see as literal markup, though the build goes on: a raw HTML tag, a `!!!`
-    line no rule took… (the build names them as warnings, `check` under markup)."""
+    reader will see as literal markup, or that is shown otherwise than its tool would,
+    though the build goes on: a raw HTML tag, a `!!!` line no rule took, an admonition
+    kind neither known nor `declared` in site.yaml… (the build names them as warnings,
+    `check` under markup)."""
     for article in articles:
         for language, source in article.sources.items():
             outline = outlines.get(source.digest)
-            for line, message in outline.shown_as_text if outline else ():
-                add(source.path, line, message, language=language)
+            for line, message, *kind in outline.shown_as_text if outline else ():
+                if not (kind and kind[0] in declared):
+                    add(source.path, line, message, language=language)

@@ -4,7 +4,6 @@ first needed) and the translations' confirmation record."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +15,10 @@ from .config import Site, load_site
 from .confirmed import Record, load_record, record_path
 from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, scan_figures
-from .sourcefiles import Memo, read_bytes
+from .sourcefiles import Memo
 from .symlinks import check_symlinks
-from .texts import Dictionary, load_dictionary
+from .texts import Dictionary
+from .theme import Templates, load_figure_texts, load_strings, load_templates
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Sources:
     figures: dict[str, FigureFile]
     dictionary: Dictionary
     strings: Dictionary
-    templates: dict[str, str]   # name -> text, for every UTF-8 file in templates/
+    templates: Templates        # name -> text: the theme's files and the project's overrides
     confirmed: Record           # the translations' confirmation record (confirmed.py)
     # what each article's translated sections were confirmed against (translate/sections.py)
     section_records: SectionRecords = field(default_factory=dict)
@@ -74,11 +74,9 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
         problems.raise_if_any()
     assert site is not None
     fallback = {"in_progress": site.in_progress, "fallback": site.source_language}
-    dictionary = load_dictionary(root / "figures" / "figure-texts.json", site.codes, problems,
-                                 **fallback)
-    strings = load_dictionary(root / "templates" / "strings.yaml", site.codes, problems,
-                              what="interface strings", **fallback)
-    templates = load_templates(root / "templates", problems)
+    dictionary = load_figure_texts(root, site.codes, problems, **fallback)
+    strings = load_strings(root, site.codes, problems, **fallback)
+    templates = load_templates(root, problems)
     figures = scan_figures(root, problems)
     articles = load_articles(site, problems, memo)
     if not drafts:
@@ -91,14 +89,3 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     return Sources(site, articles, figures, dictionary, strings, templates, confirmed,
                    section_records, memo)
 
-
-def load_templates(folder: Path, problems: Problems) -> dict[str, str]:
-    """Every text file under templates/ by name: what Jinja renders from, and what the
-    cache keys on (a file that is not UTF-8 cannot be a template, and is left out)."""
-    texts = {}
-    for path in sorted(folder.rglob("*")):
-        data = read_bytes(path, problems) if path.is_file() else None
-        with contextlib.suppress(UnicodeDecodeError):
-            if data is not None:
-                texts[path.relative_to(folder).as_posix()] = data.decode("utf-8")
-    return texts

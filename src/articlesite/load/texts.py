@@ -84,11 +84,19 @@ def value_problem(text: object, code: str) -> str | None:
 
 def load_dictionary(path: Path, codes: list[str], problems: Problems,
                     what: str = "dictionary", in_progress: frozenset[str] = frozenset(),
-                    fallback: str | None = None) -> Dictionary | None:
+                    fallback: str | None = None,
+                    base: dict[str, dict[str, str]] | None = None,
+                    ignore: frozenset[str] = frozenset()) -> Dictionary | None:
     """Load a `{key: {language: text}}` JSON or YAML file and check every language is there.
 
     A text missing or empty in a language `in_progress` is no problem: the `fallback`
-    language's text stands in for it (listed in `fallbacks`)."""
+    language's text stands in for it (listed in `fallbacks`). `base` holds texts the file
+    overrides key by key and language by language (the default theme's interface
+    strings); with a base, the file may be absent. Texts in the languages `ignore` (the
+    theme's languages the site has not) are left out."""
+    if base is not None and not path.exists():
+        return complete(Dictionary(path, {}, ""), dict(base), codes, problems, what,
+                        in_progress, fallback, base)
     if not path.is_file():
         problems.add(path, None, f"{what} not found")
         return None
@@ -96,7 +104,11 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
     if source is None:
         return None
     is_json = path.suffix == ".json"
-    data = parse_json(source, path, problems) if is_json else parse_yaml(source, path, problems)
+    if base is not None and not source.strip():
+        data = {}   # an empty override file overrides nothing
+    else:
+        data = parse_json(source, path, problems) if is_json else parse_yaml(source, path,
+                                                                            problems)
     if data is None:
         return None
     if not isinstance(data, dict):
@@ -107,8 +119,24 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
                         unknown=f"unknown language '{{key}}' (languages: {', '.join(codes)})",
                         message="value must map language codes to texts"))
     context = Context(path, problems, lines=lambda: dictionary.lines)
+    if ignore:
+        data = {key: {code: text for code, text in entry.items() if code not in ignore}
+                if isinstance(entry, dict) else entry for key, entry in data.items()}
+    entries = context.read(shape, data) or {}
+    if base:
+        entries = {key: base.get(key, {}) | entries.get(key, {})
+                   for key in [*base, *(key for key in entries if key not in base)]}
+    return complete(dictionary, entries, codes, problems, what, in_progress, fallback, base)
+
+
+def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: Problems,
+             what: str, in_progress: frozenset[str], fallback: str | None,
+             base: dict[str, dict[str, str]] | None) -> Dictionary:
+    """`dictionary` with the texts of `entries`, every language of each checked. A language
+    that `base` (the theme) has no text for and the file none either is one problem."""
     fallbacks: set[tuple[str, str]] = set()
-    for key, entry in (context.read(shape, data) or {}).items():
+    unknown: dict[str, list[str]] = {}   # language -> the keys neither base nor file has
+    for key, entry in entries.items():
         texts = dictionary.texts[key] = {code: value for code, value in entry.items()
                                          if isinstance(value, str)}
         for code in codes:
@@ -117,8 +145,22 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
                     and not value_problem(entry[fallback], fallback):
                 texts[code] = entry[fallback]
                 fallbacks.add((key, code))
+            elif message and base is not None and key in base and code not in entry:
+                unknown.setdefault(code, []).append(key)
             elif message:
-                problems.add(path, dictionary.lines.get(key), message, key=key,
+                problems.add(dictionary.path, dictionary.lines.get(key), message, key=key,
                              language=code)
+    for code, keys in unknown.items():
+        if len(keys) == len(base or ()):
+            problems.add(dictionary.path, None, f"the default theme has no {what} in "
+                         f"'{code}': add its {len(keys)} keys ({', '.join(keys[:3])}, …) "
+                         f"to {dictionary.path.name}, or mark the language `status: "
+                         "in-progress` to show the source language's meanwhile",
+                         language=code)
+            continue
+        for key in keys:
+            problems.add(dictionary.path, dictionary.lines.get(key), f"translation missing "
+                         f"for language '{code}' (the default theme has none)", key=key,
+                         language=code)
     dictionary.fallbacks = frozenset(fallbacks)
     return dictionary

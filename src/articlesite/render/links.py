@@ -15,8 +15,15 @@ rendered (the hooks are in markdown.py).
 - `https://…`, `mailto:…`: left as they are. An image from another site would be a
   request the site promises not to make: it is shown as a link to the image, and `check`
   reports it.
-- An absolute path (`/x.png`) or a path that leaves the article's folder for anything but
-  an article stops the build: it would work neither from disk nor on every server.
+- A site-absolute link that names an article of the project (`/other`, `/other/`,
+  `/en/other.html`, `/other/en.md`) is a link to it, as above. Any other (`/learn/x`, as
+  written for the site the article came from) goes where site.yaml's `link_base` says
+  for the article and the page's language (load/migrated.py), as an absolute link; a
+  per-article base (the original page's URL) also takes the relative links that name no
+  file of the folder and have no file extension (`./computed`).
+- Otherwise an absolute path (`/x.png`) or a path that leaves the article's folder for
+  anything but an article stops the build: it would work neither from disk nor on every
+  server.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urljoin
 
 from markupsafe import Markup, escape
 
@@ -60,6 +67,8 @@ class PageReferences:
     reader: Files
     problem: Callable[[int | None, str], None]
     to_root: str = "../"
+    base: str | None = None        # site.yaml's link_base for this article and language
+    page_base: bool = False        # the base is the article's original page (per article)
     files: dict[str, str | None] = field(default_factory=dict)
     notes: list[tuple[int | None, str]] = field(default_factory=list)
     fragments: list[tuple[str | None, str, int | None]] = field(default_factory=list)
@@ -111,11 +120,21 @@ class PageReferences:
                 self.fragments.append((None, unquote(fragment), line))
             return Target(href)
         path = path.split("?", 1)[0]
+        if path.startswith("/"):
+            return self._site_absolute(href, path, hash_ + fragment, line)
         article = self._article_of(path, line)
         if article is False:
             return Target(href)
         if article is not None:
             return self._article_link(article, hash_ + fragment, line)
+        if self._elsewhere(path):
+            if self.page_base:
+                return Target(urljoin(self.base or "", href))
+            self.problem(line, f"link '{unquote(path)}': no such file or folder in the "
+                         f"article's folder {self.folder}/; if it is a page of the site the "
+                         "article came from, give the article's original page in site.yaml's "
+                         f"link_base ({self.slug}: {{{self.language}: https://…}})")
+            return Target(href)
         found = self._file(path, line, image=False)
         if found is None:
             return Target(href)
@@ -136,6 +155,44 @@ class PageReferences:
         return Target(href, chosen, Markup(
             '<span class="link-lang" lang="{}"><span class="visually-hidden"> (</span>{}'
             '<span class="visually-hidden">)</span></span>').format(lang, name))
+
+    def _site_absolute(self, href: str, path: str, fragment: str, line: int | None) -> Target:
+        """`/other/`, `/en/other.html`: an article of the project; `/learn/x`: a page of
+        the site the article came from, where link_base says."""
+        parts = [part for part in unquote(path).split("/") if part]
+        sources = {f"{code}.md" for code in self.languages} | {"index.md"}
+        slug = None
+        if len(parts) == 1:
+            slug = parts[0].removesuffix(".html")
+        elif len(parts) == 2 and parts[0] in self.languages:
+            slug = parts[1].removesuffix(".html")
+        elif len(parts) == 2 and parts[1] in sources:
+            slug = parts[0]
+        if slug in self.articles:
+            return self._article_link(slug, fragment, line)
+        if slug and (self.reader.root / "content" / slug).is_dir():
+            self.problem(line, f"link '{unquote(path)}': article '{slug}' has no page in this "
+                         "build (a draft in every language, or its sources have problems)")
+            return Target(href)
+        if self.base:
+            return Target(urljoin(self.base, href))
+        self.problem(line, f"'{unquote(path)}' is an absolute path, which works neither from "
+                     "disk nor on every server: give the path relative to the article's "
+                     f"folder {self.folder}/, or, for a page of the site the article came "
+                     f"from, say in site.yaml's link_base where it is ({self.language}: "
+                     "https://…)")
+        return Target(href)
+
+    def _elsewhere(self, path: str) -> bool:
+        """Whether a relative link names a page of the original site: no file extension,
+        no file or folder of that name in the article's folder."""
+        relative = posixpath.normpath(unquote(path)).rstrip("/")
+        if posixpath.splitext(relative)[1] or relative.startswith(".."):
+            return False
+        chosen, looked = self.reader.choose(self.folder, relative, self.language)
+        self.files.update(looked)
+        return (self.reader.info(f"{self.folder}/{chosen}") is None
+                and not (self.reader.root / self.folder / relative).is_dir())
 
     # Paths ----------------------------------------------------------------------------
     def _normal(self, url: str, line: int | None) -> list[str] | None:
@@ -213,6 +270,9 @@ def page_references(site, articles: dict, reader: Files, slug: str, language: st
         slug, language, site.codes, [site.source_language, site.default_language],
         {name: list(article.sources) for name, article in articles.items()},
         {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader, problem)
+    own = site.link_base.get(slug, {}).get(language)
+    refs.base = own or site.link_base.get("", {}).get(language)
+    refs.page_base = own is not None
     source = articles[slug].sources.get(language) if slug in articles else None
     if source is not None:
         preview_file(refs, source)

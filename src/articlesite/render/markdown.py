@@ -53,9 +53,10 @@ class Outline:
     # formulas) and its citations': see check/ids.py.
     ids: list[str] = field(default_factory=list)
     # What a reader will see as literal markup, though the build goes on (a raw HTML tag,
-    # a `!!!` line no rule took…): line, message. Found once per source, when its outline
-    # is first made (load/outlines.py: literal.shown_as_text).
-    shown_as_text: list[tuple[int, str]] = field(default_factory=list)
+    # a `!!!` line no rule took…): line, message (and an unknown admonition kind's name,
+    # which site.yaml may declare). Found once per source, when its outline is first made
+    # (load/outlines.py: literal.shown_as_text).
+    shown_as_text: list[tuple] = field(default_factory=list)
 
     @property
     def sections(self) -> list[Heading]:
@@ -87,6 +88,7 @@ class RenderContext:
     section_number: int = 0
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
     notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
+    admonitions: dict[str, tuple[str | None, str]] = field(default_factory=dict)  # site.yaml
 
 
 def _citation(state: StateInline, silent: bool) -> bool:

@@ -41,6 +41,14 @@ _RENAMES = [
 ]
 
 
+# `\\` right before the end of a matrix or an aligned environment: LaTeX, KaTeX and
+# MathJax start no new row there; the converter would draw an empty one.
+_LAST_BREAK = re.compile(
+    r"\\\\(?:\s*\[[^\]]*\])?\s*(?=\\end\s*\{(?:[pbBvV]?matrix|smallmatrix|aligned|alignedat"
+    r"|gathered|align\*?|gather\*?|alignat\*?|flalign\*?|split|multline\*?|eqnarray\*?|cases"
+    r"|dcases|rcases|array|subarray)\})")
+
+
 # \text{… $x$ …}: math inside text, as amsmath allows; the converter takes it as text,
 # math, text.
 _TEXT_WITH_MATH = re.compile(r"\\text\s*\{([^{}]*\$[^{}]*)\}")
@@ -141,6 +149,7 @@ def prepare(tex: str, display: bool) -> Source:
         star, text = tags[0]
         tag = text.strip() if star else f"({text.strip()})"
     body = _NOTAG.sub("", _LABEL.sub("", _TAG.sub("", tex)))
+    body = _LAST_BREAK.sub("", body)
     for pattern, replacement in _RENAMES:
         body = pattern.sub(replacement, body)
     body = _TEXT_WITH_MATH.sub(_split_text, body)

@@ -65,7 +65,12 @@ class TextsLoader(BaseLoader):
         text = self.texts.get(template)
         if text is None:
             raise TemplateNotFound(template)
-        return text, str(self.folder / template), lambda: self.texts.get(template) == text
+        return text, str(self.path(template)), lambda: self.texts.get(template) == text
+
+    def path(self, template: str) -> Path:
+        """The file a template was read from: the project's override or the theme's."""
+        paths = getattr(self.texts, "paths", {})
+        return paths.get(template, self.folder / template)
 
 
 def create_environment(folder: Path) -> Environment:
@@ -230,18 +235,19 @@ class Renderer:
     def template_error(self, template: str, exc: Exception) -> None:
         """A template that fails: its file and line (Jinja puts the templates' own lines
         in the traceback), and what went wrong."""
-        folder = self.site.root / "templates"
-        name, line = folder / template, None
+        loader = self.env.loader
+        name, line = loader.path(template), None
+        names = {str(loader.path(known)): known for known in loader.texts}
         if isinstance(exc, TemplateError) and getattr(exc, "filename", None):
             name, line = Path(exc.filename), getattr(exc, "lineno", None)
         else:
             frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
-                      if Path(frame.filename).parent == folder]
+                      if frame.filename in names]
             if frames:
                 name, line = Path(frames[-1].filename), frames[-1].lineno
                 if frames[-1].name in GENERATED:   # a macro called from Python: its
                     # frame is Jinja's generated code, not rewritten to the template's
-                    line = self.env.get_template(name.relative_to(folder).as_posix()) \
+                    line = self.env.get_template(names[frames[-1].filename]) \
                         .get_corresponding_lineno(line)
         kind = "" if isinstance(exc, TemplateError) else f"{type(exc).__name__}: "
         self.problems.add(name, line, f"template error: {kind}{exc}")
@@ -323,7 +329,10 @@ class Renderer:
                                          equation_reference=lambda n: reference.format(
                                              number=n),
                                          notice=self._notices(article, language),
-                                         cite_count=body.cite_count)
+                                         cite_count=body.cite_count,
+                                         admonitions={kind: (look, titles[language])
+                                                      for kind, (look, titles)
+                                                      in self.site.admonitions.items()})
         body.html = markdown.render(tokens, source.body_line, context)
         for found in find_literal_markup(tokens, source.body_line):
             if found.stops_build:

@@ -30,14 +30,48 @@ class Handler(BaseHTTPRequestHandler):
     site: Path
     state: BuildState
     extensions: Extensions   # the POST routes and page snippets (extensions.py)
+    answered = False   # whether the answer to the request has begun (answer)
 
     def log_message(self, format: str, *args) -> None:
         pass  # quiet: the terminal shows builds, not requests
 
     def do_HEAD(self) -> None:
-        self.do_GET(head=True)
+        self.answer(self.get, True)
 
-    def do_GET(self, head: bool = False) -> None:
+    def do_GET(self) -> None:
+        self.answer(self.get, False)
+
+    def do_POST(self) -> None:
+        self.answer(self.post)
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.answered = True
+        super().send_response(code, message)
+
+    def answer(self, method, *args) -> None:
+        """Answer a request with `method`; should it fail (a bug, a file of the package
+        missing), the client gets a 500 page (JSON for a POST) and the console one line,
+        never a dropped connection or a traceback."""
+        self.answered = False
+        try:
+            method(*args)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True   # the client went away: nobody to answer
+        except Exception as exc:  # noqa: BLE001 - any failure is answered, and serving goes on
+            print(f"{self.command} {self.path} failed: {type(exc).__name__}: {exc}",
+                  flush=True)
+            self.close_connection = True
+            if self.answered:
+                return   # part of the answer is sent already: the connection is closed
+            message = f"500 Internal Server Error: {type(exc).__name__}: {exc}"
+            if self.command == "POST":
+                body = json.dumps({"ok": False, "message": message}, ensure_ascii=False)
+                self.respond(HTTPStatus.INTERNAL_SERVER_ERROR, ".json", body.encode(), False)
+            else:
+                self.respond(HTTPStatus.INTERNAL_SERVER_ERROR, ".html",
+                             status_page(message, self.state.outcome), self.command == "HEAD")
+
+    def get(self, head: bool) -> None:
         path = urlsplit(self.path).path
         if path == EVENTS:
             self.stream_events()
@@ -97,7 +131,7 @@ class Handler(BaseHTTPRequestHandler):
         if target.suffix == ".html":
             self.state.fetched(page)
 
-    def do_POST(self) -> None:
+    def post(self) -> None:
         """A POST is answered by the route of its prefix (extensions.py), with a JSON body
         of at most the route's size."""
         path = urlsplit(self.path).path

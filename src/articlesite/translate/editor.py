@@ -113,7 +113,8 @@ class Editor:
 
     def snippet(self) -> str:
         """The editor for the served view: its settings and its script."""
-        data = self.dictionary_path.read_bytes()
+        path = self.dictionary_path   # a project without figures has none
+        data = path.read_bytes() if path.is_file() else b""
         try:
             texts = json.loads(data)
         except ValueError:

@@ -28,7 +28,7 @@ import polib
 
 from ..load.figures import FigureLibrary
 from ..load.texts import value_problem
-from ..problems import Problems, UsageError
+from ..problems import Problems, UsageError, command
 from .dictionary_file import edit_text, write_atomically
 from .record import MISSING, OK, STALE, Confirmation, record_path, status, write_record
 
@@ -154,7 +154,7 @@ def po_text(sources: Sources, code: str, found: list[Unit]) -> str:
         "X-Source-Language": site.source_language,
     }
     po.header = (f"The figure texts of {sources.dictionary.path.name} in {code}, from "
-                 f"{site.source_language}. Merge back: python build.py translations import "
+                 f"{site.source_language}. Merge back: {command()} translations import "
                  "FILE")
     for unit in found:
         entry = polib.POEntry(msgctxt=unit.key, msgid=unit.source, msgstr=unit.text,

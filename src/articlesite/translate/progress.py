@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..problems import Findings, Problems
+from ..problems import Findings, Problems, command
 
 if TYPE_CHECKING:
     from ..load.sources import Sources
@@ -42,13 +42,12 @@ def summary_on_disk(root: Path) -> Summary:
     each page it sends, so that a page reloaded after a save is told what is current; the
     files are parsed again only when they changed)."""
     from ..load.config import load_site
-    from ..load.texts import load_dictionary
+    from ..load.theme import load_figure_texts, load_strings
 
     files = [root / "content" / "site.yaml", root / "figures" / "figure-texts.json",
              root / "templates" / "strings.yaml"]
-    try:
-        stamp = tuple((os.stat(path).st_mtime_ns, os.stat(path).st_size) for path in files)
-    except OSError:
+    stamp = tuple(stamp_of(path) for path in files)
+    if stamp[0] is None:
         return {}
     if root in _read and _read[root][0] == stamp:
         return _read[root][1]
@@ -57,13 +56,23 @@ def summary_on_disk(root: Path) -> Summary:
     found: Summary = {}
     if site is not None and site.in_progress:
         found = {code: {"texts": [], "strings": []} for code in site.in_progress}
-        for path, kind in ((files[1], "texts"), (files[2], "strings")):
-            loaded = load_dictionary(path, site.codes, problems, in_progress=site.in_progress,
-                                     fallback=site.source_language)
+        for load, kind in ((load_figure_texts, "texts"), (load_strings, "strings")):
+            loaded = load(root, site.codes, problems, in_progress=site.in_progress,
+                          fallback=site.source_language)
             for key, language in sorted(loaded.fallbacks if loaded else ()):
                 found[language][kind].append(key)
     _read[root] = (stamp, found)
     return found
+
+
+def stamp_of(path: Path) -> tuple[int, int] | None:
+    """A file's time and size, None if it is absent (an optional file, such as the
+    project's interface strings)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
 
 
 def serve_snippet(found: Summary, path: str) -> str:
@@ -86,6 +95,6 @@ def serve_snippet(found: Summary, path: str) -> str:
         f"<b>{escape(language)} is in progress</b> (serve only): "
         f"{len(texts)} figure text{'s' if len(texts) != 1 else ''} (outlined) and "
         f"{len(strings)} interface string{'s' if len(strings) != 1 else ''} of this "
-        "language fall back to the source language; <code>python build.py check</code> "
+        f"language fall back to the source language; <code>{command()} check</code> "
         f"lists them.<script type=\"application/json\" id=\"articlesite-fallbacks\">"
         f"{listing}</script></div>")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..load.confirmed import Confirmation, Record, load_record, record_path
 from ..load.texts import Dictionary
-from ..problems import Findings, UsageError
+from ..problems import Findings, UsageError, command
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -79,7 +79,7 @@ def check_translations(sources: Sources, figures: dict[str, Figure],
                          check="translations")
         for language in sources.site.codes:
             found = status(sources, key, language)
-            confirm = f"python build.py translations confirm {key}:{language}"
+            confirm = f"{command()} translations confirm {key}:{language}"
             if found.state == UNTRANSLATED:
                 message = (f"the {language} text is the same as the {source} text: not "
                            f"translated yet? If it is meant to be the same: {confirm}")

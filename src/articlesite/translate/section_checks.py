@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..problems import Findings, UsageError
+from ..problems import Findings, UsageError, command
 from .sections import STALE, write_record
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ def check_sections(sources: Sources, findings: Findings) -> None:
         for code, source in article.sources.items():
             if code == base:
                 continue
-            confirm = f"python build.py translations confirm {slug}:{code}"
+            confirm = f"{command()} translations confirm {slug}:{code}"
             if code not in sources.section_records.get(slug, {}):
                 count = len(states.sections(slug, code))
                 findings.add(source.path, None, f"the {count} sections of this translation "
@@ -33,8 +33,8 @@ def check_sections(sources: Sources, findings: Findings) -> None:
                 if states.state(slug, code, section.id) == STALE:
                     findings.add(source.path, section.line, f"stale: section "
                                  f"'{section.id}' changed in {base} after this {code} "
-                                 "translation was confirmed; update it, then: python build.py "
-                                 f"translations confirm {slug}#{section.id}:{code}",
+                                 "translation was confirmed; update it, then: "
+                                 f"{command()} translations confirm {slug}#{section.id}:{code}",
                                  key=section.id, language=code, check="translations")
 
 

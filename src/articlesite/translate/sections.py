@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..load.sourcefiles import Memo, SourceChanged, parse_json, read_text
-from ..problems import Problems
+from ..problems import Problems, command
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -125,7 +125,7 @@ def load_records(articles: list[Article], codes: list[str],
                                                 for value in entry.values())
                 for entry in data.values())):
             problems.add(path, 1, 'the record must map languages to {section id: digest}; '
-                         'rewrite it with `python build.py translations confirm '
+                         f'rewrite it with `{command()} translations confirm '
                          f'{article.slug}`')
             continue
         records[article.slug] = {code: dict(entry) for code, entry in data.items()

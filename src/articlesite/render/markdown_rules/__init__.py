@@ -5,12 +5,14 @@
 - footnotes: `[^1]`, `^[inline]`;
 - admonitions: `!!! note`, `??? note`, `> [!NOTE]` (and directives.py: `:::{note}`);
 - directives: MyST `:::{name}` fences of colons;
+- containers: VitePress' `::: tip`, `:::warning Title`, `::: details`;
 - tabs: `=== "Label"` (and MyST `tab-set`);
 - lists: task lists, definition lists; and `~~strikethrough~~`;
 - cjk: no space where a Chinese or Japanese paragraph is wrapped;
 - punctuation: kept on the line of the inline formula it touches;
 - emphasis: `**…**` and `~~…~~` next to Chinese and Japanese text;
-- code: Pygments highlighting, titles, line numbers, marked lines;
+- code: Pygments highlighting, titles, line numbers, marked lines (fences: other tools'
+  info strings; languages: other tools' language names);
 - inline_html: the few raw HTML tags kept (`<u>`, `<sub>`, `<kbd>`, `<br>`…);
 - literal: what would reach the reader as literal markup.
 """
@@ -22,8 +24,10 @@ from markdown_it import MarkdownIt
 from .admonitions import use_admonitions
 from .cjk import render_softbreak
 from .code import render_indented
+from .containers import use_containers
 from .directives import use_directives
 from .emphasis import use_cjk_emphasis
+from .fences import use_fences
 from .footnotes import use_footnotes
 from .headings import heading_ids, render_heading_close
 from .inline_html import use_inline_html
@@ -42,6 +46,8 @@ def use_rules(md: MarkdownIt) -> None:
     use_footnotes(md)
     use_admonitions(md)
     use_directives(md)
+    use_containers(md)
+    use_fences(md)
     use_tabs(md)
     use_lists(md)
     use_punctuation(md)

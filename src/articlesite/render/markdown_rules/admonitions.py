@@ -15,18 +15,22 @@
 
 The kinds are those of the three tools (see KINDS): each has a default title in the
 page's language (templates/strings.yaml, `admonition-<kind>`), aliases share their
-kind's title and colour. An unknown kind is a problem: it names the known ones.
+kind's title and colour. A kind site.yaml declares (`admonitions:`) has its title per
+language and the look of a known kind. Any other kind is shown as MkDocs shows it: an
+admonition with its name as a class and, capitalized, as the default title; a warning
+names the known kinds and the nearest one.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from markdown_it import MarkdownIt
 from markupsafe import escape
 from mdit_py_plugins.admon import admon_plugin
 
-from .common import closing_token, line_of, problem_token, report, ui
+from .common import closing_token, problem_token, report, ui
 
 # kind -> the kind whose title and colour it shares
 KINDS = {
@@ -49,6 +53,16 @@ def known_kinds() -> str:
     return ", ".join(sorted(KINDS))
 
 
+def unknown_kind(kind: str) -> str:
+    """The warning for an admonition kind neither known nor declared."""
+    near = difflib.get_close_matches(kind, sorted(KINDS), n=1, cutoff=0.6)
+    hint = f"did you mean {near[0]}? " if near else ""
+    return (f"unknown admonition kind '{kind}': shown as an admonition titled "
+            f"'{kind.capitalize()}' unless it gives a title ({hint}kinds: {known_kinds()}; "
+            "site.yaml's `admonitions` can declare it, with a title per language and the "
+            "look of a kind)")
+
+
 def use_admonitions(md: MarkdownIt) -> None:
     admon_plugin(md)
     md.core.ruler.after("block", "admonitions", normalize)
@@ -66,6 +80,12 @@ def normalize(state) -> None:
             _mkdocs(token, tokens, i)
         elif token.type == "blockquote_open":
             _github(token, tokens, i)
+    for token in list(tokens):
+        kind = token.meta.get("kind") if token.type == "admonition_open" else None
+        if kind is not None and kind not in KINDS and token.map:
+            warning = problem_token(unknown_kind(kind), token.map[0], stops_build=False)
+            warning.meta["kind"] = kind    # site.yaml may declare it: outlines.py
+            tokens.append(warning)
 
 
 def _mkdocs(token, tokens, i) -> None:
@@ -119,29 +139,39 @@ def collect_titles(state) -> None:
 def render_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     kind = token.meta.get("kind", "note")
-    shared = KINDS.get(kind)
-    if shared is None:
-        report(env, line_of(tokens, idx, env), f"unknown admonition kind '{kind}' (kinds: "
-               f"{known_kinds()})")
-        shared = "note"
     for line, message in token.meta.get("problems", ()):
         report(env, env["first_line"] + line, message)
+    classes, default = look(kind, env, token.meta.get("default_title"))
     title = token.meta.get("title")
     if title is not None:
         title_html = self.renderInline(title, options, env)
     elif token.meta.get("explicit_title"):
         title_html = ""  # `!!! note ""`: no title
     else:
-        title_html = str(escape(ui(env, f"admonition-{shared}")))
+        title_html = default
     collapsible = token.meta.get("collapsible")
-    classes = f"admonition admonition-{shared}"
     if collapsible:
         opened = " open" if collapsible == "open" else ""
-        summary = title_html or str(escape(ui(env, f"admonition-{shared}")))
+        summary = title_html or default
         return (f'<details class="{classes}"{opened}>\n'
                 f'<summary class="admonition-title">{summary}</summary>\n')
     head = f'<p class="admonition-title">{title_html}</p>\n' if title_html else ""
     return f'<div class="{classes}" role="note">\n{head}'
+
+
+def look(kind: str, env: dict, default_key: str | None = None) -> tuple[str, str]:
+    """The classes of an admonition of `kind` and its default title (HTML)."""
+    shared = KINDS.get(kind)
+    if shared is not None:
+        return (f"admonition admonition-{shared}",
+                str(escape(ui(env, default_key or f"admonition-{shared}"))))
+    context = env.get("context")
+    declared = getattr(context, "admonitions", {}).get(kind)
+    name = escape(kind)
+    if declared is not None:   # site.yaml: (the kind whose look it has, title)
+        like = f" admonition-{declared[0]}" if declared[0] else ""
+        return f"admonition{like} admonition-{name}", str(escape(declared[1]))
+    return f"admonition admonition-{name}", str(escape(kind.capitalize()))
 
 
 def render_close(self, tokens, idx, options, env) -> str:

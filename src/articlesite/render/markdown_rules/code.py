@@ -5,14 +5,16 @@
     ```
 
 The info string, as MkDocs Material authors write it: the language (any name or alias
-Pygments knows; an unknown one or none gives plain, unhighlighted code, no error), then
+Pygments knows, or one of the names languages.py maps; an unknown one gives plain code and
+a warning, none gives plain code), then
 options: `title="…"` (shown above the code), `linenums="N"` (line numbers from N, not
 copied with the code), `hl_lines="2 4-5"` (lines marked, counted from the first line of
 the block). An unknown option, or a marked line the block does not have, is a problem.
 
 Tokens get one of a few roles (keyword, string, comment, number, function, builtin,
 deleted, prompt), coloured by CSS variables in templates/style.css, with a light and a
-dark palette.
+dark palette. Other tools' spellings of the info string (Pandoc's `{.python .input}`, a
+file name after the language) are rewritten into this one when parsed: fences.py.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pygments.token import (
 from pygments.util import ClassNotFound
 
 from .common import line_of, report
+from .languages import SUPERSETS, lexer_name
 
 OPTION = re.compile(r'([A-Za-z_][\w-]*)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
 OPTIONS = ("title", "linenums", "hl_lines")
@@ -66,8 +69,12 @@ def role(token_type: _TokenType) -> str | None:
 
 @lru_cache(maxsize=128)
 def lexer(language: str) -> Lexer | None:
+    """The lexer of a fence's language (languages.py: names other tools use too)."""
+    name = lexer_name(language)
+    if name is None:
+        return None
     try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+        return get_lexer_by_name(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
 
@@ -100,6 +107,17 @@ def marked_lines(spec: str) -> list[int] | None:
     return lines
 
 
+def tokens_of(code: str, found: Lexer) -> list[tuple[_TokenType, str]]:
+    """The lexer's tokens of the code, with its line end (a session lexer, console,
+    keeps a last line without one back). JavaScript or TypeScript that the lexer finds
+    errors in is lexed again as JSX or TSX, which it may be (react.dev writes `js`)."""
+    tokens = list(found.get_tokens(code + "\n"))
+    wider = SUPERSETS.get(found.name)
+    if wider and any(token_type in Error for token_type, _ in tokens):
+        tokens = list(lexer(wider).get_tokens(code + "\n"))
+    return tokens
+
+
 def highlight(code: str, language: str) -> list[str]:
     """The code as lines of HTML, tokens wrapped in spans of their role (neighbours of
     one role in one span); no line ends."""
@@ -107,7 +125,7 @@ def highlight(code: str, language: str) -> list[str]:
     if found is None:
         return [str(escape(line)) for line in code.split("\n")]
     lines: list[list[list]] = [[]]   # per line: [role, text] pieces
-    for token_type, value in found.get_tokens(code):
+    for token_type, value in tokens_of(code, found):
         css = role(token_type)
         for i, piece in enumerate(value.split("\n")):
             if i:
@@ -119,6 +137,8 @@ def highlight(code: str, language: str) -> list[str]:
                 pieces[-1][1] += piece
             else:
                 pieces.append([css, piece])
+    if len(lines) > code.count("\n") + 1 and not lines[-1]:
+        lines.pop()
     return ["".join(f'<span class="{css}">{escape(text)}</span>' if css else str(escape(text))
                     for css, text in pieces) for pieces in lines]
 

@@ -106,12 +106,12 @@ def _directive(tokens, i) -> int:
                   "problems": problems}
     if not argument:
         return 0
-    title = _title_tokens(tokens, token, argument)
+    title = title_tokens(tokens, token, argument)
     tokens[i + 1:i + 1] = title
     return len(title)
 
 
-def _title_tokens(tokens, opening, text):
+def title_tokens(tokens, opening, text):
     from markdown_it.token import Token
 
     open_, inline, close = (Token("admonition_title_open", "p", 1), Token("inline", "", 0),

@@ -1,6 +1,7 @@
 """Heading ids and anchors.
 
-- `{#id}` at the end of any heading sets its id (lower-case letters, digits, hyphens);
+- `{#id}` (or react.dev's `{/*id*/}`) at the end of any heading sets its id (lower-case
+  letters, digits, hyphens);
   `##` sections must have one (markdown.py checks that), being the same in every language.
 - `###` and deeper headings without one get an id made from their text: lower-cased,
   letters and digits of any script kept (Chinese and Japanese included), every other run
@@ -21,7 +22,8 @@ from markupsafe import escape
 from ...check.reserved import ID_FAMILIES, PAGE_IDS
 from .common import line_of, report, ui
 
-EXPLICIT_ID = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
+# {#id}, or as react.dev writes it, {/*id*/}
+EXPLICIT_ID = re.compile(r"\s*\{(?:#([a-z0-9][a-z0-9-]*)|/\*([a-z0-9][a-z0-9-]*)\*/)\}\s*$")
 MALFORMED_ID = re.compile(r"\s*\{#([^{}]*)\}\s*$")
 # Ids the page templates and the other rules use, and prefixes of theirs (as declared in
 # check/ids.py).
@@ -42,8 +44,8 @@ def heading_ids(state) -> None:
         inline = tokens[i + 1]
         match = EXPLICIT_ID.search(inline.content)
         if match:
-            token.attrSet("id", match.group(1))
-            taken.add(match.group(1))
+            token.attrSet("id", match.group(1) or match.group(2))
+            taken.add(match.group(1) or match.group(2))
             inline.content = inline.content[:match.start()]
             last = inline.children[-1] if inline.children else None
             if last is not None and last.type == "text":

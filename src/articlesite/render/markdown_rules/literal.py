@@ -3,10 +3,12 @@
 What can only be a mistake stops the build (`stops_build`): a reference to a footnote
 that is not defined, a footnote nothing refers to, an unknown directive or alert (these
 come as `markup_problem` tokens from the rules that found them). What may be meant as
-text is reported by `python build.py check` only: a raw HTML tag (not rendered: it shows
-as text), a line starting with `!!!`, `???`, `===` or `:::` that no rule took (an
-admonition, tab or directive written wrongly, e.g. without its blank line or indent), and
-an admonition with no content (its content not indented), and a `**` or `~~` that
+text is reported by `python build.py check` (and the build's warnings) only: a tag of any
+name, a comment, a role or a mark of another tool (shown_markup.py), a line starting
+with `!!!`, `???`, `===` or `:::` that no rule took (an admonition, tab or directive
+written wrongly, e.g. without its blank line or indent), an admonition with no content
+(its content not indented), an admonition kind nobody knows (it is shown all the same),
+a code block language the highlighter does not know (fences.py), and a `**` or `~~` that
 matches no other (emphasis.py keeps them; in CommonMark `2**10` is text, so it is not
 a build error).
 Text in code spans and code blocks is never reported.
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from .shown_markup import shown_markup
+
 FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
 LINE_MARKER = re.compile(r"^[ \t]*(!!!|\?\?\?\+?|===|:::)")
 _ELEMENTS = """
@@ -30,7 +34,6 @@ ol optgroup option output p param picture pre progress q rp rt ruby s samp scrip
 select small source span strong style sub summary sup svg table tbody td template textarea
 tfoot th thead time title tr track u ul var video wbr"""
 HTML_ELEMENTS = frozenset(_ELEMENTS.split())
-HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(?=[\s/>])[^<>]*>|<!--")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Literal:
     line: int          # in the file, 1-based
     message: str
     stops_build: bool
+    kind: str = ""     # an admonition kind not known here (site.yaml may declare it)
 
 
 def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
@@ -45,7 +49,8 @@ def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
     for i, token in enumerate(tokens):
         line = first_line + token.map[0] if token.map else first_line
         if token.type == "markup_problem":
-            found.append(Literal(line, token.meta["message"], token.meta["build"]))
+            found.append(Literal(line, token.meta["message"], token.meta["build"],
+                                 token.meta.get("kind", "")))
         elif token.type == "admonition_open" and tokens[i + 1].type == "admonition_close":
             found.append(Literal(line, "the admonition is empty: its content must be "
                                  "indented by four spaces under the `!!!` line", False))
@@ -54,11 +59,13 @@ def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
     return found
 
 
-def shown_as_text(tokens: list[Token], first_line: int) -> list[tuple[int, str]]:
+def shown_as_text(tokens: list[Token], first_line: int) -> list[tuple]:
     """What would reach a reader as literal markup without stopping the build: line,
-    message (on the tokens as parsed, before rendering)."""
-    return [(found.line, found.message) for found in find_literal_markup(tokens, first_line)
-            if not found.stops_build]
+    message, and for an unknown admonition kind the kind (on the tokens as parsed,
+    before rendering)."""
+    return [(found.line, found.message, found.kind) if found.kind else
+            (found.line, found.message)
+            for found in find_literal_markup(tokens, first_line) if not found.stops_build]
 
 
 def _in_inline(token: Token, line: int) -> list[Literal]:
@@ -75,6 +82,8 @@ def _in_inline(token: Token, line: int) -> list[Literal]:
                              f"punctuation after it: '{marker}Note:{marker} text'); write "
                              f"'{chr(92)}{marker[0]}{chr(92)}{marker[0]}' if it is meant "
                              "as text", False))
+    found.extend(Literal(at, message, False)
+                 for at, message in shown_markup(token, line, HTML_ELEMENTS))
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
             line += 1
@@ -84,16 +93,6 @@ def _in_inline(token: Token, line: int) -> list[Literal]:
             found.append(Literal(line, f"footnote [^{match.group(1)}] is not defined: add "
                                  f"'[^{match.group(1)}]: the note' (or write it in backticks "
                                  "if it is meant as text)", True))
-        for match in HTML_TAG.finditer(child.content):
-            if match.group(0) == "<!--":
-                what = "an HTML comment"
-            elif match.group(2).lower() in HTML_ELEMENTS:
-                what = f"the HTML tag '{match.group(0)[:40]}'"
-            else:
-                continue
-            found.append(Literal(line, f"{what} is not rendered: the reader sees it as text "
-                                 "(raw HTML is not allowed; use Markdown, or write it in "
-                                 "backticks if it is meant as text)", False))
     return found
 
 
