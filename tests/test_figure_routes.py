@@ -10,6 +10,7 @@ import pytest
 from conftest import check, edit, failed_build, fixture_site, line_of, problems, run_build, soup
 
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.load import edge_ends
 from articlesite.load.figures import Edge, Figure, Node
 from articlesite.render.connections import find_connections
 
@@ -44,12 +45,28 @@ def routed_site(root: Path) -> Path:
     return root
 
 
+ROUTINGS: list[int] = []   # how many edges each call of the router in the build routed
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = routed_site(tmp_path_factory.mktemp("routes") / "project")
-    result = run_build(root)
+
+    def counted(nodes, edges, *args, **kwargs):
+        ROUTINGS.append(len(edges))
+        return route_edges(nodes, edges, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(edge_ends, "route_edges", counted)
+        result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
+
+
+def test_a_figure_is_routed_once_for_all_its_languages(site: Path):
+    # Three languages, one routed figure: routed by the build's check of the specs and
+    # when first placed on a page (at most), all its edges at once, never per language.
+    assert 1 <= len(ROUTINGS) <= 2 and set(ROUTINGS) == {2}, ROUTINGS
 
 
 def drawn(site: Path, code: str) -> list[dict[str, str]]:

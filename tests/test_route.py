@@ -132,6 +132,15 @@ def test_a_lone_end_lines_up_with_the_end_it_faces():
     assert alone[0].points == ((50.0, 45.0), (150.0, 45.0))   # the middle of 40-50
 
 
+def test_edges_both_ways_between_facing_sides_run_straight_side_by_side():
+    # step's right side and check's left hold only these two edges: over what the sides
+    # share (45-105, less 10 px at each end), a third and two thirds along.
+    nodes = {"step": (210, 30, 160, 90), "check": (450, 45, 100, 60)}
+    there, back = route_edges(nodes, [Ends("step", "check"), Ends("check", "step")])
+    assert there.points == ((370.0, 68.5), (450.0, 68.5))
+    assert back.points == ((450.0, 81.5), (370.0, 81.5))
+
+
 def test_a_route_goes_round_a_box_in_the_way():
     nodes = {"a": (0, 100, 50, 30), "b": (300, 100, 50, 30), "wall": (120, 40, 60, 150)}
     points = route_edges(nodes, [Ends("a", "b", "right", "left")])[0].points
@@ -145,7 +154,34 @@ def test_a_box_walled_in_has_no_route_and_says_so():
                          walls)
     assert not routes[0].ok and routes[0].points == ()
     assert routes[0].error == ("no route from 'a' (right) to 'b' (left) keeps 10 px from "
-                               "every other box")
+                               "every other box, nor from any other side")
+
+
+def test_a_side_blocked_close_by_leaves_by_another_side():
+    # A wall 5 px from a's right side: no way out there; a's ends are not named.
+    nodes = {"a": (0, 100, 50, 30), "b": (200, 100, 50, 30)}
+    wall = [(55, 60, 10, 110)]
+    routed = route_edges(nodes, [Ends("a", "b"), Ends("a", "b", "right")], wall)
+    assert routed[0].ok and routed[0].source_side in ("top", "bottom"), routed[0]
+    assert len(routed[0].points) == 4   # over (or under) the wall and down (up) into b
+    assert not routed[1].ok    # named, the right side is kept, and has no way out
+
+
+def test_an_edge_that_would_run_round_the_figure_takes_shorter_sides():
+    # Back from the last box to the first: from the facing sides (output's left, input's
+    # right) it would wind round two boxes with 4 bends, crossing check -> output; over
+    # the top it bends twice and crosses nothing. The edges along the row stay straight.
+    nodes = {"input": (30, 45, 100, 60), "step": (210, 30, 160, 90),
+             "check": (450, 45, 100, 60), "output": (630, 45, 110, 60)}
+    edges = [Ends("input", "step"), Ends("step", "check"), Ends("check", "output"),
+             Ends("output", "input")]
+    *row, back = route_edges(nodes, edges, bounds=(0, 0, 770, 200))
+    assert [len(route.points) for route in row] == [2, 2, 2]
+    assert (back.source_side, back.target_side) == ("top", "top")
+    assert len(back.points) == 4
+    named = route_edges(nodes, edges[:3] + [Ends("output", "input", "left", "right")],
+                        bounds=(0, 0, 770, 200))[3]
+    assert len(named.points) == 6          # named sides are kept, however far round
 
 
 def test_bad_ends_are_errors_of_their_edge_only():
@@ -165,3 +201,56 @@ def test_routes_stay_inside_the_bounds():
     assert not inside_bounds[0].ok          # 10 px over their tops is outside
     free = route_edges(nodes, [Ends("a", "b", "top", "top")])
     assert free[0].ok and min(y for _, y in free[0].points) == 0.0
+
+
+@st.composite
+def anything_goes(draw):
+    """Boxes anywhere, overlapping, outside the bounds, as a drag in the editor leaves
+    them; edges between any of them."""
+    coordinate = st.integers(-50, 400)
+    size = st.integers(1, 150)
+    boxes = draw(st.lists(st.tuples(coordinate, coordinate, size, size), min_size=2,
+                          max_size=8))
+    nodes = {f"n{i}": tuple(map(float, box)) for i, box in enumerate(boxes)}
+    side = st.none() | st.sampled_from(SIDES)
+    edges = draw(st.lists(st.builds(Ends, st.sampled_from(sorted(nodes)),
+                                    st.sampled_from(sorted(nodes)), side, side), max_size=8))
+    return nodes, edges
+
+
+@ROUTES
+@given(anything_goes())
+def test_any_layout_gives_routes_or_reasons_and_routes_stay_clear(layout):
+    nodes, edges = layout
+    routes = route_edges(nodes, edges, bounds=(0, 0, 400, 400))
+    assert len(routes) == len(edges)
+    for ends, route in zip(edges, routes):
+        assert route.ok != bool(route.error) and bool(route.points) == route.ok
+        for a, b in pairwise(route.points):
+            assert (a[0] == b[0]) != (a[1] == b[1]), route.points
+        for node, box in nodes.items():   # no route enters a box, its own neither
+            assert not any(inside(a, b, box, 0.0) for a, b in pairwise(route.points))
+            if node not in (ends.source, ends.target):
+                assert not any(inside(a, b, box, MARGIN)
+                               for a, b in beyond_stubs(route.points)), (node, route)
+
+
+def beyond_stubs(points):
+    """The segments of a route less the first and last MARGIN px: out of its ports, a
+    route may pass another box's margin (never the box) where boxes lie that close."""
+    segments = list(pairwise(points))
+    if not segments:
+        return []
+    (a, b), (c, d) = segments[0], segments[-1]
+    if len(segments) == 1:
+        return [(toward(a, b, MARGIN), toward(b, a, MARGIN))] \
+            if abs(b[0] - a[0]) + abs(b[1] - a[1]) > 2 * MARGIN else []
+    return [(toward(a, b, MARGIN), b)] + segments[1:-1] + [(c, toward(d, c, MARGIN))]
+
+
+def toward(a, b, length):
+    """The point `length` px from a toward b (b itself if nearer)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    total = abs(dx) + abs(dy)
+    t = min(1.0, length / total) if total else 0.0
+    return (a[0] + dx * t, a[1] + dy * t)

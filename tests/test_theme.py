@@ -98,13 +98,14 @@ def test_a_project_without_figures_needs_no_figures_folder(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     page = soup(root / "site" / "ko" / "note.html")
     assert page.select_one("#toc-title").get_text() == "목차"
+    assert "body:lang(ko){" in page.select_one("style").get_text()   # words kept whole
     assert not (root / "figures").exists() and not (root / "templates").exists()
 
 
 def test_the_user_guide_builds_without_a_warning(tmp_path: Path):
     """docs/ is a project of this tool (`python build.py --root docs`)."""
     root = tmp_path / "docs"
-    for part in ("content", "figures"):
+    for part in ("content", "figures", "templates"):
         shutil.copytree(REPO / "docs" / part, root / part)
     without_search(root)
     result = run_build(root)
@@ -113,3 +114,6 @@ def test_the_user_guide_builds_without_a_warning(tmp_path: Path):
     assert page.select_one("h1").get_text() == "Getting started"
     assert len(page.select("#figure-build-stages [data-node]")) == 4
     assert not (root / "site" / "incoming").exists()
+    assert soup(root / "site" / "en" / "index.html").select_one("main h2").get_text() == "Pages"
+    refresh = soup(root / "site" / "index.html").select_one('meta[http-equiv="refresh"]')
+    assert refresh["content"] == "0; url=en/index.html"   # one language: no chooser

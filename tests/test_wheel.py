@@ -93,19 +93,21 @@ def test_the_wheel_installs_and_runs_init_build_serve_and_check(tmp_path: Path):
         assert status == 200 and "window.articlesiteEditor=" in view, view[:500]
         settings = json.loads(re.search(r"window\.articlesiteEditor=(\{.*?\});\n",
                                         view).group(1))
+        headers = {"Host": host, "Origin": f"http://{host}",
+                   settings["header"]: settings["token"], "Content-Type": "application/json"}
         status, answer = request(port, "POST", settings["save"], {
             "base": settings["base"],
-            "changes": [{"key": "build", "language": "en", "text": "Build it"}]},
-            {"Host": host, "Origin": f"http://{host}", settings["header"]: settings["token"],
-             "Content-Type": "application/json"})
+            "changes": [{"key": "build", "language": "en", "text": "Build it"}]}, headers)
         assert status == 200 and json.loads(answer)["ok"], answer
         texts = json.loads((project / "figures" / "figure-texts.json").read_text("utf-8"))
         assert texts["build"]["en"] == "Build it"
+        status, answer = request(port, "POST", settings["confirm"], {
+            "base": json.loads(answer)["base"], "key": "build", "language": "en"}, headers)
+        assert status == 200 and json.loads(answer)["ok"], answer
     finally:
         process.terminate()
         process.wait(timeout=30)
     assert "Traceback" not in log.read_text(errors="replace")
 
-    out = run([script, "check", "--confirm", "build:en"], project, env)
     out = run([script, "check"], project, env)
     assert "Clean: no problems." in out, out

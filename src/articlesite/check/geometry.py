@@ -151,7 +151,7 @@ def check_geometry(figure: Figure, findings: Findings) -> None:
         for node, (x1, y1, x2, y2) in edge_through_nodes(figure, edge):
             add(edge.line, f"edge {number} passes through node '{node.id}', which it does "
                 f"not connect (from ({x1:g}, {y1:g}) to ({x2:g}, {y2:g}))",
-                f"edge {number}", 0.0, node.text)
+                f"edge {number}", 0.0)
     for rule in figure.rules:
         box = (rule.x, rule.y, rule.x, rule.y + rule.length) if rule.vertical else (
             rule.x, rule.y, rule.x + rule.length, rule.y)

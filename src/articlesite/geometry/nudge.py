@@ -16,8 +16,7 @@ import math
 from dataclasses import dataclass
 from functools import cmp_to_key
 
-Point = tuple[float, float]
-_Box = tuple[float, float, float, float]   # left, top, right, bottom
+from .grid import Box, Point
 
 
 @dataclass
@@ -33,8 +32,8 @@ class _Piece:
     after: tuple[float, float]
 
 
-def nudge(routes: list[list[Point]], boxes: list[_Box], margin: float,
-          limits: _Box | None = None) -> list[list[Point]]:
+def nudge(routes: list[list[Point]], boxes: list[Box], margin: float,
+          limits: Box | None = None) -> list[list[Point]]:
     """The routes (lists of points, changed in place and returned) with their inner
     segments centred and spread; `boxes` are every node and obstacle, `limits` the
     (left, top, right, bottom) no segment moves beyond."""
@@ -51,7 +50,7 @@ def nudge(routes: list[list[Point]], boxes: list[_Box], margin: float,
     return routes
 
 
-def _pieces(number: int, points: list[Point], axis: int, grown: list[_Box],
+def _pieces(number: int, points: list[Point], axis: int, grown: list[Box],
             margin: float) -> list[_Piece]:
     found = []
     along = 1 - axis
@@ -75,7 +74,7 @@ def _pieces(number: int, points: list[Point], axis: int, grown: list[_Box],
 
 
 def _room(at: float, span: tuple[float, float], axis: int,
-          grown: list[_Box]) -> tuple[float, float]:
+          grown: list[Box]) -> tuple[float, float]:
     """How far a segment at `at` across, spanning `span` along, may move before it
     meets a grown box."""
     low, high = -math.inf, math.inf

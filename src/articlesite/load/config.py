@@ -92,7 +92,9 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     reported, and the site is still returned so that every other file is checked too."""
     path = root / "content" / "site.yaml"
     if not path.is_file():
-        problems.add(path, None, "site configuration not found")
+        problems.add(path, None, "site configuration not found" + (
+            "" if (root / "content").is_dir() else f": {root} is no project folder "
+            "(`articlesite init DIR` starts one; --root names another)"))
         return None
     data = load_yaml(path, problems)
     if data is None:

@@ -64,10 +64,13 @@ def edge_geometry(edges: Sequence[Checked], nodes: Mapping[str, Rect], ids: set[
             found[place] = EdgeGeometry(route.points, ends.source, ends.target)
         else:
             edge = edges[place]
+            named = ends.source_side is not None or ends.target_side is not None
             problems.add(path, edge.line, f"edge {place + 1} from '{ends.source}' "
                          f"({route.source_side}) to '{ends.target}' ({route.target_side}): "
                          f"no route keeps {MARGIN:g} px from every other node and label "
-                         "inside the canvas; move the boxes apart or name other sides")
+                         "inside the canvas" + ("; move the boxes apart or name other sides"
+                                                if named else ", from any of their sides; "
+                                                "move the boxes apart"))
     return found
 
 
