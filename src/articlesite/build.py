@@ -45,13 +45,13 @@ from .check.ids import check_pages
 from .load.content import Article, load_source
 from .load.figures import FigureFile, FigureLibrary
 from .load.outlines import literal_markup, load_outlines
-from .load.sourcefiles import Memo, SourceChanged, digest
+from .load.sourcefiles import Memo, SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary, load_dictionary
 from .pages import Page, PageJob, site_pages
 from .problems import Problem, Problems
 from .render import assets
-from .search import BUNDLE, search_bundle, search_input
+from .search import BUNDLE, given_digest, search_bundle
 from .translate.sections import SECTIONS, parse_source
 from .translate.view import PATH as VIEW
 from .translate.view import (
@@ -476,7 +476,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
             placed.update(page.figures)
             if not found:
                 entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                              cache.store)
+                                              cache.store, sources.site.search)
                 if page.body is not None:
                     bodies[plan.bodies[job]] = cache.keep_body(page.body, sources.dictionary)
         copies = {}
@@ -506,13 +506,15 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
     return rendered
 
 
-def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entry:
-    """Store a rendered page; its cache entry."""
+def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
+             search: bool = True) -> Entry:
+    """Store a rendered page (with `search`, what the search index is given of it too);
+    its cache entry."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
                  texts_digest(texts, dictionary), *store.put(page.html),
                  tuple(sorted(page.files.items())),
-                 digest(search_input(page.html).encode("utf-8")))
+                 given_digest(page.html, store if search else None))
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,

@@ -392,4 +392,6 @@ class Cache:
                   if key.startswith(f"{COPY}:")}
         bodies = {value[0] for key, value in self.memo.kept.items()
                   if key.startswith(f"{BODY}:")}
-        self.store.keep_only({entry.blob for entry in pages.values()} | copies | bodies)
+        given = {entry.search for entry in pages.values()}   # what search.py hands Pagefind
+        self.store.keep_only({entry.blob for entry in pages.values()} | given | copies
+                             | bodies)

@@ -12,6 +12,7 @@ changed (search_input), and put in place with the pages.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import tempfile
@@ -20,6 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
+from .load.sourcefiles import digest
 from .problems import Interrupted, Problems
 
 BUNDLE = "pagefind"
@@ -74,6 +76,14 @@ def search_input(html: str) -> str:
             kept.append(html[position:where])
             position = after
     return "".join(kept) + html[position:end] + "</body></html>\n"
+
+
+def given_digest(html: str, store: Store | None = None) -> str:
+    """The digest of what Pagefind is given of a page (search_input). With a `store`, that
+    text is stored too, named by this digest, so that indexing hands it to Pagefind as
+    it is (index_languages), in the build that renders the page and the ones after."""
+    given = search_input(html).encode("utf-8")
+    return digest(given) if store is None else store.put_bytes(given)[0]
 
 
 def without_styles_and_scripts(html: str) -> str:
@@ -203,13 +213,14 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     running = {}
     for code, group in groups.items():
         folder = work / code
-        for path, _, blob in group:
+        for path, given, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            # Worked out again here (the cache keeps only its digest, Entry.search): only a
-            # language being indexed needs it, and indexing takes far longer.
-            page = store.path(blob).read_text("utf-8")
-            target.write_text(search_input(page), "utf-8")
+            try:   # stored when the page was rendered (given_digest): linked, not copied
+                os.link(store.path(given), target)
+            except OSError:   # not stored (a page cached before), or no hard links here
+                page = store.path(blob).read_text("utf-8")
+                target.write_text(search_input(page), "utf-8")
         running[code] = subprocess.Popen(
             [program, "--site", str(folder), "--output-subdir", BUNDLE, "--silent"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
