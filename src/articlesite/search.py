@@ -241,10 +241,19 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
             if path.is_file() and name != "pagefind-entry.json":
                 is_shared = name in SHARED or (name.startswith("pagefind-") and
                                                name.endswith((".js", ".css")))
-                (common if is_shared else own)[f"{BUNDLE}/{name}"] = \
-                    store.put_bytes(path.read_bytes())
+                (common if is_shared else own)[f"{BUNDLE}/{name}"] = moved_into(store, path)
         made[code] = own, common, json.loads((bundle / "pagefind-entry.json").read_bytes())
     return made if len(made) == len(groups) else None
+
+
+def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
+    """Store a file Pagefind wrote, as Store.put_bytes does, by moving it into the store
+    rather than writing it again (the work folder is beside the store)."""
+    blob = digest(path.read_bytes())
+    stored = store.path(blob)
+    os.replace(path, stored)
+    stat = stored.stat()
+    return blob, stat.st_size, stat.st_mtime_ns
 
 
 def pagefind_program() -> str | None:
