@@ -24,10 +24,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from articlesite.build import renderer_for
 from articlesite.load.sources import Sources, load_sources
 from articlesite.problems import Problems
-from articlesite.render.templates import Renderer
+from articlesite.render.templates import Renderer, renderer_for
 
 FIGURE_FENCE = re.compile(r"^```\{figure\}\s*(\S+)\s*\n```\s*$", re.MULTILINE)
 

@@ -18,12 +18,12 @@ import sys
 import time
 from pathlib import Path
 
-from articlesite.build import renderer_for
 from articlesite.load.sources import load_sources
 from articlesite.pages import PageJob
 from articlesite.problems import Problems
 from articlesite.render.connections import describe, find_connections
 from articlesite.render.figure_form import FigureForm
+from articlesite.render.templates import renderer_for
 from articlesite.translate.view import figure_copy
 
 

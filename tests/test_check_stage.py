@@ -150,3 +150,29 @@ def test_a_mistake_in_the_figure_macro_stops_the_build_at_its_line(tmp_path: Pat
     code, report = check(root, capsys)
     assert code == 1
     assert [f"templates/figure.html:{f['line']}" for f in problems(report, "build")] == [where]
+
+
+def test_a_clean_build_and_check_parse_each_source_once(tmp_path: Path, monkeypatch):
+    """The check stage's parse of each source serves its outline, its sections (the
+    stale notices need them before any page is rendered) and its page: one parse per
+    source, in a build and in `check` (a site this small is parsed in this process)."""
+    from articlesite.build import build
+    from articlesite.render import markdown
+
+    root = fixture_site("sources", tmp_path / "project")   # with sections confirmed
+    assert (root / "content" / "loop" / "sections.confirmed.json").is_file()
+    parsed: Counter = Counter()
+    parse = markdown.parse
+
+    def counted(text: str) -> list:
+        parsed[text] += 1
+        return parse(text)
+
+    monkeypatch.setattr(markdown, "parse", counted)
+    built = build(root, clean=True)
+    sources = [source for article in built.sources.articles
+               for source in article.sources.values()]
+    assert len(sources) == 3 and sorted(parsed.values()) == [1, 1, 1]
+    parsed.clear()
+    run_checks(root, browser=False)
+    assert sorted(parsed.values()) == [1, 1, 1]

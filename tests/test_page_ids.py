@@ -12,8 +12,8 @@ from conftest import copy_project, edit, failed_build, line_of, run_build, soup
 
 from articlesite.check.ids import page_ids
 from articlesite.load.outlines import load_outlines
-from articlesite.load.sourcefiles import Memo
 from articlesite.load.sources import load_sources
+from articlesite.memo import Memo
 from articlesite.problems import Problems
 
 ARTICLE = "content/ppo-long-horizon/en.md"

@@ -1,11 +1,19 @@
-"""The build, a list of stages: load the sources (or, after a change, only what changed
-since the `previous` build) and their outlines; check them (check/ids.py); plan which
-pages must be rendered (the cache, or the previous build, holds the others); render
-those, over the cores when there are many, each page streamed to the cache's store as it
-is done; then the translator's view, which links to the figures on those pages; check
-the figure specs no page needed; then write:
-assemble the new site in a fresh folder and swap it in place of site/, or, after a
-change, replace only the pages that changed, each in one atomic rename.
+"""The build, a list of stages (build() calls them in order):
+
+- load: the sources, or after a change only what changed since the `previous` build
+  (load/reload.py);
+- check: each source parsed once for its outline and sections, the pages' ids and
+  links, what readers would see as markup (check/stage.py, shared with `check`);
+- plan: which pages must be rendered (plan.py: the cache, or the previous build, holds
+  the others);
+- render: those pages, over the cores when there are many, each streamed to the cache's
+  store as it is done (on top of a previous build, put in place at once);
+- the translator's view, which links to the figures on those pages, and the check of
+  the figure specs no page needed; the files the articles reference;
+- index: the search index, from the finished pages (search.py);
+- write: the new site in a fresh folder swapped in place of site/, or, after a change,
+  only the pages that changed, each in one atomic rename (write.py);
+- save: the cache records the build.
 
 There is one build: `serve` calls it after every save with the previous build and the
 paths that changed, and it reuses what that build loaded and rendered.
@@ -14,71 +22,48 @@ paths that changed, and it reuses what that build loaded and rendered.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import (
-    BODY,
     Cache,
     Entry,
+    KeptBody,
+    PageKeys,
     Store,
     StoredCopy,
-    article_key,
-    body_key,
     copy_key,
-    index_key,
-    listings_digest,
     render_key,
+    store_files,
     texts_digest,
-    view_key,
 )
-from .check.ids import check_pages
-from .load.content import Article, load_source
+from .check.stage import check_sources
 from .load.figures import FigureFile, FigureLibrary
-from .load.outlines import literal_markup, load_outlines
-from .load.sourcefiles import Memo, SourceChanged
+from .load.reload import reload_sources
+from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
-from .load.texts import Dictionary, load_dictionary
-from .pages import Page, PageJob, site_pages
+from .load.texts import Dictionary
+from .memo import SECTIONS, SPEC, Memo
+from .pages import Page, PageJob
+from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, given_digest, search_bundle
-from .translate.sections import SECTIONS, parse_source
 from .translate.view import PATH as VIEW
 from .translate.view import (
-    Links,
     figure_copy,
-    figure_links,
     render_translator_view,
     view_copies,
 )
+from .write import Written, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
     from .render.templates import DrawnFigures, Renderer
-
-
-@dataclass
-class Plan:
-    """Every page with its cache key; which the cache holds and which must be rendered."""
-
-    keys: dict[PageJob, str]
-    cached: dict[str, Entry]
-    stale: list[PageJob]
-    links: Links = field(default_factory=dict)   # the translator's view's: see plan_view
-    # What bodies and figure copies depend on (cache.render_key); each article page's
-    # body's key, and what the memo keeps of the bodies of stale pages that still hold.
-    rendering: str = ""
-    bodies: dict[PageJob, str] = field(default_factory=dict)
-    reusable: dict[PageJob, tuple] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,8 +71,9 @@ class Rendered:
     pages: dict[str, Entry]
     specs: dict[str, tuple[str, ...]]   # digest of each clean spec loaded -> its keys
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # the view's, by copy_key
-    bodies: dict[str, tuple] = field(default_factory=dict)  # article bodies, by body_key
+    bodies: dict[str, KeptBody] = field(default_factory=dict)  # article bodies, by body_key
     sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
+    in_place: bool = False   # the pages were put in place in site/ as they were rendered
 
     def update(self, other: Rendered) -> None:
         self.pages.update(other.pages)
@@ -112,6 +98,7 @@ class Built:
     incremental: bool = False        # built on top of `previous`, replacing changed pages
     files: int = 0   # files articles reference, published beside the pages (render/assets.py)
     warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
+    site_key: str = ""   # what every page depended on (cache.site_key)
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
@@ -122,7 +109,31 @@ class Built:
                 "unchanged)")
 
 
-Written = Callable[[list[str] | None], None]
+@dataclass
+class Run:
+    """One build's settings, and what all its stages share."""
+
+    root: Path
+    out: Path                      # where the site is written
+    problems: Problems             # every problem found, raised once a stage needs it
+    cache: Cache
+    progress: Callable[[int, int], None] | None = None
+    written: Written | None = None
+    interrupt: Callable[[], bool] | None = None
+
+
+@dataclass
+class Loaded:
+    """The load stage's output: the sources, and what a quick rebuild starts from."""
+
+    sources: Sources
+    keys: PageKeys                 # what every page, and each template's, depends on
+    base: Built | None             # the previous build this one is made on top of
+    delta: Delta | None            # what changed since `base`, if a delta covers it
+    # The tokens of the sources parsed in this process, by digest, handed on from loading
+    # (a quick rebuild parses the sources edited) or the check stage to rendering, which
+    # lets each go once rendered.
+    parsed: dict[str, list]
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
@@ -150,104 +161,194 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     started = time.perf_counter()
     root = root.resolve()
     out = (out or root / "site").resolve()
-    problems = Problems(root)
-    cache = cache or Cache(root, clean=clean)
+    run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
+              written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
-    # A quick rebuild parses only the sources edited: their tokens (by digest) are handed
-    # on to the check stage and rendering, not parsed again.
-    parsed: dict[str, list] | None = {}
-    sources = reload_sources(base.sources, changed, cache, drafts, parsed) \
+    loaded = load(run, base, changed, drafts)
+    warnings = check(run, loaded)
+    plan, phases = plan_site(run, loaded)
+    renderers = Renderers.of(run, loaded)
+    rendered = render(run, loaded, plan, phases, renderers)
+    view, pages = render_the_view(run, loaded, plan, rendered, renderers)
+    pages, files = publish_files(run, pages)
+    bundle = index(run, loaded, pages | files)
+    incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
+    save(run, loaded, pages | files | bundle)
+    figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
+    return Built(len(pages), sorted(rendered.pages | view.pages),
+                 len(loaded.sources.site.codes), time.perf_counter() - started,
+                 loaded.sources, figures, drawn, out, incremental, len(files), warnings,
+                 loaded.keys.site)
+
+
+def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
+    """The load stage: every source, or on top of `base` only the `changed` files (when
+    nothing else changed), and the delta from `base`'s sources."""
+    parsed: dict[str, list] = {}
+    sources = reload_sources(base.sources, changed, run.cache.memo, drafts, parsed) \
         if base and changed and base.sources else None
     if sources is None:
-        base, parsed = None, None
-        sources = load_sources(root, problems, cache.memo, drafts=drafts)
-    delta = compare(base.sources, sources) if base is not None else None
-    # The check stage, on the parsed sources: what it finds is listed with what rendering
-    # finds, at once. A quick rebuild checks the articles it edited (what the others' check
-    # reads, the site, the article and its outline, is what passed last time).
+        base, parsed = None, {}
+        sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts)
+    keys = PageKeys(sources.site, sources.templates, sources.strings)
+    delta = compare(base.sources, sources) \
+        if base is not None and base.site_key == keys.site else None
+    return Loaded(sources, keys, base, delta, parsed)
+
+
+def check(run: Run, loaded: Loaded) -> list[Problem]:
+    """The check stage, on the parsed sources: what it finds is listed with what rendering
+    finds, at once. A quick rebuild checks the articles it edited (what the others' check
+    reads, the site, the article and its outline, is what passed last time). Returns the
+    warnings (what reaches readers as literal markup), printed after the summary."""
+    sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    outlines = load_outlines(checked, cache.memo, problems, parsed)
-    check_pages(sources.site, checked, outlines, problems)
-    warnings = Problems(root)   # printed after the summary: the build goes on
-    literal_markup(checked, outlines, warnings.add, sources.site.admonitions)
-    # The figure specs the previous build parsed hold while the specs and the dictionary
-    # they were checked against are the same; so does what it drew of them (a delta
-    # means the templates are the same too).
-    library = base.figures if delta is not None and not delta.dictionary_changed else None
-    drawn = base.drawn if library is not None else None
-    make_renderer = functools.cache(functools.partial(renderer_for, sources, problems,
-                                                      library=library, drawn=drawn,
-                                                      store=cache.store, parsed=parsed))
+    warnings = Problems(run.root)
+    check_sources(sources.site, checked, run.cache.memo, run.problems, warnings.add,
+                  loaded.parsed, spread=True)
+    return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
+
+
+def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
+    """The plan stage: the pages to plan (after a change, those it touches: the others
+    keep their entries), in the phases they are rendered in. On top of a previous build
+    (serve), the edited articles' pages are planned, rendered and put in place first,
+    then the indexes and feeds that list them: the page an author is looking at reloads
+    without waiting for an index of a thousand articles."""
+    sources, cache, delta = loaded.sources, run.cache, loaded.delta
     jobs = page_jobs(sources, cache, delta)
     plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
-                                                  sources.strings))
+                                                  sources.strings), page_keys=loaded.keys)
     if delta is not None:   # the pages not planned keep their entries
         planned = {job.path for job in jobs}
         plan.cached = {path: entry for path, entry in cache.pages.items()
                        if path not in planned and path != VIEW}
-    # On top of a previous build (serve), the edited articles' pages are planned, rendered
-    # and put in place first, then the indexes and feeds that list them: the page an
-    # author is looking at reloads without waiting for an index of a thousand articles.
-    phases = [jobs] if base is None else \
-        [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
-    rendered, replace = Rendered({}, {}), base is not None
+    if loaded.base is None:
+        return plan, [jobs]
+    return plan, [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
+
+
+@dataclass
+class Renderers:
+    """The build's renderer, made when first needed (a build that renders nothing loads
+    no template), with the figures the previous build parsed and drew: they hold while
+    the specs and the dictionary they were checked against are the same (a delta means
+    the templates are the same too)."""
+
+    make: Callable[[], Renderer]
+    figures: FigureLibrary | None
+    drawn: DrawnFigures | None
+
+    @classmethod
+    def of(cls, run: Run, loaded: Loaded) -> Renderers:
+        base, delta = loaded.base, loaded.delta
+        library = base.figures if delta is not None and not delta.dictionary_changed \
+            else None
+        drawn = base.drawn if library is not None else None
+        make = functools.cache(functools.partial(
+            make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
+            store=run.cache.store, parsed=loaded.parsed))
+        return cls(make, library, drawn)
+
+    def kept(self, rendered: bool) -> tuple[FigureLibrary | None, DrawnFigures | None]:
+        """The figures and drawings the next build may start from."""
+        if not rendered:
+            return self.figures, self.drawn
+        return self.make().figures, self.make().drawn
+
+
+def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
+           renderers: Renderers) -> Rendered:
+    """The render stage, phase by phase: plan the phase's pages, render the stale ones
+    into the store, and on top of a previous build put them in place in site/ at once
+    (only where site/ is what the previous build left). What the memo keeps of them is
+    kept for the next build."""
+    sources, cache = loaded.sources, run.cache
+    rendered = Rendered({}, {}, in_place=loaded.base is not None)
     for phase in phases:
         stale = len(plan.stale)
         plan_pages(sources, cache, phase, plan)
-        part = render_pages(plan, plan.stale[stale:], make_renderer, sources, cache,
-                            problems, progress)
+        part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
+                            run.problems, run.progress)
         rendered.update(part)
-        # Replace pages one at a time only where site/ is what the previous build left.
-        replace = replace and all((out / path).is_file() for path in part.pages)
-        if replace and not problems:
-            place_pages(out, part.pages, cache.store, written)
+        rendered.in_place = rendered.in_place and all((run.out / path).is_file()
+                                                      for path in part.pages)
+        if rendered.in_place and not run.problems:
+            place_pages(run.out, part.pages, cache.store, run.written)
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
-        cache.memo.keep(BODY, key, kept)
+        cache.keep_body(key, kept)
     for source, sections in rendered.sections.items():
         cache.memo.keep(SECTIONS, source, sections)
+    return rendered
+
+
+def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
+                    renderers: Renderers) -> tuple[Rendered, dict[str, Entry]]:
+    """The translator's view, which links to the figures on the pages; then the check of
+    the figure specs no page needed. The view rendered, and every page's entry."""
+    sources, cache, delta = loaded.sources, run.cache, loaded.delta
     pages = plan.cached | rendered.pages
-    view = plan_view(sources, pages, cache, delta, plan)
-    rendered_view = render_view(sources, view, make_renderer, cache, problems,
-                                plan.rendering)
-    for spec, keys in (rendered.specs | rendered_view.specs).items():
-        cache.memo.keep("spec", spec, list(keys))
-    if delta is None or (delta.dictionary_changed and not same_keys(base, sources)):
-        check_figures(sources.figures, sources.dictionary, cache.memo, problems)
-    problems.raise_if_any()
-    pages = {path: entry for path, entry in (pages | view.cached | rendered_view.pages).items()
-             if not assets.is_published_file(path)}
-    files = assets.store_entries(pages, cache.pages, cache.store, root, problems)
-    problems.raise_if_any()
-    pages |= files
-    # The search index, made from the finished pages (search.py).
-    pages = {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")}
-    bundle = search_bundle(pages, cache.store, cache.pages, problems, root,
-                           sources.site.codes, interrupt) \
-        if sources.site.search else {}
-    problems.raise_if_any()
-    pages |= bundle
+    view_plan = plan_view(sources, pages, cache, delta, plan)
+    view = render_view(sources, view_plan, renderers.make, cache, run.problems,
+                       plan.rendering)
+    for spec, keys in (rendered.specs | view.specs).items():
+        cache.memo.keep(SPEC, spec, list(keys))
+    if delta is None or (delta.dictionary_changed and
+                         not same_keys(loaded.base.sources, sources)):
+        check_figures(sources.figures, sources.dictionary, cache.memo, run.problems)
+    run.problems.raise_if_any()
+    return view, pages | view_plan.cached | view.pages
+
+
+def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
+                                                              dict[str, Entry]]:
+    """The pages (without any search bundle's files) and the files articles reference,
+    published beside them, each with its entry."""
+    pages = {path: entry for path, entry in pages.items()
+             if not assets.is_published_file(path) and not path.startswith(f"{BUNDLE}/")}
+    files = store_files(pages, run.cache.pages, run.cache.store, run.root, run.problems)
+    run.problems.raise_if_any()
+    return pages, files
+
+
+def index(run: Run, loaded: Loaded, pages: dict[str, Entry]) -> dict[str, Entry]:
+    """The index stage: the search index, made from the finished pages (search.py)."""
+    if not loaded.sources.site.search:
+        return {}
+    bundle = search_bundle(pages, run.cache.store, run.cache.pages, run.problems, run.root,
+                           loaded.sources.site.codes, run.interrupt)
+    run.problems.raise_if_any()
+    return bundle
+
+
+def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
+          bundle: dict[str, Entry], rendered: Rendered, view: Rendered) -> bool:
+    """The write stage: the whole `site` into a fresh folder swapped in place of the old,
+    or, when the pages rendered are in place already and the files published are what
+    they were, the view and the search bundle put in place the same way. Whether the
+    site was changed in place."""
+    cache = run.cache
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
-    if replace and same_files:
-        place_pages(out, rendered_view.pages, cache.store, written)
-        place_bundle(out, {path: entry for path, entry in cache.pages.items()
-                           if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
-    else:
-        write_site(pages, cache.store, out)
-        if written is not None:
-            written(None)
-    if base is not None:
-        cache.memo.kept.update(cache.memo.known)  # what was not read again still holds
-    cache.save(pages, sources.dictionary)
-    if rendered.pages or rendered_view.pages:
-        library, drawn = make_renderer().figures, make_renderer().drawn
-    return Built(len(pages) - len(files) - len(bundle),
-                 sorted(rendered.pages | rendered_view.pages), len(sources.site.codes),
-                 time.perf_counter() - started, sources,
-                 library, drawn, out, replace and same_files, len(files),
-                 sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)))
+    if rendered.in_place and same_files:
+        place_pages(run.out, view.pages, cache.store, run.written)
+        place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
+                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
+        return True
+    write_site(site, cache.store, run.out)
+    if run.written is not None:
+        run.written(None)
+    return False
+
+
+def save(run: Run, loaded: Loaded, site: dict[str, Entry]) -> None:
+    """The save stage: the cache records the build (and what was not read again, on top
+    of a previous build, still holds)."""
+    if loaded.base is not None:
+        run.cache.memo.kept.update(run.cache.memo.known)
+    run.cache.save(site, loaded.sources.dictionary)
 
 
 def warm_up(built: Built) -> None:
@@ -260,197 +361,18 @@ def warm_up(built: Built) -> None:
         return
     sources, article = built.sources, built.sources.articles[0]
     # Its own figure library: what it loads is not handed to the next build.
-    renderer = renderer_for(sources, Problems(sources.site.root), drawn=built.drawn)
+    renderer = make_renderer_for(sources, Problems(sources.site.root), drawn=built.drawn)
     for language in article.sources:
         with contextlib.suppress(SourceChanged):   # saved since: the next build sees it
             renderer.render(PageJob("article.html", language, article.slug))
 
 
-def reload_sources(sources: Sources, changed: list[Path], cache: Cache,
-                   drafts: bool, parsed: dict[str, list]) -> Sources | None:
-    """The previous build's sources with the `changed` files read again, when these are
-    article sources the site already has, or the dictionary; None when anything else
-    changed, or a changed file has a problem: then everything is loaded again (and its
-    problems reported with all their context). Each article source read is parsed, its
-    tokens put in `parsed` by digest."""
-    problems = Problems(sources.site.root)
-    paths = [path.resolve() for path in changed]
-    if paths == [sources.dictionary.path.resolve()]:
-        old = sources.dictionary
-        new = load_dictionary(old.path, sources.site.codes, problems,
-                              in_progress=sources.site.in_progress,
-                              fallback=sources.site.source_language)
-        if (new is None or problems or list(new.texts) != list(old.texts)
-                or new.fallbacks != old.fallbacks):
-            return None
-        return dataclasses.replace(sources, dictionary=new)
-    articles = {article.slug: article for article in sources.articles}
-    edited: dict[str, dict] = {}
-    for path in paths:
-        slug, code = path.parent.name, path.stem
-        article = articles.get(slug)
-        if (path.suffix != ".md" or path.parent.parent != sources.site.root / "content"
-                or article is None or code not in article.sources):
-            return None
-        source = load_source(path, code, problems, cache.memo)
-        if source is None or problems or (source.meta.draft and not drafts):
-            return None
-        try:
-            parsed[source.digest] = parse_source(source, cache.memo)[0]
-        except SourceChanged:
-            return None
-        edited.setdefault(slug, {})[code] = source
-    for slug, new_sources in edited.items():
-        old = articles[slug]
-        articles[slug] = dataclasses.replace(old, sources=old.sources | new_sources)
-    edited_sources = dataclasses.replace(   # whose sections are those parsed above
-        sources, articles=[articles[a.slug] for a in sources.articles], memo=cache.memo)
-    if edited_sources.sections.key(edited) != sources.sections.key(edited):
-        return None   # sections' states changed: other pages and the view show them
-    return edited_sources
+def make_renderer_for(sources: Sources, problems: Problems, **options) -> Renderer:
+    """render.templates.renderer_for, imported only when a page is rendered: Jinja,
+    markdown-it and math-core are not loaded by a build that renders nothing."""
+    from .render.templates import renderer_for
 
-
-def same_keys(previous: Built, sources: Sources) -> bool:
-    """Whether the dictionary has the keys it had (the figure specs were checked against
-    them)."""
-    return previous.sources is not None and \
-        list(previous.sources.dictionary.texts) == list(sources.dictionary.texts)
-
-
-@dataclass
-class Delta:
-    """What changed since the previous build, when the site, its templates, its figure
-    specs and every article's listing are what they were: the articles and sources read
-    again and the dictionary texts that differ. Only pages that read these can differ."""
-
-    articles: list[Article]          # each article read again (its sources or references)
-    sources: list[tuple[str, str]]   # (slug, language) of each source read again
-    texts: set[tuple[str, str]]      # (key, language) of each dictionary text changed
-    dictionary_changed: bool
-
-
-def compare(previous: Sources | None, sources: Sources) -> Delta | None:
-    """The delta from `previous` (the previous build's sources) to `sources`, or None
-    when more changed than a delta covers."""
-    if previous is None or previous.key != sources.key or previous.figures is not \
-            sources.figures or len(previous.articles) != len(sources.articles):
-        return None
-    articles, edited = [], []
-    for before, after in zip(previous.articles, sources.articles, strict=True):
-        if before is after:
-            continue
-        articles.append(after)
-        # (A change of length alone is covered: the indexes showing it are planned.)
-        if before.slug != after.slug or \
-                before.listing().without_counts() != after.listing().without_counts():
-            return None
-        edited += [(after.slug, code) for code, source in after.sources.items()
-                   if before.sources.get(code) is not source]
-    return Delta(articles, edited, changed_texts(previous.dictionary, sources.dictionary),
-                 previous.dictionary is not sources.dictionary)
-
-
-def page_jobs(sources: Sources, cache: Cache, delta: Delta | None = None) -> list[PageJob]:
-    """The pages to plan: every page; with a `delta` from the previous build (whose pages
-    `cache` holds), only those that read what changed (the others keep their entries)."""
-    if delta is None:
-        return site_pages(sources.site, sources.articles)
-    articles = {article.slug: article for article in sources.articles}
-    jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
-    # The indexes that show an edited source: they show its length.
-    jobs += [PageJob("index.html", code) for code in sources.site.codes
-             if any(articles[slug].shown_in(code) == language
-                    for slug, language in delta.sources)]
-    if delta.texts:
-        showing = {path for path, entry in cache.pages.items()
-                   if entry.texts and not delta.texts.isdisjoint(entry.texts)}
-        jobs += [job for job in site_pages(sources.site, sources.articles)
-                 if job.path in showing and job not in jobs]
-    return jobs
-
-
-def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) -> None:
-    """Add these pages to the plan: each one's cache key, and whether the cache holds
-    it."""
-    articles = {article.slug: article for article in sources.articles}
-    listings = None
-    files = assets.Files(sources.site.root)
-    languages = {article.slug: " ".join(article.sources) for article in sources.articles}
-    for job in jobs:
-        if job.template in ("404.html", "robots.txt"):   # they show no article
-            key = index_key(sources.page_key(job.template), job.template, job.language, "")
-        elif job.slug is None:
-            listings = listings or listings_digest(
-                [(a.slug, [(code, source.meta.uncounted_digest)
-                           for code, source in a.sources.items()]) for a in sources.articles])
-            # An index also shows the length of the version it shows of each article.
-            lengths = "" if job.template != "index.html" else listings_digest([
-                (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
-                for shown in [a.sources[a.shown_in(job.language)]]])
-            key = index_key(sources.page_key(job.template), job.template, job.language,
-                            listings + lengths)
-        else:
-            article = articles[job.slug]
-            source, notices = article.sources[job.language], \
-                sources.sections.notices(article.slug, job.language)
-            key = article_key(sources.page_key(job.template), job.language,
-                              article.listing().without_counts(),
-                              source.digest, article.references_digest, notices)
-            plan.bodies[job] = body_key(plan.rendering, job.slug, job.language, source.digest,
-                                        article.references_digest, notices)
-        plan.keys[job] = key
-        entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
-        if entry is not None and not assets.current(entry.files, files, languages,
-                                                    cache.store):
-            entry = None
-        # A body the cache keeps is recalled even for a page it holds: then it is kept
-        # for the next build (after a change to the page templates, say).
-        body = cache.reusable_body(plan.bodies[job], sources.figures, sources.dictionary) \
-            if job in plan.bodies else None
-        if entry is None:
-            plan.stale.append(job)
-            if body is not None and assets.current(body[-1], files, languages, cache.store):
-                plan.reusable[job] = body
-        else:
-            plan.cached[job.path] = entry
-
-
-def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]:
-    """The (key, language) of every text that differs between two dictionaries."""
-    if before is after:
-        return set()
-    changed = set()
-    for key in before.texts.keys() | after.texts.keys():
-        was, now = before.texts.get(key, {}), after.texts.get(key, {})
-        if was != now:   # (most entries are equal: compared whole first)
-            changed.update((key, code) for code in was.keys() | now.keys()
-                           if was.get(code) != now.get(code))
-    return changed
-
-
-def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
-                 library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
-                 store: Store | None = None,
-                 parsed: dict[str, list] | None = None) -> Renderer:
-    """A renderer of these sources; it loads each figure spec when first placed and keeps
-    the `keep` most recent (in `library`, if given: one of these same figure files and
-    dictionary; `drawn`: what a renderer made of them with these same templates); the
-    files articles reference go to `store` (none: only read); `parsed`: sources' tokens
-    already parsed, by digest."""
-    from .render.templates import Renderer  # Jinja, markdown-it and math-core: only when needed
-
-    if library is None:
-        library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
-    library.problems = problems
-    renderer = Renderer(sources.site, sources.articles, library, sources.dictionary,
-                        sources.strings, sources.templates, problems)
-    renderer.files.store = store
-    if drawn is not None:
-        renderer.drawn = drawn
-    renderer.notices = sources.sections.notices
-    if parsed is not None:
-        renderer.parsed = parsed
-    return renderer
+    return renderer_for(sources, problems, **options)
 
 
 def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], Renderer],
@@ -461,7 +383,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
     written as soon as it is rendered; only its cache entry comes back, with the
     translator's view's copies of the figures it placed, while their specs are loaded
     (unless the memo has them), its body (cache.keep_body) and its sections
-    (translate/sections.py: not parsed again)."""
+    (load/sections.py: not parsed again)."""
     if not stale:
         return Rendered({}, {})
     renderer = make_renderer()
@@ -478,7 +400,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
                 entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
                                               cache.store, sources.site.search)
                 if page.body is not None:
-                    bodies[plan.bodies[job]] = cache.keep_body(page.body, sources.dictionary)
+                    bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
         copies = {}
         for figure_id in placed:
             file = sources.figures.get(figure_id)
@@ -515,33 +437,6 @@ def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
                  texts_digest(texts, dictionary), *store.put(page.html),
                  tuple(sorted(page.files.items())),
                  given_digest(page.html, store if search else None))
-
-
-def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
-              delta: Delta | None = None, plan: Plan | None = None) -> Plan:
-    """The translator's view's plan. The view shows every dictionary text, the
-    confirmation record, every figure spec, and links to the figures on the article
-    pages: its key covers all of these, so any change to them renders it again. With a
-    `delta` that changed no dictionary text, when no page `plan` rendered places other
-    figures than it did, the view the previous build left holds."""
-    job = PageJob(VIEW, sources.site.default_language)
-    entry = cache.pages.get(job.path)
-    if entry is not None and plan is not None and delta is not None \
-            and not delta.dictionary_changed \
-            and all(stale.path in cache.pages and stale.path in pages
-                    and pages[stale.path].figures == cache.pages[stale.path].figures
-                    for stale in plan.stale):
-        return Plan({job: entry.key}, {job.path: entry}, [])
-    links = figure_links(sources.articles, {
-        path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
-    key = view_key(sources.page_key(VIEW), job.path, cache.texts_key(sources.dictionary),
-                   sources.confirmed,
-                   [(file.id, file.digest) for file in sources.figures.values()], links,
-                   sources.sections.key())
-    entry = cache.reusable(job.path, key, {}, sources.dictionary)
-    if entry is None:
-        return Plan({job: key}, {}, [job], links)
-    return Plan({job: key}, {job.path: entry}, [], links)
 
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
@@ -583,139 +478,8 @@ def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: 
     by loading it."""
     library = FigureLibrary(figures, dictionary, problems, keep=0)
     for file in figures.values():
-        keys = memo.recall("spec", file.digest)
+        keys = memo.recall(SPEC, file.digest)
         if keys is None or not all(key in dictionary for key in keys):
             library.get(file.id)
     for spec, keys in library.clean.items():
-        memo.keep("spec", spec, list(keys))
-
-
-def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
-                 store: Store) -> None:
-    """Put a new search bundle in place of the old in `out`: its new files first, then the
-    entry file that names them, then the old files go (pages need no reload for it)."""
-    entry_file = f"{BUNDLE}/pagefind-entry.json"
-    changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
-    for batch in ({p: e for p, e in changed.items() if p != entry_file},
-                  {p: e for p, e in changed.items() if p == entry_file}):
-        for path in batch:
-            (out / path).parent.mkdir(parents=True, exist_ok=True)
-        place_pages(out, batch, store, None)
-    for path in old.keys() - new.keys():
-        (out / path).unlink(missing_ok=True)
-
-
-def place_pages(out: Path, entries: dict[str, Entry], store: Store,
-                written: Written | None) -> None:
-    """Put stored pages in `out`, each file replaced in one atomic rename (a server killed
-    between two renames leaves pages of both builds; the next build puts it right)."""
-    if not entries:
-        return
-    for path, entry in entries.items():
-        temporary = out / f".{path.replace('/', '-')}.{os.getpid()}.tmp"
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()  # left by a killed build
-        store.place(entry.blob, temporary)
-        os.replace(temporary, out / path)
-    if written is not None:
-        written(sorted(entries))
-
-
-def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
-    """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
-    `out` already is exactly these pages)."""
-    out = out.resolve()
-    remove_leftovers(out)
-    if holds_exactly(out, pages, store):
-        return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
-    try:
-        folders = {fresh}
-        for path, entry in pages.items():
-            relative = PurePosixPath(path)
-            if relative.is_absolute() or ".." in relative.parts:
-                raise ValueError(f"page path escapes the site folder: {path}")
-            target = fresh / relative
-            if target.parent not in folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                folders.add(target.parent)
-            store.place(entry.blob, target)
-        fresh.chmod(0o755)
-        swap_in(fresh, out)
-    finally:
-        if fresh.exists():
-            shutil.rmtree(fresh, ignore_errors=True)
-
-
-def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
-    """Whether `out` holds these pages and nothing else, each the very file in the store."""
-    folders, files = {"."}, {}
-    for page in pages:
-        folders.update(parent.as_posix() for parent in PurePosixPath(page).parents)
-    for folder, subfolders, names in os.walk(out):
-        here = Path(folder).relative_to(out).as_posix()
-        if any(f"{here}/{name}".removeprefix("./") not in folders for name in subfolders):
-            return False
-        for name in names:
-            files[f"{here}/{name}".removeprefix("./")] = os.path.join(folder, name)
-    if files.keys() != pages.keys():
-        return False
-    for path, entry in pages.items():
-        try:
-            here, stored = os.stat(files[path]), os.stat(store.path(entry.blob))
-        except OSError:
-            return False
-        if (here.st_ino, here.st_dev) != (stored.st_ino, stored.st_dev):
-            return False
-    return True
-
-
-def remove_leftovers(out: Path) -> None:
-    """Remove what builds that were killed left beside `out`: their folders are named
-    after their process id, and that process is gone."""
-    for kind in ("new", "old"):
-        for folder in out.parent.glob(f".{out.name}.{kind}-*"):
-            pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
-            if pid.isdigit() and not _running(int(pid)):
-                shutil.rmtree(folder, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # it exists, under another user
-    return True
-
-
-_RENAME_EXCHANGE = 2
-
-
-def swap_in(fresh: Path, out: Path) -> None:
-    """Put `fresh` where `out` is. `out` is whole before and after, even if killed mid-way.
-
-    On Linux both names are exchanged in one atomic renameat2() call; elsewhere the old
-    folder is moved aside first, which leaves a brief moment with no `out`.
-    """
-    if not out.exists():
-        os.rename(fresh, out)
-        return
-    import ctypes  # only here: a first build, or serve's quick rebuilds, never swap
-    import ctypes.util
-
-    libc_name = ctypes.util.find_library("c")
-    renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) \
-        if libc_name else None
-    if renameat2 is not None:
-        at_fdcwd = -100
-        if renameat2(at_fdcwd, os.fsencode(fresh), at_fdcwd, os.fsencode(out),
-                     _RENAME_EXCHANGE) == 0:
-            shutil.rmtree(fresh)  # now holds the previous site
-            return
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    os.rename(out, old)
-    os.rename(fresh, out)
-    shutil.rmtree(old)
+        memo.keep(SPEC, spec, list(keys))

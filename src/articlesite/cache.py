@@ -38,21 +38,21 @@ from typing import NamedTuple
 
 from .load.config import Site
 from .load.figures import FigureFile
-from .load.sourcefiles import Memo, digest, hasher, hexdigest, key_of
+from .load.sourcefiles import CHANGED, digest, hasher, hexdigest, key_of
 from .load.texts import Dictionary
+from .memo import BODY, COPY, Memo
 from .pages import Body
+from .problems import Problems
+from .render.assets import published
 
 FOLDER = ".articlesite-cache"
 FORMAT = 5
-COPY = "copy"  # the memo's kind for the translator's view's figure copies
-BODY = "body"  # the memo's kind for the article bodies (Cache.keep_body)
-OUTLINE = "outline"  # the memo's kind for the article sources' outlines (load/outlines.py)
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
 PAGE_TEMPLATES = ("article.html", "base.html", "head-meta.html", "dateline.html", "head.js",
                   "style.css", "figure.css", "markdown.css", "page.js", "search.js")
-StoredCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, blob of the HTML
+FigureCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, the copy's HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
              "pyyaml", "pygments", "babel", "imagesize", "pagefind")
 
@@ -87,6 +87,21 @@ def page_key(site: Site, templates: dict[str, str], strings: Dictionary, templat
     templates only those it reads (an edit to article.html leaves the indexes and the
     translator's view be)."""
     return site_key(site, templates, strings, templates_read(template, templates))
+
+
+class PageKeys:
+    """The site_key and each template's page_key of one build's sources, each worked out
+    once."""
+
+    def __init__(self, site: Site, templates: dict[str, str], strings: Dictionary):
+        self._of = (site, templates, strings)
+        self.site = site_key(site, templates, strings)
+        self._pages: dict[str, str] = {}
+
+    def page(self, template: str) -> str:
+        if template not in self._pages:
+            self._pages[template] = page_key(*self._of, template)
+        return self._pages[template]
 
 
 # A template's reference to another, by name: {% extends "base.html" %}, {% include … %},
@@ -124,7 +139,7 @@ def article_key(site: str, language: str, listing: object, source: str,
                 references: str | None, notices: object = None) -> str:
     """An article page's: its own source, the article's bibliography, its listing (the
     titles and descriptions the switcher shows in the other languages) and the sections it
-    marks as possibly out of date (translate/sections.py)."""
+    marks as possibly out of date (load/sections.py)."""
     return key_of(site, "article.html", language, listing, source, references, notices)
 
 
@@ -165,6 +180,42 @@ def texts_digest(texts: tuple[tuple[str, str], ...], dictionary: Dictionary) -> 
                   [pair for pair in texts if pair in fallbacks] if fallbacks else None)
 
 
+class Stored(NamedTuple):
+    """A file in the store: its digest (its name there), size and modification time."""
+
+    blob: str
+    size: int
+    mtime_ns: int
+
+
+class StoredCopy(NamedTuple):
+    """What the memo keeps of a figure's copy for the translator's view."""
+
+    uses: list[tuple[str, str]]   # the (key, element) pairs it shows
+    blob: str                     # its HTML in the store
+
+
+class KeptBody(NamedTuple):
+    """What the memo keeps of an article body (pages.Body): what it read, and its HTML
+    in the store."""
+
+    blob: str
+    headings: list[tuple]                      # as Body.headings
+    cite_count: list[tuple[str, int]]          # sorted items of Body.cite_count
+    figures: list[tuple[str, str | None]]      # figure id, spec digest (None: absent)
+    texts: tuple[tuple[str, str], ...]         # dictionary key, language
+    texts_digest: str                          # of those texts' values
+    files: list[tuple[str, str | None]]        # what its images and links looked at
+
+
+class Saved(NamedTuple):
+    """What Cache.save recorded: the next build in this process starts from it."""
+
+    pages: dict[str, Entry]
+    memo: dict
+    texts: str
+
+
 class Entry(NamedTuple):
     """A rendered page in the cache: its key, what it read, and its stored HTML."""
 
@@ -198,11 +249,11 @@ class Store:
         self.folder = folder
         self._temporaries = itertools.count()
 
-    def put(self, html: str) -> tuple[str, int, int]:
+    def put(self, html: str) -> Stored:
         """Write a page; return its digest, size and modification time."""
         return self.put_chunks((html,))
 
-    def put_chunks(self, chunks: Iterable[str]) -> tuple[str, int, int]:
+    def put_chunks(self, chunks: Iterable[str]) -> Stored:
         """Write a page given in pieces, never holding it whole; as `put`."""
         content = hasher()
         temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
@@ -215,9 +266,9 @@ class Store:
         path = self.path(blob)
         os.replace(temporary, path)
         stat = path.stat()
-        return blob, stat.st_size, stat.st_mtime_ns
+        return Stored(blob, stat.st_size, stat.st_mtime_ns)
 
-    def put_bytes(self, data: bytes) -> tuple[str, int, int]:
+    def put_bytes(self, data: bytes) -> Stored:
         """Store a file as it is (a file an article references); as `put`."""
         temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
         temporary.write_bytes(data)
@@ -225,7 +276,7 @@ class Store:
         path = self.path(blob)
         os.replace(temporary, path)
         stat = path.stat()
-        return blob, stat.st_size, stat.st_mtime_ns
+        return Stored(blob, stat.st_size, stat.st_mtime_ns)
 
     def path(self, blob: str) -> Path:
         return self.folder / f"{blob}.html"
@@ -273,11 +324,11 @@ class Cache:
         # The digest of the dictionary texts every page in `pages` was checked against.
         self.texts: str | None = None
         self._texts_key: tuple[Dictionary | None, str] = (None, "")
-        self.saved: tuple | None = None  # what save() recorded: pages, memo, texts
+        self.saved: Saved | None = None
         self.store.folder.mkdir(parents=True, exist_ok=True)
         if after is not None and after.saved is not None and after.folder == self.folder:
-            pages, parsed, self.texts = after.saved
-            self.pages, self.memo = dict(pages), Memo(dict(parsed))
+            self.texts = after.saved.texts
+            self.pages, self.memo = dict(after.saved.pages), Memo(dict(after.saved.memo))
             self._texts_key = after._texts_key   # worked out for the same dictionary
         elif not clean:
             self._load()
@@ -325,62 +376,67 @@ class Cache:
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,
     # each copy's (key, element) pairs and the blob in the store holding its HTML.
     def stored_copy(self, key: str) -> StoredCopy | None:
-        return self.memo.recall(COPY, key)
+        kept = self.memo.recall(COPY, key)
+        return None if kept is None else StoredCopy._make(kept)
 
     def keep_copy(self, key: str, stored: StoredCopy) -> None:
-        self.memo.keep(COPY, key, stored)
+        self.memo.keep(COPY, key, tuple(stored))   # marshal keeps plain tuples only
 
-    def store_copy(self, copy: tuple[list[tuple[str, str]], str]) -> StoredCopy:
+    def store_copy(self, copy: FigureCopy) -> StoredCopy:
         """Write a copy's HTML to the store (a build worker may do this); what the memo
         keeps of it."""
         uses, html = copy
-        return uses, self.store.put(html)[0]
+        return StoredCopy(uses, self.store.put(html).blob)
 
-    def load_copy(self, stored: StoredCopy) -> tuple[list[tuple[str, str]], str] | None:
+    def load_copy(self, stored: StoredCopy) -> FigureCopy | None:
         """The copy, if its HTML in the store is still exactly what was stored."""
-        uses, blob = stored
-        html = self.store.read(blob)
-        return None if html is None else (uses, html)
+        html = self.store.read(stored.blob)
+        return None if html is None else (stored.uses, html)
 
     # Article bodies (pages.Body): the memo keeps, by body_key, what each read and the blob
     # in the store holding its HTML; build.plan_pages recalls those it may reuse.
-    def keep_body(self, body: Body, dictionary: Dictionary) -> tuple:
+    def store_body(self, body: Body, dictionary: Dictionary) -> KeptBody:
         """Write a body's HTML to the store (a build worker may do this); what the memo
-        keeps of it."""
+        keeps of it (keep_body)."""
         texts = tuple(sorted(body.texts))
-        return (self.store.put(body.html)[0], body.headings, sorted(body.cite_count.items()),
-                sorted(body.figures.items()), texts, texts_digest(texts, dictionary),
-                sorted(body.files.items()))
+        return KeptBody(self.store.put(body.html).blob, body.headings,
+                        sorted(body.cite_count.items()), sorted(body.figures.items()), texts,
+                        texts_digest(texts, dictionary), sorted(body.files.items()))
+
+    def keep_body(self, key: str, kept: KeptBody) -> None:
+        self.memo.keep(BODY, key, tuple(kept))   # marshal keeps plain tuples only
 
     def reusable_body(self, key: str, figures: dict[str, FigureFile],
-                      dictionary: Dictionary) -> tuple | None:
+                      dictionary: Dictionary) -> KeptBody | None:
         """What the memo keeps of a body, if the figures and texts it read are as they
         were (the files it read: assets.current); its HTML is read by load_body."""
-        kept = self.memo.recall(BODY, key)
-        if kept is None:
+        recalled = self.memo.recall(BODY, key)
+        if recalled is None:
             return None
-        for figure_id, spec in kept[3]:
+        kept = KeptBody._make(recalled)
+        for figure_id, spec in kept.figures:
             file = figures.get(figure_id)
             if (file.digest if file else None) != spec:
                 return None
-        if not self.same_texts(dictionary) and texts_digest(kept[4], dictionary) != kept[5]:
+        if not self.same_texts(dictionary) and \
+                texts_digest(kept.texts, dictionary) != kept.texts_digest:
             return None
         return kept
 
-    def load_body(self, kept: tuple) -> Body | None:
+    def load_body(self, kept: KeptBody) -> Body | None:
         """The body, if its HTML in the store is still exactly what was stored."""
-        blob, headings, cite_count, figures, texts, _, files = kept
-        html = self.store.read(blob)
+        html = self.store.read(kept.blob)
         if html is None:
             return None
-        return Body(html, [tuple(heading) for heading in headings], dict(cite_count),
-                    dict(figures), set(texts), dict(files))
+        return Body(html, [tuple(heading) for heading in kept.headings],
+                    dict(kept.cite_count), dict(kept.figures), set(kept.texts),
+                    dict(kept.files))
 
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
         from `dictionary`, and delete stored pages it no longer uses."""
         texts = self.texts_key(dictionary)
-        self.saved = (pages, self.memo.kept, texts)
+        self.saved = Saved(pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
         data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
@@ -388,10 +444,33 @@ class Cache:
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
         os.replace(temporary, self.folder / "index")
-        copies = {value[1] for key, value in self.memo.kept.items()
-                  if key.startswith(f"{COPY}:")}
-        bodies = {value[0] for key, value in self.memo.kept.items()
-                  if key.startswith(f"{BODY}:")}
+        copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
+        bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         given = {entry.search for entry in pages.values()}   # what search.py hands Pagefind
         self.store.keep_only({entry.blob for entry in pages.values()} | given | copies
                              | bodies)
+
+
+def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,
+                root: Path, problems: Problems) -> dict[str, Entry]:
+    """The files the pages show or link to, as cache entries of their copies in the store:
+    the last build's entry while its copy is intact, else a new one (the copy put back
+    from the source if it was altered, e.g. edited through its hard link in site/)."""
+    found = {}
+    for path, (blob, relative) in published(pages).items():
+        entry = previous.get(path)
+        if entry is not None and entry.blob == blob and store.holds(entry):
+            found[path] = entry
+            continue
+        try:
+            if digest(store.path(blob).read_bytes()) != blob:
+                raise OSError
+        except OSError:
+            data = (root / relative).read_bytes() if (root / relative).is_file() else b""
+            if digest(data) != blob:
+                problems.add(root / relative, None, CHANGED)
+                continue
+            store.put_bytes(data)
+        stat = store.path(blob).stat()
+        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
+    return found

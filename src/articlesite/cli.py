@@ -33,69 +33,10 @@ def run(default_root: Path | None = None) -> NoReturn:
 
 
 def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
-    # --root and --clean are accepted before or after the command (SUPPRESS: a value
-    # given in one place is not overwritten by the other's default).
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--root", type=Path, default=argparse.SUPPRESS,
-                        help="the project folder (content/, figures/, templates/); "
-                             "default: the folder of build.py, or the current folder")
-    common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
-                        help="ignore the build cache (ROOT/.articlesite-cache): a full build")
-    parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
-                                     description="Build the multilingual article site.")
-    commands = parser.add_subparsers(dest="command")
-
-    def command(name: str, **kwargs) -> argparse.ArgumentParser:
-        return commands.add_parser(name, parents=[common], **kwargs)
-
-    build_parser = command("build", help="build site/ (the default)")
-    build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
-    for parent in (parser, build_parser):  # `build.py --drafts` and `build.py build --drafts`
-        parent.add_argument("--drafts", action="store_true", default=argparse.SUPPRESS,
-                            help="include the sources whose front matter says draft: true "
-                                 "(marked as drafts)")
-    serve_parser = command(
-        "serve", help="build, serve site/ and rebuild on every save; open pages reload")
-    serve_parser.add_argument("--port", type=port_number, default=8000,
-                              help="port (default 8000; 0 picks a free one)")
-    serve_parser.add_argument("--host", default="127.0.0.1",
-                              help="address to listen on (default 127.0.0.1, this machine "
-                                   "only; 0.0.0.0 serves every interface)")
-    serve_parser.add_argument("--no-drafts", action="store_true",
-                              help="leave drafts out, as build does (serve shows them, "
-                                   "marked as drafts)")
-    check_parser = command(
-        "check", help="check translations, articles, bibliography, figure geometry and "
-                      "text fit; exit 1 if a problem is found")
-    check_parser.add_argument("--format", choices=("text", "json"), default="text")
-    check_parser.add_argument("--confirm", action="append", default=[], metavar="TARGET",
-                              help="an alias of `translations confirm TARGET`, then the check")
-    check_parser.add_argument("--confirm-all", action="store_true",
-                              help="an alias of `translations confirm --all`, then the check")
-    check_parser.add_argument("--no-browser", action="store_true",
-                              help="do not measure text fit in Chromium")
-    check_parser.add_argument("--stretch", type=float, metavar="RATIO",
-                              help="only measure the figures with every text RATIO times as "
-                                   "long (1.3: 30 %% longer) and list the boxes that would "
-                                   "overflow; exit 1 if one would")
-    new_parser = command("new", help="start an article: content/SLUG/ with one "
-                                                 "source per language")
-    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
-    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
-                                       "article in every language with a figure")
-    init_parser.add_argument("folder", metavar="DIR", type=Path,
-                             help="a new or empty folder")
-    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
-                             help="the languages' codes, separated by commas "
-                                  "(default: zh,en,ja)")
-    init_parser.add_argument("--source", metavar="CODE",
-                             help="the language translations are made from "
-                                  "(default: the first of --languages)")
-    from .translate import commands as translation_commands
-    translation_commands.add_parser(command)
     from .figures import commands as figure_commands
-    figure_commands.add_parser(command)
-    args = parser.parse_args(argv)
+    from .translate import commands as translation_commands
+
+    args = make_parser().parse_args(argv)
     root = getattr(args, "root", default_root or Path.cwd()).resolve()
     args.clean = getattr(args, "clean", False)
     try:
@@ -124,6 +65,78 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except BuildError as error:   # raised by `figure` and `check --stretch` only
         print_problems(error)
         return 1
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every command with its options."""
+    # --root and --clean are accepted before or after the command (SUPPRESS: a value
+    # given in one place is not overwritten by the other's default).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", type=Path, default=argparse.SUPPRESS,
+                        help="the project folder (content/, figures/, templates/); "
+                             "default: the folder of build.py, or the current folder")
+    common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
+                        help="ignore the build cache (ROOT/.articlesite-cache): a full build")
+    parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
+                                     description="Build the multilingual article site.")
+    commands = parser.add_subparsers(dest="command")
+
+    def command(name: str, **kwargs) -> argparse.ArgumentParser:
+        return commands.add_parser(name, parents=[common], **kwargs)
+
+    build_parser = command("build", help="build site/ (the default)")
+    build_parser.add_argument("--out", type=Path, help="output folder (default: ROOT/site)")
+    for parent in (parser, build_parser):  # `build.py --drafts` and `build.py build --drafts`
+        parent.add_argument("--drafts", action="store_true", default=argparse.SUPPRESS,
+                            help="include the sources whose front matter says draft: true "
+                                 "(marked as drafts)")
+    add_serve_and_check(command)
+    new_parser = command("new", help="start an article: content/SLUG/ with one "
+                                                 "source per language")
+    new_parser.add_argument("slug", help="lower-case letters, digits and hyphens")
+    init_parser = command("init", help="start a new project in DIR: site.yaml, an example "
+                                       "article in every language with a figure")
+    init_parser.add_argument("folder", metavar="DIR", type=Path,
+                             help="a new or empty folder")
+    init_parser.add_argument("--languages", default="zh,en,ja", metavar="CODES",
+                             help="the languages' codes, separated by commas "
+                                  "(default: zh,en,ja)")
+    init_parser.add_argument("--source", metavar="CODE",
+                             help="the language translations are made from "
+                                  "(default: the first of --languages)")
+    from .translate import commands as translation_commands
+    translation_commands.add_parser(command)
+    from .figures import commands as figure_commands
+    figure_commands.add_parser(command)
+    return parser
+
+
+def add_serve_and_check(command) -> None:
+    """The `serve` and `check` commands, added with make_parser's `command(name, ...)`."""
+    serve_parser = command(
+        "serve", help="build, serve site/ and rebuild on every save; open pages reload")
+    serve_parser.add_argument("--port", type=port_number, default=8000,
+                              help="port (default 8000; 0 picks a free one)")
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default 127.0.0.1, this machine "
+                                   "only; 0.0.0.0 serves every interface)")
+    serve_parser.add_argument("--no-drafts", action="store_true",
+                              help="leave drafts out, as build does (serve shows them, "
+                                   "marked as drafts)")
+    check_parser = command(
+        "check", help="check translations, articles, bibliography, figure geometry and "
+                      "text fit; exit 1 if a problem is found")
+    check_parser.add_argument("--format", choices=("text", "json"), default="text")
+    check_parser.add_argument("--confirm", action="append", default=[], metavar="TARGET",
+                              help="an alias of `translations confirm TARGET`, then the check")
+    check_parser.add_argument("--confirm-all", action="store_true",
+                              help="an alias of `translations confirm --all`, then the check")
+    check_parser.add_argument("--no-browser", action="store_true",
+                              help="do not measure text fit in Chromium")
+    check_parser.add_argument("--stretch", type=float, metavar="RATIO",
+                              help="only measure the figures with every text RATIO times as "
+                                   "long (1.3: 30 %% longer) and list the boxes that would "
+                                   "overflow; exit 1 if one would")
 
 
 def run_init(folder: Path, languages: str, source: str | None) -> int:

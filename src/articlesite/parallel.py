@@ -37,6 +37,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def in_process(count: int, items: int) -> bool:
+    """Whether map_unordered does `count` units of work on `items` items in this process."""
+    return count < PARALLEL_FROM or min(cores(), items) < 2 or \
+        "fork" not in multiprocessing.get_all_start_methods()
+
+
 def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
                   count: int) -> Iterator[Any]:
     """Yield `function(item)` for every item, in the order they complete. With `count` >=
@@ -44,8 +50,7 @@ def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
     does them (where the platform can fork); the workers share the caller's loaded data
     instead of copying it. An error in a worker is raised here."""
     processes = min(cores(), len(items))
-    if count < PARALLEL_FROM or processes < 2 or "fork" not in \
-            multiprocessing.get_all_start_methods():
+    if in_process(count, len(items)):
         yield from map(function, items)
         return
     number = next(_numbers)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..load.sources import Sources
+from ..memo import SECTIONS
 from ..pages import Body
 from ..problems import Findings
-from ..translate.sections import SECTIONS
 from .ids import Fragments, check_fragments
 
 if TYPE_CHECKING:
@@ -24,11 +24,10 @@ if TYPE_CHECKING:
 
 
 def check_bodies(renderer: Renderer, sources: Sources, outlines: dict[str, Outline],
-                 parsed: dict[str, list], findings: Findings) -> dict[tuple[str, str], Body]:
-    """Render every article body once (`parsed`: the tokens the outline stage parsed,
-    by source digest, let go as each is rendered) and report what it found; the bodies,
-    by slug and language."""
-    renderer.parsed = parsed
+                 findings: Findings) -> dict[tuple[str, str], Body]:
+    """Render every article body once (the renderer holds the tokens the outline stage
+    parsed, let go as each is rendered) and report what it found; the bodies, by slug
+    and language."""
     bodies: dict[tuple[str, str], Body] = {}
     fragments: dict[tuple[str, str], Fragments] = {}
     for article in sources.articles:

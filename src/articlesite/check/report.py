@@ -16,13 +16,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..build import renderer_for
 from ..load.content import Source
-from ..load.outlines import literal_markup, load_outlines
-from ..load.sourcefiles import Memo, text_of
+from ..load.sourcefiles import text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
 from ..problems import BuildError, Finding, Findings, command, merge_repeated
+from ..render.templates import renderer_for
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
@@ -32,8 +31,8 @@ from .bibliography import check_bibliography
 from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
-from .ids import check_pages
 from .parity import check_parity
+from .stage import check_sources
 from .templates import check_templates
 
 if TYPE_CHECKING:
@@ -71,16 +70,14 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     # The check stage of a build, then each body rendered once and the templates, for the
     # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
-    outlines = load_outlines(sources.articles, Memo(), findings, parsed)
-    check_pages(sources.site, sources.articles, outlines, findings)
-    literal_markup(sources.articles, outlines, functools.partial(findings.add, check="markup"),
-                   sources.site.admonitions)
+    outlines = check_sources(sources.site, sources.articles, sources.memo, findings,
+                             functools.partial(findings.add, check="markup"), parsed)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
                 check_placeholder(source, findings)
-    renderer = renderer_for(sources, findings, keep=len(sources.figures))
-    bodies = check_bodies(renderer, sources, outlines, parsed, findings)
+    renderer = renderer_for(sources, findings, keep=len(sources.figures), parsed=parsed)
+    bodies = check_bodies(renderer, sources, outlines, findings)
     templates = check_templates(renderer, sources, bodies)
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)

@@ -13,10 +13,10 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..build import renderer_for
 from ..load.sources import load_sources
 from ..load.texts import Dictionary
 from ..problems import BuildError, Findings
+from ..render.templates import renderer_for
 from .fit import BrowserUnavailable, check_fit
 from .report import translator_view
 

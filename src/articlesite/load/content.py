@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..memo import REFERENCES, SOURCE, Memo
 from ..problems import Problems
 from . import wordcount
 from .config import Site
 from .frontmatter import IMAGE_LINE, FrontMatter, parse_front_matter, sort_key
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import (
-    Memo,
     decode,
     digest,
     parse_yaml,
@@ -178,7 +178,7 @@ def load_source(path: Path, language: str, problems: Problems,
         return None
     hashed = digest(data)
     head = (memo or Memo()).parse(
-        "source", hashed, lambda: _front_matter(path, data, language, problems), problems)
+        SOURCE, hashed, lambda: _front_matter(path, data, language, problems), problems)
     if head is None:
         return None
     fields, body_line, body_start = head
@@ -260,7 +260,7 @@ def load_references(path: Path, problems: Problems, memo: Memo | None = None
     if source is None:
         return None
     text, digest = source
-    entries = (memo or Memo()).parse("references", digest, lambda: [
+    entries = (memo or Memo()).parse(REFERENCES, digest, lambda: [
         vars(ref) for ref in _parse_references(path, text, problems)], problems)
     return [Reference(**entry) for entry in entries], digest
 

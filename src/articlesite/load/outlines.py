@@ -8,9 +8,10 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from .. import parallel
-from ..cache import OUTLINE
+from ..memo import OUTLINE, SECTIONS, Memo
 from ..problems import Problems
-from .sourcefiles import CHANGED, Memo, SourceChanged
+from .sections import sections_in
+from .sourcefiles import CHANGED, SourceChanged
 
 if TYPE_CHECKING:
     from ..render.markdown import Outline
@@ -18,13 +19,15 @@ if TYPE_CHECKING:
 
 
 def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
-                  parsed: dict[str, list] | None = None) -> dict[str, Outline]:
-    """The outline of every source of `articles`, by its digest. A source changed since it
-    was read is a problem, and has none. The tokens of each source parsed now go to
-    `parsed`, if given, by digest (`check` looks at them again); without it, many
-    sources are parsed over the cores (their tokens are not kept: rendering, in the
-    workers, parses them again); a source whose tokens `parsed` has already is not parsed
-    again."""
+                  parsed: dict[str, list] | None = None,
+                  spread: bool = False) -> dict[str, Outline]:
+    """The outline of every source of `articles`, by its digest, and its sections (which
+    the memo keeps: load/sections.py finds them there, not parsed again). A source
+    changed since it was read is a problem, and has none. The tokens of each source
+    parsed now go to `parsed`, if given, by digest (rendering and `check` take them from
+    there); a source whose tokens `parsed` has already is not parsed again. With
+    `spread`, many sources are parsed over the cores: their tokens stay in the workers,
+    and rendering parses those sources again."""
     from ..render import markdown  # markdown-it: only when a source is parsed
     from ..render.markdown_rules.literal import shown_as_text
 
@@ -40,28 +43,37 @@ def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
             else:
                 unknown[source.digest] = language, source
 
-    def outline_of(item: tuple[str, tuple[str, Source]]) -> tuple[str, str, tuple | None]:
+    items = list(unknown.items())
+    here = not spread or parallel.in_process(len(items), len(items))
+    keep = parsed if here else None   # a worker's tokens would only fill its memory
+
+    def outline_of(item: tuple[str, tuple[str, Source]]) -> tuple[str, str, tuple | None,
+                                                                   list | None]:
         digest, (language, source) = item
         tokens = parsed.get(digest) if parsed is not None else None
+        sections = None   # parsed before (build.reload_sources): the memo has them
         if tokens is None:
             try:
-                tokens = markdown.parse(source.body)
+                body = source.body
             except SourceChanged:
-                return digest, language, None
-            if parsed is not None:
-                parsed[digest] = tokens
+                return digest, language, None, None
+            tokens = markdown.parse(body)
+            sections = sections_in(tokens, body, source.body_line)
+            if keep is not None:
+                keep[digest] = tokens
         outline = markdown.outline(tokens, source.body_line)
         outline.shown_as_text = shown_as_text(tokens, source.body_line)
-        return digest, language, outline.plain()
+        return digest, language, outline.plain(), sections
 
-    items = list(unknown.items())
-    found = map(outline_of, items) if parsed is not None else \
+    found = map(outline_of, items) if here else \
         parallel.map_unordered(outline_of, items, len(items))
-    for digest, language, plain in found:
+    for digest, language, plain, sections in found:
         if plain is None:
             problems.add(unknown[digest][1].path, None, CHANGED, language=language)
             continue
         memo.keep(OUTLINE, digest, plain)
+        if sections is not None:
+            memo.keep(SECTIONS, digest, sections)
         outlines[digest] = markdown.Outline.from_plain(plain)
     return outlines
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import marshal
 import re
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -287,43 +286,6 @@ def read_again(path: Path, expected: str, start: int = 0) -> str:
     if digest(data) != expected:
         raise SourceChanged(path)
     return text_of(data)[start:]
-
-
-class Memo:
-    """Results of parsing files, by kind and the digest of the bytes parsed, kept across
-    builds by the cache (cache.py). Only a result that came with no problem is kept, and
-    only in plain values that marshal gives back unchanged."""
-
-    def __init__(self, known: dict[str, Any] | None = None):
-        self.known = known or {}
-        self.kept: dict[str, Any] = {}   # what this build used or made: the next `known`
-
-    def recall(self, kind: str, digest: str) -> Any:
-        key = f"{kind}:{digest}"
-        value = self.kept.get(key)
-        if value is None:
-            value = self.known.get(key)
-            if value is not None:
-                self.kept[key] = value
-        return value
-
-    def keep(self, kind: str, digest: str, value: Any) -> None:
-        try:
-            if marshal.loads(marshal.dumps(value)) == value:
-                self.kept[f"{kind}:{digest}"] = value
-        except ValueError:  # not plain values: parse again next time
-            pass
-
-    def parse(self, kind: str, digest: str, parse: Callable[[], Any],
-              problems: Problems) -> Any:
-        """The remembered result, or `parse()`'s, remembered if it found no problem."""
-        value = self.recall(kind, digest)
-        if value is None:
-            found = len(problems)
-            value = parse()
-            if value is not None and len(problems) == found:
-                self.keep(kind, digest, value)
-        return value
 
 
 def load_yaml(path: Path, problems: Problems) -> Any:

@@ -8,14 +8,13 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import copy_key, page_key, site_key
+from ..memo import Memo
 from ..problems import Problems
-from ..translate.sections import SectionRecords, SectionStates, load_records
 from .config import Site, load_site
 from .confirmed import Record, load_record, record_path
 from .content import Article, drop_drafts, load_articles
 from .figures import FigureFile, scan_figures
-from .sourcefiles import Memo
+from .sections import SectionRecords, SectionStates, load_records
 from .symlinks import check_symlinks
 from .texts import Dictionary
 from .theme import Templates, load_figure_texts, load_strings, load_templates
@@ -32,33 +31,14 @@ class Sources:
     strings: Dictionary
     templates: Templates        # name -> text: the theme's files and the project's overrides
     confirmed: Record           # the translations' confirmation record (confirmed.py)
-    # what each article's translated sections were confirmed against (translate/sections.py)
+    # what each article's translated sections were confirmed against (load/sections.py)
     section_records: SectionRecords = field(default_factory=dict)
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
-    _page_keys: dict[str, str] = field(default_factory=dict, init=False, repr=False,
-                                       compare=False)
 
     @functools.cached_property
     def sections(self) -> SectionStates:
         """The state of every article's translated sections."""
         return SectionStates(self.site, self.articles, self.section_records, self.memo)
-
-    @functools.cached_property
-    def key(self) -> str:
-        """What every page depends on (cache.site_key)."""
-        return site_key(self.site, self.templates, self.strings)
-
-    def page_key(self, template: str) -> str:
-        """What a page rendered with `template` depends on (cache.page_key)."""
-        if template not in self._page_keys:
-            self._page_keys[template] = page_key(self.site, self.templates, self.strings,
-                                                 template)
-        return self._page_keys[template]
-
-    def copy_key(self, figure: FigureFile) -> str:
-        """The memo's key of a figure's copy for the translator's view."""
-        return copy_key(self.key, figure.digest)
-
 
 
 def load_sources(root: Path, problems: Problems, memo: Memo | None = None,

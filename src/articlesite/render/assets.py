@@ -16,9 +16,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 from xml.etree import ElementTree
 
-from ..load.sourcefiles import CHANGED, digest
+from ..load.sourcefiles import digest
 
 ARTICLE_KEY = "article:"   # in a page's record of what it looked at: an article's languages
 FOLDER = "assets"   # site/assets/<slug>/<path inside the article's folder>
@@ -54,11 +55,20 @@ def site_path(slug: str, relative: str) -> str:
     return f"{FOLDER}/{slug}/{relative}"
 
 
+class FileStore(Protocol):
+    """What rendering needs of the cache's store (cache.Store): where a file of a digest
+    is, and a way to put one there."""
+
+    def path(self, blob: str) -> Path: ...
+
+    def put_bytes(self, data: bytes) -> object: ...
+
+
 class Files:
     """Reads referenced files, once per process and build; puts each in the cache's store
     (when given one) so that the site can be assembled from it."""
 
-    def __init__(self, root: Path, store=None):
+    def __init__(self, root: Path, store: FileStore | None = None):
         self.root = root
         self.store = store
         self._seen: dict[str, FileInfo | None] = {}
@@ -124,32 +134,6 @@ def published(pages: dict) -> dict[str, tuple[str, str]]:
             where = article_file(relative) if hashed else None
             if where is not None:
                 found[site_path(*where)] = (hashed, relative)
-    return found
-
-
-def store_entries(pages: dict, previous: dict, store, root: Path, problems) -> dict:
-    """The files the pages show or link to, as cache entries of their copies in the store:
-    the last build's entry while its copy is intact, else a new one (the copy put back
-    from the source if it was altered, e.g. edited through its hard link in site/)."""
-    from ..cache import Entry
-
-    found = {}
-    for path, (blob, relative) in published(pages).items():
-        entry = previous.get(path)
-        if entry is not None and entry.blob == blob and store.holds(entry):
-            found[path] = entry
-            continue
-        try:
-            if digest(store.path(blob).read_bytes()) != blob:
-                raise OSError
-        except OSError:
-            data = (root / relative).read_bytes() if (root / relative).is_file() else b""
-            if digest(data) != blob:
-                problems.add(root / relative, None, CHANGED)
-                continue
-            store.put_bytes(data)
-        stat = store.path(blob).stat()
-        found[path] = Entry(blob, (), (), "", blob, stat.st_size, stat.st_mtime_ns)
     return found
 
 

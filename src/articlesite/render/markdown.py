@@ -208,8 +208,9 @@ def _render_heading_open(self, tokens, idx, options, env) -> str:
 
 
 def _render_heading_close(self, tokens, idx, options, env) -> str:
-    """A heading (`###` and deeper with its anchor link, markdown_rules/headings.py), then
-    what the page adds after a section's heading (a stale notice)."""
+    """A heading's end, the one rule for it: `###` and deeper with its anchor link
+    (markdown_rules/headings.py), then what the page adds after a section's heading (a
+    stale notice)."""
     html = render_heading_close(self, tokens, idx, options, env)
     context = env.get("context")
     if context is None or context.notice is None or tokens[idx].tag != "h2":

@@ -8,20 +8,24 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
 from ..load.config import Site
-from ..load.content import Article, Listing, newest_first
+from ..load.content import Article, Listing, Source, newest_first
 from ..load.figures import Figure, FigureLibrary
+from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged
 from ..load.texts import Dictionary, rich_text
 from ..pages import Body, Page, PageJob
 from ..problems import Problems
-from ..translate.sections import sections_in
+
+if TYPE_CHECKING:
+    from ..load.sources import Sources
 from . import links, markdown, readers
-from .assets import Files
+from .assets import Files, FileStore
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
 from .figure_form import FigureForm
@@ -101,6 +105,21 @@ def environment(folder: Path, texts: dict[str, str]) -> Environment:
     return env
 
 
+def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
+                 library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
+                 store: FileStore | None = None,
+                 parsed: dict[str, list] | None = None) -> Renderer:
+    """A renderer of these sources; it loads each figure spec when first placed and keeps
+    the `keep` most recent (in `library`, if given: one of these same figure files and
+    dictionary); the rest as Renderer's."""
+    if library is None:
+        library = FigureLibrary(sources.figures, sources.dictionary, problems, keep)
+    library.problems = problems
+    return Renderer(sources.site, sources.articles, library, sources.dictionary,
+                    sources.strings, sources.templates, problems, store=store, drawn=drawn,
+                    notices=sources.sections.notices, parsed=parsed)
+
+
 class DrawnFigures:
     """What a renderer made of the figures, the most recent kept: each one's HTML in a
     language with the texts it read, each one's form (figure_form.py), and whether forms
@@ -114,26 +133,36 @@ class DrawnFigures:
         self.forms_hold: bool | None = None
 
 
+def no_notices(slug: str, language: str) -> tuple[str, ...]:
+    return ()
+
+
 class Renderer:
-    """Renders pages one at a time; problems are collected, never raised here."""
+    """Renders pages one at a time; problems are collected, never raised here.
+
+    `store`: the cache's store, where the files articles reference go (None: they are
+    only read); `drawn`: what a renderer made of these same figures with these same
+    templates; `notices(slug, language)`: the ids of the sections that carry a stale
+    notice; `parsed`: the tokens of sources parsed already (load/outlines.py), by digest,
+    each rendered once and then let go."""
 
     def __init__(self, site: Site, articles: list[Article], figures: FigureLibrary,
                  dictionary: Dictionary, strings: Dictionary, templates: dict[str, str],
-                 problems: Problems):
+                 problems: Problems, *, store: FileStore | None = None,
+                 drawn: DrawnFigures | None = None,
+                 notices: Callable[[str, str], tuple[str, ...]] = no_notices,
+                 parsed: dict[str, list] | None = None):
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
         self.env = environment(site.root / "templates", templates)
-        self.files = Files(site.root)  # the files articles reference (assets.py)
-        self.drawn = DrawnFigures()
+        self.files = Files(site.root, store)  # the files articles reference (assets.py)
+        self.drawn = drawn if drawn is not None else DrawnFigures()
         # The sections of each source whose body was rendered, by its digest (for the
-        # translator's view and the stale notices: translate/sections.py).
+        # translator's view and the stale notices: load/sections.py).
         self.sections: dict[str, list] = {}
-        # slug, language -> the ids of the sections that carry a stale notice
-        self.notices: Callable[[str, str], tuple[str, ...]] = lambda slug, language: ()
-        # Tokens of sources parsed already (load/outlines.py), by digest: each is rendered
-        # once, and then let go.
-        self.parsed: dict[str, list] = {}
+        self.notices = notices
+        self.parsed: dict[str, list] = parsed if parsed is not None else {}
 
     @cached_property
     def listings(self) -> list[Listing]:
@@ -297,6 +326,32 @@ class Renderer:
         def problem(line: int | None, message: str) -> None:
             self.problems.add(source.path, line, message, language=language)
 
+        figure = self._figure_placer(body, source, sections, with_figures)
+        refs = links.page_references(self.site, self.articles, self.files, article.slug,
+                                     language, problem)
+        reference = self.ui(language)("equation-reference")
+        context = markdown.RenderContext(figure, numbers.get, problem, refs,
+                                         ui=self.ui(language),
+                                         equation_reference=lambda n: reference.format(
+                                             number=n),
+                                         notice=self._notices(article, language),
+                                         cite_count=body.cite_count,
+                                         admonitions={kind: (look, titles[language])
+                                                      for kind, (look, titles)
+                                                      in self.site.admonitions.items()})
+        body.html = markdown.render(tokens, source.body_line, context)
+        for found in find_literal_markup(tokens, source.body_line):
+            if found.stops_build:
+                problem(found.line, found.message)
+        body.files = refs.files
+        return body, refs
+
+    def _figure_placer(self, body: Body, source: Source, sections: set[str],
+                       with_figures: bool) -> Callable[[str, int], str]:
+        """What a body's ```{figure} fence becomes: the figure's HTML (or, without
+        `with_figures`, nothing but its checks), noted in `body`."""
+        language = source.language
+
         def figure(figure_id: str, line: int) -> str:
             if figure_id not in self.figures:
                 body.figures[figure_id] = None
@@ -320,29 +375,11 @@ class Renderer:
             html, read = self._figure(spec, language)
             body.texts |= read
             return html
-
-        refs = links.page_references(self.site, self.articles, self.files, article.slug,
-                                     language, problem)
-        reference = self.ui(language)("equation-reference")
-        context = markdown.RenderContext(figure, numbers.get, problem, refs,
-                                         ui=self.ui(language),
-                                         equation_reference=lambda n: reference.format(
-                                             number=n),
-                                         notice=self._notices(article, language),
-                                         cite_count=body.cite_count,
-                                         admonitions={kind: (look, titles[language])
-                                                      for kind, (look, titles)
-                                                      in self.site.admonitions.items()})
-        body.html = markdown.render(tokens, source.body_line, context)
-        for found in find_literal_markup(tokens, source.body_line):
-            if found.stops_build:
-                problem(found.line, found.message)
-        body.files = refs.files
-        return body, refs
+        return figure
 
     def _notices(self, article: Article, language: str) -> Callable[[str], str] | None:
         """The notice after each stale section's heading: it links to the section in
-        the source language (see translate/sections.py)."""
+        the source language (see load/sections.py)."""
         stale = self.notices(article.slug, language)
         if not stale:
             return None

@@ -116,10 +116,10 @@ class Builder:
     def settle_unsettled(self, built, cache, written) -> None:
         """A page a given-up build put in place that this one did not render (its edit
         was undone, say) is put back as this build has it."""
-        from ..build import place_pages
+        from ..write import place_pages
 
         if built.incremental:
-            pages = cache.saved[0]
+            pages = cache.saved.pages
             place_pages(built.out, {path: pages[path] for path in
                                     sorted(self.unsettled - set(built.rendered))
                                     if path in pages}, cache.store, written)

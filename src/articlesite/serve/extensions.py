@@ -22,7 +22,7 @@ from http import HTTPStatus
 from pathlib import Path
 
 from ..translate.editor import MAX_BODY, PREFIX, Editor
-from ..translate.progress import serve_snippet, summary_on_disk
+from ..translate.progress import SummaryOnDisk, serve_snippet
 
 PostHandler = Callable[[str, Message, bytes], tuple[HTTPStatus, dict]]
 PageSnippet = Callable[[str, Message], str]
@@ -61,6 +61,8 @@ def serve_extensions(root: Path, host: str, port: int,
 
 def in_progress_marks(root: Path) -> PageSnippet:
     """On a page of a language in progress, the marks of what it still lacks."""
+    summary = SummaryOnDisk(root)
+
     def snippet(page: str, headers: Message) -> str:
-        return serve_snippet(summary_on_disk(root), page)
+        return serve_snippet(summary(), page)
     return snippet

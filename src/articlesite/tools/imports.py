@@ -1,5 +1,6 @@
-"""The package's modules with their line counts, which module imports which, and any
-import cycle: `python -m articlesite.tools.imports` (exit code 1 when there is a cycle).
+"""The package's parts in their order (parts.py) with their modules' line counts, which
+module imports which, any import against the parts' order and any import cycle:
+`python -m articlesite.tools.imports` (exit code 1 when there is either).
 
 Every import counts, wherever it is written: at the top of a module, inside a function
 (marked `*`: a lazy import still ties the two modules together) or under
@@ -11,6 +12,8 @@ import ast
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..parts import PARTS, part_of, rank
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TOP = "top"
@@ -135,11 +138,46 @@ def cycles(modules: dict[str, Module]) -> list[list[str]]:
     return sorted(found)
 
 
+@dataclass(frozen=True)
+class Against:
+    """An import of a module of a higher part (or of a module in no part)."""
+
+    module: str
+    target: str
+    kind: str
+
+    def __str__(self) -> str:
+        return (f"{self.module or 'articlesite'} ({part_of(self.module)}) imports "
+                f"{self.target}{MARKS[self.kind]} ({part_of(self.target)})")
+
+
+def against_order(modules: dict[str, Module]) -> list[Against]:
+    """Every import that goes up the parts' order, or from or to a module in no part."""
+    found = []
+    for name, module in sorted(modules.items()):
+        for target, kind in sorted(module.imports.items()):
+            here, there = part_of(name), part_of(target)
+            if here is None or there is None or rank(there) > rank(here):
+                found.append(Against(name, target, kind))
+    return found
+
+
+def unplaced(modules: dict[str, Module]) -> list[str]:
+    """The modules no part names."""
+    return sorted(name for name in modules if part_of(name) is None)
+
+
 def report(modules: dict[str, Module]) -> str:
     width = max(len(m.path.as_posix()) for m in modules.values())
-    lines = ["Modules (lines):"]
-    for module in sorted(modules.values(), key=lambda m: m.path):
-        lines.append(f"  {module.path.as_posix():<{width}}  {module.lines:>5}")
+    lines = ["Parts, bottom up (parts.py), with their modules (lines):"]
+    for part, _ in PARTS:
+        members = sorted((m for m in modules.values() if part_of(m.name) == part),
+                         key=lambda m: m.path)
+        lines.append(f"{part} ({sum(m.lines for m in members)} lines)")
+        for module in members:
+            lines.append(f"  {module.path.as_posix():<{width}}  {module.lines:>5}")
+    for name in unplaced(modules):
+        lines.append(f"in no part: {modules[name].path.as_posix()}")
     total = sum(m.lines for m in modules.values())
     lines.append(f"  {'total':<{width}}  {total:>5}")
     lines += ["", "Imports within the package (* inside a function, ~ for type checking only):"]
@@ -148,6 +186,10 @@ def report(modules: dict[str, Module]) -> str:
         if imports:
             targets_modules = ", ".join(t + MARKS[k] for t, k in sorted(imports.items()))
             lines.append(f"  {name or 'articlesite'} -> {targets_modules}")
+    wrong = against_order(modules)
+    lines.append("")
+    lines.append("Imports against the parts' order: " + ("none" if not wrong else ""))
+    lines += [f"  {against}" for against in wrong]
     found = cycles(modules)
     lines.append("")
     lines.append("Import cycles: " + ("none" if not found else ""))
@@ -158,7 +200,7 @@ def report(modules: dict[str, Module]) -> str:
 def main() -> int:
     modules = scan()
     print(report(modules))
-    return 1 if cycles(modules) else 0
+    return 1 if cycles(modules) or against_order(modules) else 0
 
 
 if __name__ == "__main__":

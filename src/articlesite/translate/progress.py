@@ -34,23 +34,30 @@ def check_fallbacks(sources: Sources, findings: Findings) -> None:
                          check="translations")
 
 
-_read: dict[Path, tuple[tuple, Summary]] = {}
+class SummaryOnDisk:
+    """What the languages in progress of the project at `root` lack in the sources as
+    they are now (serve asks for each page it sends, so that a page reloaded after a save
+    is told what is current; the files are parsed again only when they changed)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.files = [root / "content" / "site.yaml", root / "figures" / "figure-texts.json",
+                      root / "templates" / "strings.yaml"]
+        self._read: tuple[tuple, Summary] | None = None   # the files' stamp, their summary
+
+    def __call__(self) -> Summary:
+        stamp = tuple(stamp_of(path) for path in self.files)
+        if stamp[0] is None:
+            return {}
+        if self._read is None or self._read[0] != stamp:
+            self._read = (stamp, summary_of(self.root))
+        return self._read[1]
 
 
-def summary_on_disk(root: Path) -> Summary:
-    """What the languages in progress lack in the sources as they are now (serve asks for
-    each page it sends, so that a page reloaded after a save is told what is current; the
-    files are parsed again only when they changed)."""
+def summary_of(root: Path) -> Summary:
     from ..load.config import load_site
     from ..load.theme import load_figure_texts, load_strings
 
-    files = [root / "content" / "site.yaml", root / "figures" / "figure-texts.json",
-             root / "templates" / "strings.yaml"]
-    stamp = tuple(stamp_of(path) for path in files)
-    if stamp[0] is None:
-        return {}
-    if root in _read and _read[root][0] == stamp:
-        return _read[root][1]
     problems = Problems(root)
     site = load_site(root, problems)
     found: Summary = {}
@@ -61,7 +68,6 @@ def summary_on_disk(root: Path) -> Summary:
                           fallback=site.source_language)
             for key, language in sorted(loaded.fallbacks if loaded else ()):
                 found[language][kind].append(key)
-    _read[root] = (stamp, found)
     return found
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..load.sections import STALE, write_record
 from ..problems import Findings, UsageError, command
-from .sections import STALE, write_record
 
 if TYPE_CHECKING:
     from ..load.sources import Sources

@@ -9,7 +9,7 @@ the same code `check` runs in Chromium. Without JavaScript the page says that fi
 not measured. The page is deterministic: it is the same bytes for the same sources.
 
 It also lists every article's sections side by side, in every language, with the state
-of each translated section (translate/sections.py) and a link to it.
+of each translated section (load/sections.py) and a link to it.
 
 What it shows depends on every dictionary text, the confirmation record, every figure
 spec, which article page places which figure (`figure_links`) and the articles' sections

@@ -1,5 +1,7 @@
 """The Markdown syntax beyond CommonMark, one module per rule, configured once by
 `use_rules` (markdown.py holds the site's own: section ids, math, figures, citations).
+Headings are rendered by markdown.py, which registers heading_open and heading_close
+once, each calling headings.py's part (its checks, its anchor link) and then the site's.
 
 - headings: `{#id}` on any heading, generated ids for `###` and deeper, anchor links;
 - footnotes: `[^1]`, `^[inline]`;
@@ -29,7 +31,7 @@ from .directives import use_directives
 from .emphasis import use_cjk_emphasis
 from .fences import use_fences
 from .footnotes import use_footnotes
-from .headings import heading_ids, render_heading_close
+from .headings import heading_ids
 from .inline_html import use_inline_html
 from .lists import use_lists
 from .punctuation import use_punctuation
@@ -40,7 +42,6 @@ def use_rules(md: MarkdownIt) -> None:
     md.enable("strikethrough")
     use_cjk_emphasis(md)
     md.core.ruler.after("inline", "heading_ids", heading_ids)
-    md.add_render_rule("heading_close", render_heading_close)
     md.add_render_rule("softbreak", render_softbreak)
     md.add_render_rule("code_block", render_indented)  # fences: markdown.py's, then code.py
     use_footnotes(md)

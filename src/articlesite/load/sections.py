@@ -24,25 +24,24 @@ same section in the source language.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..load.sourcefiles import Memo, SourceChanged, parse_json, read_text
+from ..memo import SECTIONS, Memo
 from ..problems import Problems, command
+from .sourcefiles import SourceChanged, parse_json, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..load.config import Site
-    from ..load.content import Article, Source
+    from .config import Site
+    from .content import Article, Source
 
 RECORD = "sections.confirmed.json"
 OK, STALE, UNCONFIRMED, MISSING = "ok", "stale", "unconfirmed", "missing"
-SECTIONS = "sections"  # the memo's kind: a source's sections, by its digest
 
 # slug -> language -> section id -> digest of the source section confirmed against
 SectionRecords = dict[str, dict[str, dict[str, str]]]
@@ -162,16 +161,24 @@ class SectionStates:
                  memo: Memo):
         self.site, self.records, self.memo = site, records, memo
         self.articles = {article.slug: article for article in articles}
+        # Worked out once each, by (slug, language), for as long as these sources live.
+        self._sections: dict[tuple[str, str], tuple[Section, ...]] = {}
+        self._digests: dict[tuple[str, str], dict[str, str]] = {}
+        self._notices: dict[tuple[str, str], tuple[str, ...]] = {}
 
-    @functools.cache  # noqa: B019 - one instance per build's sources
     def sections(self, slug: str, language: str) -> tuple[Section, ...]:
-        source = self.articles[slug].sources.get(language)
-        return tuple(sections_of(source, self.memo)) if source else ()
+        if (slug, language) not in self._sections:
+            source = self.articles[slug].sources.get(language)
+            self._sections[slug, language] = \
+                tuple(sections_of(source, self.memo)) if source else ()
+        return self._sections[slug, language]
 
-    @functools.cache  # noqa: B019
     def digests(self, slug: str, language: str) -> dict[str, str]:
         """The digest of each section of a version, by the section's id."""
-        return {s.id: s.digest for s in self.sections(slug, language)}
+        if (slug, language) not in self._digests:
+            self._digests[slug, language] = {s.id: s.digest
+                                             for s in self.sections(slug, language)}
+        return self._digests[slug, language]
 
     def source_language(self, slug: str) -> str:
         """The language translations of this article are made from."""
@@ -193,9 +200,13 @@ class SectionStates:
             return OK   # not in the source: parity reports it
         return OK if record.get(section_id) == current[section_id] else STALE
 
-    @functools.cache  # noqa: B019
     def notices(self, slug: str, language: str) -> tuple[str, ...]:
         """The ids of the sections of this page that carry a stale notice."""
+        if (slug, language) not in self._notices:
+            self._notices[slug, language] = self._stale(slug, language)
+        return self._notices[slug, language]
+
+    def _stale(self, slug: str, language: str) -> tuple[str, ...]:
         if language == self.source_language(slug) or \
                 self.records.get(slug, {}).get(language) is None:
             return ()   # the source, or a translation never confirmed: nothing is stale

@@ -1,0 +1,30 @@
+"""The check stage that `build` and `check` both run, on the parsed sources: each
+source's outline (parsed once, load/outlines.py), the ids and links of every page
+(check/ids.py), and what would reach readers as literal markup (warnings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..load.outlines import literal_markup, load_outlines
+from ..memo import Memo
+from ..problems import Problems
+from .ids import check_pages
+
+if TYPE_CHECKING:
+    from ..load.config import Site
+    from ..load.content import Article
+    from ..render.markdown import Outline
+
+
+def check_sources(site: Site, articles: list[Article], memo: Memo, problems: Problems,
+                  warn: Callable[..., None], parsed: dict[str, list] | None = None, *,
+                  spread: bool = False) -> dict[str, Outline]:
+    """Check these articles: problems go to `problems`, what readers would see as
+    literal markup to `warn(path, line, message, language=…)`. The outlines, by source
+    digest; the tokens parsed in this process go to `parsed` (load_outlines)."""
+    outlines = load_outlines(articles, memo, problems, parsed, spread=spread)
+    check_pages(site, articles, outlines, problems)
+    literal_markup(articles, outlines, warn, site.admonitions)
+    return outlines

@@ -1,0 +1,189 @@
+"""What a build must render: every page with its cache key, and whether the cache holds
+it (plan_pages, plan_view). On top of the previous build (serve), only what a change
+can touch: the delta between the two builds' sources (compare) and the pages that read
+what changed (page_jobs); the others keep their entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cache import (
+    Cache,
+    Entry,
+    KeptBody,
+    PageKeys,
+    article_key,
+    body_key,
+    index_key,
+    listings_digest,
+    view_key,
+)
+from .load.content import Article
+from .load.sources import Sources
+from .load.texts import Dictionary
+from .pages import PageJob, site_pages
+from .render import assets
+from .translate.view import PATH as VIEW
+from .translate.view import Links, figure_links
+
+
+@dataclass
+class Plan:
+    """Every page with its cache key; which the cache holds and which must be rendered."""
+
+    keys: dict[PageJob, str]
+    cached: dict[str, Entry]
+    stale: list[PageJob]
+    links: Links = field(default_factory=dict)   # the translator's view's: see plan_view
+    # What bodies and figure copies depend on (cache.render_key); each article page's
+    # body's key, and what the memo keeps of the bodies of stale pages that still hold.
+    rendering: str = ""
+    bodies: dict[PageJob, str] = field(default_factory=dict)
+    reusable: dict[PageJob, KeptBody] = field(default_factory=dict)
+    page_keys: PageKeys | None = None   # what pages depend on, by template (cache.py)
+
+
+@dataclass
+class Delta:
+    """What changed since the previous build, when the site, its templates, its figure
+    specs and every article's listing are what they were: the articles and sources read
+    again and the dictionary texts that differ. Only pages that read these can differ."""
+
+    articles: list[Article]          # each article read again (its sources or references)
+    sources: list[tuple[str, str]]   # (slug, language) of each source read again
+    texts: set[tuple[str, str]]      # (key, language) of each dictionary text changed
+    dictionary_changed: bool
+
+
+def compare(previous: Sources | None, sources: Sources) -> Delta | None:
+    """The delta from `previous` (the previous build's sources, with the same site_key)
+    to `sources`, or None when more changed than a delta covers."""
+    if previous is None or previous.figures is not sources.figures or \
+            len(previous.articles) != len(sources.articles):
+        return None
+    articles, edited = [], []
+    for before, after in zip(previous.articles, sources.articles, strict=True):
+        if before is after:
+            continue
+        articles.append(after)
+        # (A change of length alone is covered: the indexes showing it are planned.)
+        if before.slug != after.slug or \
+                before.listing().without_counts() != after.listing().without_counts():
+            return None
+        edited += [(after.slug, code) for code, source in after.sources.items()
+                   if before.sources.get(code) is not source]
+    return Delta(articles, edited, changed_texts(previous.dictionary, sources.dictionary),
+                 previous.dictionary is not sources.dictionary)
+
+
+def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]:
+    """The (key, language) of every text that differs between two dictionaries."""
+    if before is after:
+        return set()
+    changed = set()
+    for key in before.texts.keys() | after.texts.keys():
+        was, now = before.texts.get(key, {}), after.texts.get(key, {})
+        if was != now:   # (most entries are equal: compared whole first)
+            changed.update((key, code) for code in was.keys() | now.keys()
+                           if was.get(code) != now.get(code))
+    return changed
+
+
+def page_jobs(sources: Sources, cache: Cache, delta: Delta | None = None) -> list[PageJob]:
+    """The pages to plan: every page; with a `delta` from the previous build (whose pages
+    `cache` holds), only those that read what changed (the others keep their entries)."""
+    if delta is None:
+        return site_pages(sources.site, sources.articles)
+    articles = {article.slug: article for article in sources.articles}
+    jobs = [PageJob("article.html", code, slug) for slug, code in delta.sources]
+    # The indexes that show an edited source: they show its length.
+    jobs += [PageJob("index.html", code) for code in sources.site.codes
+             if any(articles[slug].shown_in(code) == language
+                    for slug, language in delta.sources)]
+    if delta.texts:
+        showing = {path for path, entry in cache.pages.items()
+                   if entry.texts and not delta.texts.isdisjoint(entry.texts)}
+        jobs += [job for job in site_pages(sources.site, sources.articles)
+                 if job.path in showing and job not in jobs]
+    return jobs
+
+
+def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) -> None:
+    """Add these pages to the plan: each one's cache key, and whether the cache holds
+    it."""
+    articles = {article.slug: article for article in sources.articles}
+    listings = None
+    files = assets.Files(sources.site.root)
+    languages = {article.slug: " ".join(article.sources) for article in sources.articles}
+    for job in jobs:
+        if job.template in ("404.html", "robots.txt"):   # they show no article
+            key = index_key(plan.page_keys.page(job.template), job.template, job.language, "")
+        elif job.slug is None:
+            listings = listings or listings_digest(
+                [(a.slug, [(code, source.meta.uncounted_digest)
+                           for code, source in a.sources.items()]) for a in sources.articles])
+            # An index also shows the length of the version it shows of each article.
+            lengths = "" if job.template != "index.html" else listings_digest([
+                (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
+                for shown in [a.sources[a.shown_in(job.language)]]])
+            key = index_key(plan.page_keys.page(job.template), job.template, job.language,
+                            listings + lengths)
+        else:
+            article = articles[job.slug]
+            source, notices = article.sources[job.language], \
+                sources.sections.notices(article.slug, job.language)
+            key = article_key(plan.page_keys.page(job.template), job.language,
+                              article.listing().without_counts(),
+                              source.digest, article.references_digest, notices)
+            plan.bodies[job] = body_key(plan.rendering, job.slug, job.language, source.digest,
+                                        article.references_digest, notices)
+        plan.keys[job] = key
+        entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
+        if entry is not None and not assets.current(entry.files, files, languages,
+                                                    cache.store):
+            entry = None
+        # A body the cache keeps is recalled even for a page it holds: then it is kept
+        # for the next build (after a change to the page templates, say).
+        body = cache.reusable_body(plan.bodies[job], sources.figures, sources.dictionary) \
+            if job in plan.bodies else None
+        if entry is None:
+            plan.stale.append(job)
+            if body is not None and assets.current(body.files, files, languages, cache.store):
+                plan.reusable[job] = body
+        else:
+            plan.cached[job.path] = entry
+
+
+def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
+              delta: Delta | None = None, plan: Plan | None = None) -> Plan:
+    """The translator's view's plan. The view shows every dictionary text, the
+    confirmation record, every figure spec, and links to the figures on the article
+    pages: its key covers all of these, so any change to them renders it again. With a
+    `delta` that changed no dictionary text, when no page `plan` rendered places other
+    figures than it did, the view the previous build left holds."""
+    job = PageJob(VIEW, sources.site.default_language)
+    entry = cache.pages.get(job.path)
+    if entry is not None and plan is not None and delta is not None \
+            and not delta.dictionary_changed \
+            and all(stale.path in cache.pages and stale.path in pages
+                    and pages[stale.path].figures == cache.pages[stale.path].figures
+                    for stale in plan.stale):
+        return Plan({job: entry.key}, {job.path: entry}, [])
+    links = figure_links(sources.articles, {
+        path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
+    key = view_key(plan.page_keys.page(VIEW), job.path, cache.texts_key(sources.dictionary),
+                   sources.confirmed,
+                   [(file.id, file.digest) for file in sources.figures.values()], links,
+                   sources.sections.key())
+    entry = cache.reusable(job.path, key, {}, sources.dictionary)
+    if entry is None:
+        return Plan({job: key}, {}, [job], links)
+    return Plan({job: key}, {job.path: entry}, [], links)
+
+
+def same_keys(previous: Sources | None, sources: Sources) -> bool:
+    """Whether the dictionary has the keys it had in the `previous` sources (the figure
+    specs were checked against them)."""
+    return previous is not None and \
+        list(previous.dictionary.texts) == list(sources.dictionary.texts)

@@ -1,0 +1,150 @@
+"""Writing the site: into a fresh folder beside it, swapped in place of the old one in
+one atomic exchange (renameat2 on Linux), so that a failed or killed build never leaves
+a half-written site/; or, after a change, only the pages that changed, each replaced in
+one atomic rename. Every file comes from the cache's store (hard links, or copies)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+from .cache import Entry, Store
+from .search import BUNDLE
+
+# Called with the paths of the pages put in place (None: the whole site).
+Written = Callable[[list[str] | None], None]
+
+
+def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
+                 store: Store) -> None:
+    """Put a new search bundle in place of the old in `out`: its new files first, then the
+    entry file that names them, then the old files go (pages need no reload for it)."""
+    entry_file = f"{BUNDLE}/pagefind-entry.json"
+    changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
+    for batch in ({p: e for p, e in changed.items() if p != entry_file},
+                  {p: e for p, e in changed.items() if p == entry_file}):
+        for path in batch:
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+        place_pages(out, batch, store, None)
+    for path in old.keys() - new.keys():
+        (out / path).unlink(missing_ok=True)
+
+
+def place_pages(out: Path, entries: dict[str, Entry], store: Store,
+                written: Written | None) -> None:
+    """Put stored pages in `out`, each file replaced in one atomic rename (a server killed
+    between two renames leaves pages of both builds; the next build puts it right)."""
+    if not entries:
+        return
+    for path, entry in entries.items():
+        temporary = out / f".{path.replace('/', '-')}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()  # left by a killed build
+        store.place(entry.blob, temporary)
+        os.replace(temporary, out / path)
+    if written is not None:
+        written(sorted(entries))
+
+
+def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
+    """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
+    `out` already is exactly these pages)."""
+    out = out.resolve()
+    remove_leftovers(out)
+    if holds_exactly(out, pages, store):
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
+    try:
+        folders = {fresh}
+        for path, entry in pages.items():
+            relative = PurePosixPath(path)
+            if relative.is_absolute() or ".." in relative.parts:
+                raise ValueError(f"page path escapes the site folder: {path}")
+            target = fresh / relative
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            store.place(entry.blob, target)
+        fresh.chmod(0o755)
+        swap_in(fresh, out)
+    finally:
+        if fresh.exists():
+            shutil.rmtree(fresh, ignore_errors=True)
+
+
+def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
+    """Whether `out` holds these pages and nothing else, each the very file in the store."""
+    folders, files = {"."}, {}
+    for page in pages:
+        folders.update(parent.as_posix() for parent in PurePosixPath(page).parents)
+    for folder, subfolders, names in os.walk(out):
+        here = Path(folder).relative_to(out).as_posix()
+        if any(f"{here}/{name}".removeprefix("./") not in folders for name in subfolders):
+            return False
+        for name in names:
+            files[f"{here}/{name}".removeprefix("./")] = os.path.join(folder, name)
+    if files.keys() != pages.keys():
+        return False
+    for path, entry in pages.items():
+        try:
+            here, stored = os.stat(files[path]), os.stat(store.path(entry.blob))
+        except OSError:
+            return False
+        if (here.st_ino, here.st_dev) != (stored.st_ino, stored.st_dev):
+            return False
+    return True
+
+
+def remove_leftovers(out: Path) -> None:
+    """Remove what builds that were killed left beside `out`: their folders are named
+    after their process id, and that process is gone."""
+    for kind in ("new", "old"):
+        for folder in out.parent.glob(f".{out.name}.{kind}-*"):
+            pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
+            if pid.isdigit() and not _running(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # it exists, under another user
+    return True
+
+
+_RENAME_EXCHANGE = 2
+
+
+def swap_in(fresh: Path, out: Path) -> None:
+    """Put `fresh` where `out` is. `out` is whole before and after, even if killed mid-way.
+
+    On Linux both names are exchanged in one atomic renameat2() call; elsewhere the old
+    folder is moved aside first, which leaves a brief moment with no `out`.
+    """
+    if not out.exists():
+        os.rename(fresh, out)
+        return
+    import ctypes  # only here: a first build, or serve's quick rebuilds, never swap
+    import ctypes.util
+
+    libc_name = ctypes.util.find_library("c")
+    renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) \
+        if libc_name else None
+    if renameat2 is not None:
+        at_fdcwd = -100
+        if renameat2(at_fdcwd, os.fsencode(fresh), at_fdcwd, os.fsencode(out),
+                     _RENAME_EXCHANGE) == 0:
+            shutil.rmtree(fresh)  # now holds the previous site
+            return
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    os.rename(out, old)
+    os.rename(fresh, out)
+    shutil.rmtree(old)
