@@ -446,9 +446,7 @@ class Cache:
         os.replace(temporary, self.folder / "index")
         copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
-        given = {entry.search for entry in pages.values()}   # what search.py hands Pagefind
-        self.store.keep_only({entry.blob for entry in pages.values()} | given | copies
-                             | bodies)
+        self.store.keep_only({entry.blob for entry in pages.values()} | copies | bodies)
 
 
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,

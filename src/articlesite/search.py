@@ -80,8 +80,9 @@ def search_input(html: str) -> str:
 
 def given_digest(html: str, store: Store | None = None) -> str:
     """The digest of what Pagefind is given of a page (search_input). With a `store`, that
-    text is stored too, named by this digest, so that indexing hands it to Pagefind as
-    it is (index_languages), in the build that renders the page and the ones after."""
+    text is stored too, named by this digest, so that indexing hands it to Pagefind as it
+    is (index_languages). Only for this build: the cache does not keep it (it is nearly
+    the page's size: 42 MB at N=200), so a page cached before is worked out again."""
     given = search_input(html).encode("utf-8")
     return digest(given) if store is None else store.put_bytes(given)[0]
 
