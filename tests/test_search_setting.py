@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from conftest import edit, failed_build, line_of, run_build, soup
@@ -39,3 +40,15 @@ def test_a_search_value_that_is_not_true_or_false_is_named(project: Path):
     line = line_of(project, "content/site.yaml", "search: maybe")
     assert (f"content/site.yaml:{line}: search must be true or false, not 'maybe' "
             "[key 'search']") in failed_build(project)
+
+
+def test_a_missing_pagefind_program_is_named_for_each_language(project: Path):
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    env = os.environ | {"PAGEFIND_BINARY_PATH": str(project / "no-such-program")}
+    result = run_build(project, env=env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    named = [line.rsplit(" [language ", 1)[-1] for line in result.stderr.splitlines()
+             if line.startswith("  site/pagefind: the search index could not be built: "
+                                "Pagefind's program was not found")]
+    assert sorted(named) == ["'en']", "'ja']", "'zh']"], result.stderr
+    assert not (project / "site").exists()

@@ -209,7 +209,9 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     if program is None:
         for code in groups:
             problems.add(root / "site" / BUNDLE, None, "the search index could not be built: "
-                         "Pagefind's program was not found (pip install -e .)", language=code)
+                         "Pagefind's program was not found (pip install -e .; or the "
+                         "PAGEFIND_BINARY_PATH environment variable names no program)",
+                         language=code)
         return None
     running = {}
     for code, group in groups.items():
@@ -265,7 +267,7 @@ def pagefind_program() -> str | None:
     from pagefind.service import get_executable
 
     program = get_executable()
-    return None if program is None else str(program)
+    return str(program) if program is not None and os.access(program, os.X_OK) else None
 
 
 def finished(process: subprocess.Popen, running: Iterable[subprocess.Popen],
