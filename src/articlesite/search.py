@@ -260,10 +260,11 @@ def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
 
 
 def pagefind_program() -> str | None:
-    """The Pagefind program the `pagefind` package would run (its `pagefind[extended]`
-    wheel's, else one on PATH), run directly: `python -m pagefind` starts a Python that
-    imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since only
-    a build that indexes needs it."""
+    """The Pagefind program the `pagefind` package would run (PAGEFIND_BINARY_PATH, else
+    its `pagefind[extended]` wheel's, else one on PATH; get_executable is in the package
+    since its first release, 1.2.0), run directly: `python -m pagefind` starts a Python
+    that imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since
+    only a build that indexes needs it."""
     from pagefind.service import get_executable
 
     program = get_executable()
