@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import edit, failed_build, line_of, run_build, soup
 
-from articlesite.cache import Store
+from articlesite.cache import Cache, Store
 from articlesite.search import given_digest, search_input
 
 
@@ -20,6 +20,7 @@ def test_a_site_without_search_has_no_index_and_no_box(project: Path, tmp_path: 
         html = soup(site / page)
         assert html.select_one("form.search") is None and html.select_one("#search-input") is None
     article = "ja/ppo-long-horizon.html"
+    assert Cache(project).pages[article].search == ""   # nothing worked out for an index
     # Turned on again, the next build makes the index and shows the box.
     edit(project, "content/site.yaml", "search: false", "search: true")
     assert run_build(project).returncode == 0
@@ -30,9 +31,9 @@ def test_a_site_without_search_has_no_index_and_no_box(project: Path, tmp_path: 
     html = (site / article).read_text(encoding="utf-8")
     store = Store(tmp_path / "store")
     store.folder.mkdir()
-    assert not store.path(given_digest(html)).exists()
     stored = store.path(given_digest(html, store))
     assert stored.read_text(encoding="utf-8") == search_input(html) != html
+    assert Cache(project).pages[article].search == stored.name.removesuffix(".html")
 
 
 def test_a_search_value_that_is_not_true_or_false_is_named(project: Path):

@@ -431,12 +431,13 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
 def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
              search: bool = True) -> Entry:
     """Store a rendered page (with `search`, what the search index is given of it too);
-    its cache entry."""
+    its cache entry. Without the index it records no search digest: the search setting
+    is part of every page's key, so turning it on renders the pages again."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
                  texts_digest(texts, dictionary), *store.put(page.html),
                  tuple(sorted(page.files.items())),
-                 given_digest(page.html, store if search else None))
+                 given_digest(page.html, store) if search else "")
 
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],

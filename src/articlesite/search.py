@@ -11,6 +11,7 @@ changed (search_input), and put in place with the pages.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -78,13 +79,12 @@ def search_input(html: str) -> str:
     return "".join(kept) + html[position:end] + "</body></html>\n"
 
 
-def given_digest(html: str, store: Store | None = None) -> str:
-    """The digest of what Pagefind is given of a page (search_input). With a `store`, that
-    text is stored too, named by this digest, so that indexing hands it to Pagefind as it
-    is (index_languages). Only for this build: the cache does not keep it (it is nearly
-    the page's size: 42 MB at N=200), so a page cached before is worked out again."""
-    given = search_input(html).encode("utf-8")
-    return digest(given) if store is None else store.put_bytes(given)[0]
+def given_digest(html: str, store: Store) -> str:
+    """Store what Pagefind is given of a page (search_input); its digest, the name it is
+    stored under, so that indexing hands it to Pagefind as it is (index_languages). Only
+    for this build: the cache does not keep it (it is nearly the page's size: 42 MB at
+    N=200), so a page cached before is worked out again."""
+    return store.put_bytes(search_input(html).encode("utf-8"))[0]
 
 
 def without_styles_and_scripts(html: str) -> str:
@@ -219,11 +219,7 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
         for path, given, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            try:   # stored when the page was rendered (given_digest): linked, not copied
-                os.link(store.path(given), target)
-            except OSError:   # not stored (a page cached before), or no hard links here
-                page = store.path(blob).read_text("utf-8")
-                target.write_text(search_input(page), "utf-8")
+            hand_over(store, given, blob, target)
         running[code] = subprocess.Popen(
             [program, "--site", str(folder), "--output-subdir", BUNDLE, "--silent"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -247,6 +243,17 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                 (common if is_shared else own)[f"{BUNDLE}/{name}"] = moved_into(store, path)
         made[code] = own, common, json.loads((bundle / "pagefind-entry.json").read_bytes())
     return made if len(made) == len(groups) else None
+
+
+def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
+    """Put what Pagefind is given of the page `blob` at `target`: the text stored as the
+    page was rendered (given_digest), linked rather than copied; else (a page cached
+    before, a page with no digest of its own, no hard links here) worked out again."""
+    if given != blob:
+        with contextlib.suppress(OSError):
+            os.link(store.path(given), target)
+            return
+    target.write_text(search_input(store.path(blob).read_text("utf-8")), "utf-8")
 
 
 def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
