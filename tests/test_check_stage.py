@@ -5,6 +5,7 @@ once; no site page is rendered for each article, and nothing is written."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -176,3 +177,42 @@ def test_a_clean_build_and_check_parse_each_source_once(tmp_path: Path, monkeypa
     parsed.clear()
     run_checks(root, browser=False)
     assert sorted(parsed.values()) == [1, 1, 1]
+
+
+def test_a_build_over_the_cores_parses_each_source_once_in_every_process(tmp_path: Path,
+                                                                         monkeypatch):
+    """Enough sources to parse them over the cores: each worker makes a source's
+    outline, sections and body from one parse (parse.py), and rendering puts the body in
+    its page without parsing it again. The site is the one a build in this process
+    makes."""
+    from articlesite import parallel
+    from articlesite.build import build
+    from articlesite.render import markdown
+
+    root = fixture_site("sources", tmp_path / "project")   # with sections confirmed
+    for n in range(2, 6):
+        copy = shutil.copytree(root / "content" / "loop", root / "content" / f"loop-{n}")
+        for source in copy.glob("*.md"):   # each source its own text
+            source.write_text(source.read_text(encoding="utf-8") + f"\nCopy {n}.\n",
+                              encoding="utf-8")
+    log, parse = tmp_path / "parses.log", markdown.parse
+
+    def counted(text: str) -> list:
+        with log.open("a", encoding="utf-8") as out:   # from every process
+            out.write(f"{os.getpid()} {hash(text)}\n")
+        return parse(text)
+
+    monkeypatch.setattr(markdown, "parse", counted)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    build(root, tmp_path / "spread", clean=True)
+    parses = [line.split() for line in log.read_text().splitlines()]
+    assert len(parses) == 15 and len({text for _, text in parses}) == 15
+    assert os.getpid() not in {int(pid) for pid, _ in parses}   # all in the workers
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)
+    build(root, tmp_path / "here", clean=True)
+    assert site_files(tmp_path / "spread") == site_files(tmp_path / "here")
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(site)): path.read_bytes()
+            for path in sorted(site.rglob("*")) if path.is_file()}

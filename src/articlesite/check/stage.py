@@ -19,12 +19,12 @@ if TYPE_CHECKING:
 
 
 def check_sources(site: Site, articles: list[Article], memo: Memo, problems: Problems,
-                  warn: Callable[..., None], parsed: dict[str, list] | None = None, *,
-                  spread: bool = False) -> dict[str, Outline]:
+                  warn: Callable[..., None],
+                  parsed: dict[str, list] | None = None) -> dict[str, Outline]:
     """Check these articles: problems go to `problems`, what readers would see as
     literal markup to `warn(path, line, message, language=…)`. The outlines, by source
     digest; the tokens parsed in this process go to `parsed` (load_outlines)."""
-    outlines = load_outlines(articles, memo, problems, parsed, spread=spread)
+    outlines = load_outlines(articles, memo, problems, parsed)
     check_pages(site, articles, outlines, problems)
     literal_markup(articles, outlines, warn, site.admonitions)
     return outlines
