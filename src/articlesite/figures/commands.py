@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..problems import command
 
-def add_parser(command) -> None:
+
+def add_parser(subcommand) -> None:
     """The `figure` command, added with cli.py's `command(name, **kwargs)`."""
-    parser = command("figure", help="start a figure, or place its draft nodes")
+    parser = subcommand("figure", help="start a figure, or place its draft nodes")
     actions = parser.add_subparsers(dest="action", required=True)
     new = actions.add_parser("new", help="write figures/ID.yaml, a spec to start from, and "
                                          "its texts into the dictionary")
@@ -28,7 +30,7 @@ def run(root: Path, args: argparse.Namespace) -> int:
             print(f"Wrote {path.relative_to(root)}")
         print(f"Next: replace the placeholder texts of '{args.id}-…' in "
               "figures/figure-texts.json (source language), add or remove nodes and edges "
-              f"in figures/{args.id}.yaml, then `python build.py figure layout {args.id}` "
+              f"in figures/{args.id}.yaml, then `{command()} figure layout {args.id}` "
               "places the nodes. An article shows it with these two lines:\n\n"
               f"    ```{{figure}} {args.id}\n    ```")
         return 0
@@ -58,6 +60,6 @@ def report(root: Path, placed) -> int:
         print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "
               "it will scroll sideways. `direction: down` in the spec (and the boxes and "
               "canvas size removed) lays it out again top to bottom.")
-    print("Next: `python build.py serve` to look at it and move boxes in the figure editor; "
-          "`python build.py check` measures that every text fits.")
+    print(f"Next: `{command()} serve` to look at it and move boxes in the figure editor; "
+          f"`{command()} check` measures that every text fits.")
     return 0

@@ -18,12 +18,12 @@ from pathlib import Path
 
 from ..load.config import load_site
 from ..load.theme import load_figure_texts
-from ..problems import Problems, UsageError
+from ..problems import Problems, UsageError, command
 from ..translate.dictionary_file import layout, write_atomically
 from .place import spec_path
 
 SPEC = """\
-# A first draft. Nodes without a `box` are drafts: `python build.py figure layout {id}`
+# A first draft. Nodes without a `box` are drafts: `{command} figure layout {id}`
 # places them (and sets the canvas size), then move them in `serve`'s figure editor.
 title: {id}-title
 caption: {id}-caption
@@ -70,7 +70,7 @@ def new_figure(root: Path, figure_id: str) -> list[Path]:
                          f"{', '.join(taken)}: choose another figure id")
     path.parent.mkdir(exist_ok=True)
     write_atomically(dictionary_path, add_entries(dictionary.source or "{}\n", entries), root)
-    write_atomically(path, SPEC.format(id=figure_id), root)
+    write_atomically(path, SPEC.format(id=figure_id, command=command()), root)
     return [path, dictionary_path]
 
 

@@ -19,7 +19,7 @@ from ..load.config import load_site
 from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
-from ..problems import Problems, UsageError
+from ..problems import Problems, UsageError, command
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file
 
@@ -54,7 +54,7 @@ def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
     problem other than its drafts (BuildError)."""
     path = spec_path(root, figure_id)
     if not path.is_file():
-        raise UsageError(f"figures/{figure_id}.yaml not found: `python build.py figure new "
+        raise UsageError(f"figures/{figure_id}.yaml not found: `{command()} figure new "
                          f"{figure_id}` starts one")
     problems = Problems(root)
     site = load_site(root, problems)

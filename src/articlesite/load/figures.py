@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..problems import Problems
+from ..problems import Problems, command
 from .edge_ends import edge_geometry
 from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_number, positive
 from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
@@ -340,7 +340,7 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
     if drafts:
         named = ", ".join(f"'{node['id']}' (line {node.line})" for node in drafts)
         context.add(drafts[0].line, f"{len(drafts)} node{'s' * (len(drafts) > 1)} not placed "
-                    f"yet (no 'box'): {named}; `python build.py figure layout {figure_id}` "
+                    f"yet (no 'box'): {named}; `{command()} figure layout {figure_id}` "
                     "places them", "box")
         return False
     for name in ("width", "height"):   # required once every node is placed

@@ -21,6 +21,8 @@ from email.message import Message
 from http import HTTPStatus
 from pathlib import Path
 
+from ..figures.editor import PREFIX as FIGURES
+from ..figures.editor import FigureEditor
 from ..translate.editor import MAX_BODY, PREFIX, Editor
 from ..translate.progress import SummaryOnDisk, serve_snippet
 
@@ -54,9 +56,11 @@ def serve_extensions(root: Path, host: str, port: int,
     `token` is the editor's secret (kept by the supervisor across restarts)."""
     root = root.resolve()
     editor = Editor(root, host, port) if token is None else Editor(root, host, port, token)
+    figures = FigureEditor(editor)
     return Extensions(
-        posts=(PostRoute(PREFIX, MAX_BODY, editor.handle),),
-        snippets=(in_progress_marks(root), editor.page_snippet))
+        posts=(PostRoute(PREFIX, MAX_BODY, editor.handle),
+               PostRoute(FIGURES, MAX_BODY, figures.handle)),
+        snippets=(in_progress_marks(root), editor.page_snippet, figures.page_snippet))
 
 
 def in_progress_marks(root: Path) -> PageSnippet:

@@ -9,41 +9,11 @@
 (function () {
   "use strict";
   var E = window.articlesiteEditor, edited = {}, original = {};
-  var SCRIPT = /\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))/g;
+  var replace = window.articlesiteRichText.replace;
 
   function raw(key, language) {
     var entry = E.texts[key];
     return entry && typeof entry[language] === "string" ? entry[language] : "";
-  }
-
-  /* A dictionary value as DOM nodes: the rules of texts.rich_text (sub/superscripts,
-     escaped _ and ^, newlines), built as nodes, never as HTML. */
-  function appendText(parent, text) {
-    text.split("\n").forEach(function (part, i) {
-      if (i) parent.appendChild(document.createElement("br"));
-      if (part) parent.appendChild(document.createTextNode(part));
-    });
-  }
-  function rich(value) {
-    var fragment = document.createDocumentFragment(), position = 0, match;
-    SCRIPT.lastIndex = 0;
-    while ((match = SCRIPT.exec(value))) {
-      appendText(fragment, value.slice(position, match.index));
-      if (match[1]) appendText(fragment, match[1]);
-      else {
-        var el = document.createElement(match[2] === "_" ? "sub" : "sup");
-        appendText(el, match[3] !== undefined ? match[3] : match[4]);
-        fragment.appendChild(el);
-      }
-      position = SCRIPT.lastIndex;
-    }
-    appendText(fragment, value.slice(position));
-    return fragment;
-  }
-
-  function replace(el, value) {
-    while (el.firstChild) el.removeChild(el.firstChild);
-    el.appendChild(rich(value));
   }
 
   function holder(language) {

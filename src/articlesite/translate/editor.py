@@ -84,12 +84,24 @@ class Editor:
         origin = headers.get("Origin")
         if origin != f"http://{host}":
             raise Refused(HTTPStatus.FORBIDDEN, f"Origin {origin!r} is not this server: "
-                          "only the translator's view served here can save")
+                          "only a page served here can save")
         if not secrets.compare_digest(headers.get(HEADER, ""), self.token):
             raise Refused(HTTPStatus.FORBIDDEN, "missing or wrong token: reload the "
-                          "translator's view from this server")
+                          "page from this server")
         if headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             raise Refused(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON")
+
+    def read_request(self, headers, body: bytes) -> dict:
+        """The JSON object a request carries, once its headers are checked: the guard of
+        every editor serve has (this one and the figure editor, figures/editor.py)."""
+        self.check_request(headers)
+        try:
+            request = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise Refused(HTTPStatus.BAD_REQUEST, f"malformed JSON: {exc}") from None
+        if not isinstance(request, dict):
+            raise Refused(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
+        return request
 
     # What the page is given ----------------------------------------------------------
     def page_snippet(self, page: str, headers) -> str:
@@ -115,7 +127,9 @@ class Editor:
                     "save": PREFIX + "save", "confirm": PREFIX + "confirm",
                     "texts": texts if isinstance(texts, dict) else {},
                     "file": "figures/" + self.dictionary_path.name}
-        script = files("articlesite.translate").joinpath("editor.js").read_text(encoding="utf-8")
+        here = files("articlesite.translate")
+        script = "\n".join(here.joinpath(name).read_text(encoding="utf-8")
+                           for name in ("richtext.js", "editor.js"))
         safe = json.dumps(settings, ensure_ascii=False).replace("<", "\\u003c")
         return f"<script>window.articlesiteEditor={safe};\n{script}</script>"
 
@@ -123,12 +137,8 @@ class Editor:
     def handle(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, dict]:
         """Answer one POST: (status, JSON answer). Never raises for a bad request."""
         try:
-            self.check_request(headers)
-            try:
-                request = json.loads(body.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError) as exc:
-                raise Refused(HTTPStatus.BAD_REQUEST, f"malformed JSON: {exc}") from None
-            if not isinstance(request, dict) or not isinstance(request.get("base"), str):
+            request = self.read_request(headers, body)
+            if not isinstance(request.get("base"), str):
                 raise Refused(HTTPStatus.BAD_REQUEST, "the body must be an object with "
                               "the file's digest as 'base'")
             with self.lock:

@@ -1,0 +1,977 @@
+/* The figure editor: added by `python build.py serve` to the pages it serves
+   (figures/editor.py), never to site/. Each figure gets a button "Edit figure" that turns
+   it into an editor in place. The figure is then drawn from its spec's own coordinates
+   (its transforms, if any, are left out while editing, and applied again by the build).
+   Nodes, labels, dividers and lifelines move by dragging (pointer events: mouse, pen and
+   touch) and with the arrow keys (1 px, Shift 10 px), snapping to a 5 px grid and to the
+   other boxes (edges, centres, equal gaps); nodes and labels resize by their handles. The
+   edges attached to what moves are routed again by the build's router, on the server, as
+   it moves. Every box says whether its text fits in every language and both diagram
+   styles (measure.js, on a copy of the figure per language). Save writes the spec and
+   the dictionary through the server, which refuses a save when either file changed on
+   disk since the editor loaded it; the page then keeps every edit. */
+(function () {
+  "use strict";
+  var F = window.articlesiteFigureEditor, RT = window.articlesiteRichText;
+  var GRID = 5, NEAR = 6, SIDES = ["top", "right", "bottom", "left"];
+  var REOPEN = "articlesite-figure-reopen";
+  var stats = F.stats = { routes: [] };
+  var current = null;   /* the figure being edited: one at a time */
+
+  function post(action, body) {
+    var headers = { "Content-Type": "application/json" };
+    headers[F.header] = F.token;
+    return fetch(F.prefix + action, { method: "POST", headers: headers, body: JSON.stringify(body),
+                                      credentials: "same-origin" })
+      .then(function (response) {
+        return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
+      });
+  }
+  function make(tag, className, parent) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+  function copy(value) { return JSON.parse(JSON.stringify(value)); }
+  function px(value) { return Math.round(value * 100) / 100 + "px"; }
+  function grid(value) { return Math.round(value / GRID) * GRID; }
+
+  /* Geometry ------------------------------------------------------------------------- */
+  function sideOf(box, point) {
+    var x = box[0], y = box[1], w = box[2], h = box[3], e = 1.5;
+    var inX = point[0] >= x - e && point[0] <= x + w + e, inY = point[1] >= y - e && point[1] <= y + h + e;
+    if (inY && Math.abs(point[0] - x) <= e) return "left";
+    if (inY && Math.abs(point[0] - x - w) <= e) return "right";
+    if (inX && Math.abs(point[1] - y) <= e) return "top";
+    if (inX && Math.abs(point[1] - y - h) <= e) return "bottom";
+    return null;
+  }
+  function nearestSide(box, point) {
+    var d = { left: Math.abs(point[0] - box[0]), right: Math.abs(point[0] - box[0] - box[2]),
+              top: Math.abs(point[1] - box[1]), bottom: Math.abs(point[1] - box[1] - box[3]) };
+    return SIDES.reduce(function (best, side) { return d[side] < d[best] ? side : best; }, "top");
+  }
+  function sidePoint(box, side, t) {
+    if (side === "left" || side === "right")
+      return [side === "left" ? box[0] : box[0] + box[2], box[1] + t * box[3]];
+    return [box[0] + t * box[2], side === "top" ? box[1] : box[1] + box[3]];
+  }
+  function along(box, side, point) {
+    var t = side === "left" || side === "right" ? (point[1] - box[1]) / box[3] : (point[0] - box[0]) / box[2];
+    return Math.max(0, Math.min(1, t));
+  }
+  function endName(end) { return typeof end === "string" ? end.split(".")[0] : null; }
+
+  /* The editor of one figure ----------------------------------------------------------- */
+  function Editor(figure, data) {
+    this.figure = figure;
+    this.id = data.figure;
+    this.canvas = figure.querySelector(".canvas");
+    this.data = data;
+    this.loaded = copy(data.texts);
+    this.texts = copy(data.texts);
+    this.language = this.pageLanguage();
+    this.selected = null;
+    this.uid = 0;
+    this.els = {};
+    this.model = this.modelOf(data.spec);
+    this.head = { list: "figure", fields: { title: data.title, caption: data.caption } };
+    this.history = [this.snapshot()];
+    this.future = [];
+    this.routing = { busy: false, again: false, since: null };
+    this.build();
+  }
+
+  Editor.prototype.pageLanguage = function () {
+    var lang = (this.figure.closest("[lang]") || document.documentElement).getAttribute("lang") || "";
+    var found = this.data.languages.filter(function (l) { return l.lang === lang || l.code === lang; })[0];
+    return found ? found.code : this.data.source;
+  };
+
+  Editor.prototype.modelOf = function (spec) {
+    var self = this, model = { width: spec.width, height: spec.height };
+    ["nodes", "edges", "labels", "dividers", "lifelines"].forEach(function (list) {
+      model[list] = (spec[list] || []).map(function (fields, i) {
+        return { uid: "e" + self.uid++, list: list, origin: i, fields: copy(fields) };
+      });
+    });
+    model.edges.forEach(function (edge) { self.attach(edge, model); });
+    return model;
+  };
+
+  /* Where an edge written as points meets the nodes: its ends, each on a node's side. */
+  Editor.prototype.attach = function (edge, model) {
+    var points = edge.fields.points;
+    edge.ends = [null, null];
+    if (!points) return;
+    [0, points.length - 1].forEach(function (at, end) {
+      model.nodes.forEach(function (node) {
+        var side = sideOf(node.fields.box, points[at]);
+        if (side && !edge.ends[end])
+          edge.ends[end] = { node: node.fields.id, side: side, t: along(node.fields.box, side, points[at]) };
+      });
+    });
+  };
+
+  Editor.prototype.all = function () {
+    var m = this.model;
+    return [].concat(m.nodes, m.labels, m.dividers, m.lifelines, m.edges);
+  };
+  Editor.prototype.find = function (uid) {
+    return this.all().filter(function (item) { return item.uid === uid; })[0] || null;
+  };
+  Editor.prototype.nodeById = function (id) {
+    return this.model.nodes.filter(function (node) { return node.fields.id === id; })[0] || null;
+  };
+
+  /* The box an element takes on the canvas: [x, y, w, h] (a label's height as drawn). */
+  Editor.prototype.rect = function (item) {
+    var b = item.fields.box;
+    if (item.list === "nodes") return { x: b[0], y: b[1], w: b[2], h: b[3] };
+    if (item.list === "labels") return { x: b[0], y: b[1], w: b[2], h: this.els[item.uid] ? this.els[item.uid].offsetHeight : 20 };
+    if (item.list === "dividers") return { x: b[0], y: b[1], w: b[2], h: 1 };
+    return { x: b[0], y: b[1], w: 1, h: b[2] };
+  };
+
+  /* Building and drawing ----------------------------------------------------------- */
+  Editor.prototype.build = function () {
+    var self = this, canvas = this.canvas;
+    this.figure.classList.add("fe-on");
+    var toggle = this.figure.querySelector(".fit-toggle");
+    if (toggle) toggle.checked = false;
+    canvas.querySelectorAll(".edge").forEach(function (el) { el.remove(); });
+    var labels = canvas.querySelectorAll(".figure-label"), dividers = canvas.querySelectorAll(".figure-divider");
+    var lifelines = canvas.querySelectorAll(".figure-lifeline");
+    this.model.nodes.forEach(function (node) {
+      self.els[node.uid] = canvas.querySelector('[data-node="' + CSS.escape(node.fields.id) + '"]');
+    });
+    this.model.labels.forEach(function (label, i) { self.els[label.uid] = labels[i]; });
+    this.model.dividers.forEach(function (rule, i) { self.els[rule.uid] = dividers[i]; });
+    this.model.lifelines.forEach(function (rule, i) { self.els[rule.uid] = lifelines[i]; });
+    this.edgeLayer = make("div", "fe-layer fe-edges", canvas);
+    this.overlay = make("div", "fe-layer fe-overlay", canvas);
+    this.badges = make("div", "fe-layer fe-badges", canvas);
+    this.copies = make("div", "fe-copies", document.body);
+    this.copies.setAttribute("aria-hidden", "true");
+    this.bar = this.makeBar();
+    this.listen();
+    this.draw();
+    this.route();
+  };
+
+  Editor.prototype.elementFor = function (item) {
+    var el = this.els[item.uid];
+    if (el && el.isConnected) return el;
+    if (item.list === "nodes") {
+      el = make("div", "node");
+      make("strong", "", el);
+    } else if (item.list === "labels") el = make("div", "label figure-label");
+    else el = make("span", item.list === "dividers" ? "figure-divider" : "figure-lifeline");
+    this.canvas.insertBefore(el, this.edgeLayer);
+    return (this.els[item.uid] = el);
+  };
+
+  Editor.prototype.text = function (key, language) {
+    var entry = this.texts[key] || {};
+    return entry[language || this.language] || "";
+  };
+
+  Editor.prototype.fillNode = function (el, node, language) {
+    var f = node.fields, strong = el.querySelector("strong") || make("strong", "", el);
+    var sub = el.querySelector(".sub");
+    el.className = "node" + (f["class"] ? " " + f["class"] : "");
+    el.setAttribute("data-node", f.id);
+    RT.replace(strong, this.text(f.text, language) || "…");
+    if (f.sub) {
+      sub = sub || make("span", "sub", el);
+      RT.replace(sub, this.text(f.sub, language) || "…");
+    } else if (sub) sub.remove();
+  };
+
+  Editor.prototype.fillLabel = function (el, label, language) {
+    var cls = label.fields["class"];
+    el.className = "label figure-label" + (cls && cls !== "math" ? " " + cls : "") + (cls === "math" ? " math-label" : "");
+    RT.replace(el, this.text(label.fields.text, language) || "…");
+  };
+
+  Editor.prototype.place = function (el, item) {
+    var b = item.fields.box;
+    el.style.left = px(b[0]);
+    el.style.top = px(b[1]);
+    if (item.list === "lifelines") el.style.height = px(b[2]);
+    else el.style.width = px(b[2]);
+    if (item.list === "nodes") el.style.height = px(b[3]);
+  };
+
+  /* Draw the model: every box placed; their texts filled again only when texts, the
+     language or the elements changed (`refill`), not on every move of a drag. */
+  Editor.prototype.draw = function (refill) {
+    var self = this, m = this.model, live = {};
+    this.canvas.style.width = px(m.width);
+    this.canvas.style.height = px(m.height);
+    this.canvas.style.setProperty("--canvas-width", px(m.width));
+    var lang = this.data.languages.filter(function (l) { return l.code === self.language; })[0];
+    this.canvas.lang = lang ? lang.lang : "";
+    [m.nodes, m.labels, m.dividers, m.lifelines].forEach(function (items) {
+      items.forEach(function (item) {
+        var fresh = !self.els[item.uid] || !self.els[item.uid].isConnected, el = self.elementFor(item);
+        live[item.uid] = true;
+        if ((refill !== false || fresh) && item.list === "nodes") self.fillNode(el, item);
+        if ((refill !== false || fresh) && item.list === "labels") self.fillLabel(el, item);
+        self.place(el, item);
+        el.classList.toggle("fe-selected", item.uid === self.selected);
+      });
+    });
+    Object.keys(this.els).forEach(function (uid) {
+      if (!live[uid] && self.els[uid]) { self.els[uid].remove(); delete self.els[uid]; }
+    });
+    if (refill !== false) this.fillHead();
+    this.drawEdges();
+    this.drawHandles();
+    if (refill !== false || !this.drag || this.drag.kind !== "move") this.scheduleFit();
+    else this.drawBadges();
+    this.updateBar();
+  };
+
+  Editor.prototype.fillHead = function () {
+    var heading = this.figure.querySelector(".figure-heading"), caption = this.figure.querySelector("figcaption");
+    if (heading) RT.replace(heading, this.text(this.head.fields.title) || "…");
+    if (caption) RT.replace(caption, this.text(this.head.fields.caption) || "…");
+  };
+
+  Editor.prototype.drawEdges = function () {
+    var self = this, layer = this.edgeLayer;
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    this.model.edges.forEach(function (edge) {
+      var points = edge.fields.points || edge.shown;
+      if (!points) return;
+      for (var i = 0; i + 1 < points.length; i++) {
+        var a = points[i], b = points[i + 1], seg = make("span", "edge", layer);
+        if (edge.fields["class"]) seg.classList.add(edge.fields["class"]);
+        if (i === points.length - 2 && edge.fields.arrow !== false) seg.classList.add("arrow");
+        if (edge.uid === self.selected) seg.classList.add("fe-selected");
+        if (edge.problem) seg.classList.add("fe-problem");
+        seg.setAttribute("data-edge", edge.uid);
+        seg.style.left = px(a[0]);
+        seg.style.top = px(a[1]);
+        seg.style.width = px(Math.hypot(b[0] - a[0], b[1] - a[1]));
+        seg.style.transform = "rotate(" + Math.round(Math.atan2(b[1] - a[1], b[0] - a[0]) * 180 / Math.PI * 100) / 100 + "deg)";
+      }
+    });
+  };
+
+  /* Resize handles around the selected node or label; on a node, the ports an edge is
+     drawn from (one per side). */
+  Editor.prototype.drawHandles = function () {
+    var overlay = this.overlay, item = this.find(this.selected);
+    overlay.querySelectorAll(".fe-handle, .fe-port").forEach(function (el) { el.remove(); });
+    /* The canvas's own handle, at its bottom right corner: its width and height. */
+    var corner = make("span", "fe-handle fe-canvas-handle", overlay);
+    corner.setAttribute("data-handle", "canvas");
+    corner.title = "Drag to change the canvas's width and height";
+    corner.style.left = px(this.model.width);
+    corner.style.top = px(this.model.height);
+    if (!item || (item.list !== "nodes" && item.list !== "labels")) return;
+    var r = this.rect(item), names = item.list === "nodes" ? ["nw", "n", "ne", "e", "se", "s", "sw", "w"] : ["w", "e"];
+    names.forEach(function (name) {
+      var h = make("span", "fe-handle", overlay);
+      h.setAttribute("data-handle", name);
+      h.style.left = px(r.x + (name.indexOf("w") >= 0 ? 0 : name.indexOf("e") >= 0 ? r.w : r.w / 2));
+      h.style.top = px(r.y + (name.indexOf("n") >= 0 ? 0 : name.indexOf("s") >= 0 ? r.h : r.h / 2));
+      h.style.cursor = name + "-resize";
+    });
+    if (item.list !== "nodes") return;
+    SIDES.forEach(function (side) {
+      var p = sidePoint(item.fields.box, side, 0.5), dx = { left: -14, right: 14 }[side] || 0;
+      var dy = { top: -14, bottom: 14 }[side] || 0, port = make("span", "fe-port", overlay);
+      port.setAttribute("data-port", side);
+      port.title = "Drag to another node to draw an edge";
+      port.style.left = px(p[0] + dx);
+      port.style.top = px(p[1] + dy);
+    });
+  };
+
+  /* History -------------------------------------------------------------------------- */
+  Editor.prototype.snapshot = function () {
+    var m = this.model;
+    return JSON.stringify({ model: { width: m.width, height: m.height, nodes: m.nodes, edges: m.edges,
+                                     labels: m.labels, dividers: m.dividers, lifelines: m.lifelines },
+                            texts: this.texts, selected: this.selected });
+  };
+  Editor.prototype.commit = function () {
+    var now = this.snapshot();
+    if (now === this.history[this.history.length - 1]) return;
+    this.history.push(now);
+    this.future = [];
+    this.updateBar();
+  };
+  Editor.prototype.restore = function (state) {
+    var s = JSON.parse(state);
+    this.model = s.model;
+    this.texts = s.texts;
+    this.selected = s.selected;
+    this.draw();
+    this.route();
+    this.showText();
+  };
+  Editor.prototype.undo = function () {
+    if (this.history.length < 2) return;
+    this.future.push(this.history.pop());
+    this.restore(this.history[this.history.length - 1]);
+  };
+  Editor.prototype.redo = function () {
+    if (!this.future.length) return;
+    this.history.push(this.future.pop());
+    this.restore(this.history[this.history.length - 1]);
+  };
+  Editor.prototype.dirty = function () { return this.snapshot() !== this.history[0]; };
+
+  /* Moving, with snapping ------------------------------------------------------------ */
+  Editor.prototype.others = function (item) {
+    var self = this;
+    return [].concat(this.model.nodes, this.model.labels).filter(function (o) { return o !== item; })
+      .map(function (o) { return self.rect(o); });
+  };
+
+  /* The snapped position of one axis: to another box's edge or centre within NEAR px,
+     to the middle of the gap between its two neighbours, or else to the grid. */
+  function snapAxis(start, size, lo, hi, others, horizontal) {
+    var best = null, mine = [start, start + size / 2, start + size];
+    function pos(o) { return horizontal ? o.x : o.y; }
+    function len(o) { return horizontal ? o.w : o.h; }
+    function across(o) { return horizontal ? [o.y, o.y + o.h] : [o.x, o.x + o.w]; }
+    others.forEach(function (o) {
+      [pos(o), pos(o) + len(o) / 2, pos(o) + len(o)].forEach(function (theirs) {
+        mine.forEach(function (m) {
+          var d = theirs - m;
+          if (Math.abs(d) <= NEAR && (!best || Math.abs(d) < Math.abs(best.d)))
+            best = { d: d, at: theirs, box: o, kind: "align" };
+        });
+      });
+    });
+    var band = others.filter(function (o) { var a = across(o); return a[1] > lo && a[0] < hi; });
+    var before = band.filter(function (o) { return pos(o) + len(o) <= start + size / 2; })
+      .sort(function (a, b) { return pos(b) + len(b) - pos(a) - len(a); })[0];
+    var after = band.filter(function (o) { return pos(o) >= start + size / 2; })
+      .sort(function (a, b) { return pos(a) - pos(b); })[0];
+    if (before && after) {
+      var middle = (pos(before) + len(before) + pos(after) - size) / 2, d = middle - start;
+      if (Math.abs(d) <= NEAR && (!best || Math.abs(d) < Math.abs(best.d)))
+        best = { d: d, kind: "gap", before: before, after: after, gap: pos(after) - middle - size };
+    }
+    if (best) return { value: start + best.d, guide: best };
+    return { value: grid(start), guide: null };
+  }
+
+  Editor.prototype.moveTo = function (item, x, y, snap) {
+    var r = this.rect(item), guides = [], others = this.others(item), m = this.model;
+    if (snap) {
+      var sx = snapAxis(x, r.w, y, y + r.h, others, true);
+      var sy = snapAxis(y, r.h, sx.value, sx.value + r.w, others, false);
+      x = sx.value;
+      y = sy.value;
+      if (sx.guide) guides.push({ axis: "x", g: sx.guide });
+      if (sy.guide) guides.push({ axis: "y", g: sy.guide });
+    }
+    x = Math.max(0, Math.min(m.width - r.w, x));
+    y = Math.max(0, Math.min(m.height - Math.max(r.h, 1), y));
+    var before = item.fields.box.slice();
+    item.fields.box[0] = snap ? Math.round(x) : Math.round(x * 100) / 100;
+    item.fields.box[1] = snap ? Math.round(y) : Math.round(y * 100) / 100;
+    this.showGuides(guides, { x: x, y: y, w: r.w, h: r.h });
+    if (item.list === "nodes") this.follow(item, before);
+    else if (item.list === "labels") this.rerouteAll();
+    this.draw(false);
+  };
+
+  Editor.prototype.showGuides = function (guides, box) {
+    var overlay = this.overlay;
+    overlay.querySelectorAll(".fe-guide").forEach(function (el) { el.remove(); });
+    guides.forEach(function (one) {
+      var g = one.g, line = make("span", "fe-guide", overlay);
+      if (g.kind === "align") {
+        var o = g.box;
+        if (one.axis === "x") {
+          var top = Math.min(o.y, box.y), bottom = Math.max(o.y + o.h, box.y + box.h);
+          line.style.cssText = "left:" + px(g.at) + ";top:" + px(top) + ";height:" + px(bottom - top) + ";width:0";
+        } else {
+          var left = Math.min(o.x, box.x), right = Math.max(o.x + o.w, box.x + box.w);
+          line.style.cssText = "top:" + px(g.at) + ";left:" + px(left) + ";width:" + px(right - left) + ";height:0";
+        }
+      } else {
+        line.classList.add("fe-gap");
+        line.textContent = "= " + Math.round(g.gap) + " px";
+        if (one.axis === "x") line.style.cssText = "left:" + px(g.before.x + g.before.w) + ";top:" + px(box.y + box.h / 2) +
+          ";width:" + px(g.after.x - g.before.x - g.before.w) + ";height:0";
+        else line.style.cssText = "top:" + px(g.before.y + g.before.h) + ";left:" + px(box.x + box.w / 2) +
+          ";height:" + px(g.after.y - g.before.y - g.before.h) + ";width:0";
+      }
+    });
+  };
+
+  /* The edges of a node that moved or changed size: routed again when both their ends
+     are on nodes; an edge written as points with one end elsewhere keeps that end, its
+     end on the node moves with it. */
+  Editor.prototype.follow = function (node) {
+    var self = this, id = node.fields.id, route = false;
+    this.model.edges.forEach(function (edge) {
+      var f = edge.fields;
+      if (!f.points) { if (endName(f.from) === id || endName(f.to) === id) route = true; return; }
+      var ends = edge.ends || [null, null], mine = [0, 1].filter(function (i) { return ends[i] && ends[i].node === id; });
+      if (!mine.length) return;
+      if (ends[0] && ends[1]) {
+        edge.shown = f.points;
+        delete f.points;
+        f.from = ends[0].node + "." + ends[0].side;
+        f.to = ends[1].node + "." + ends[1].side;
+        route = true;
+        return;
+      }
+      mine.forEach(function (i) {
+        var at = i === 0 ? 0 : f.points.length - 1, next = i === 0 ? 1 : at - 1;
+        var old = f.points[at], p = sidePoint(node.fields.box, ends[i].side, ends[i].t);
+        var n = f.points[next];
+        if (Math.abs(n[1] - old[1]) < 0.01) n[1] = p[1];
+        else if (Math.abs(n[0] - old[0]) < 0.01) n[0] = p[0];
+        f.points[at] = [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
+      });
+    });
+    if (route) this.route(id);
+  };
+  Editor.prototype.rerouteAll = function () {
+    if (this.model.edges.some(function (e) { return !e.fields.points; })) this.route();
+  };
+
+  Editor.prototype.resize = function (item, handle, start, dx, dy) {
+    var b = item.fields.box, others = this.others(item), min = item.list === "nodes" ? 30 : 20;
+    function edge(value, horizontal) {
+      var best = null;
+      others.forEach(function (o) {
+        (horizontal ? [o.x, o.x + o.w] : [o.y, o.y + o.h]).forEach(function (t) {
+          if (Math.abs(t - value) <= NEAR && (!best || Math.abs(t - value) < Math.abs(best - value))) best = t;
+        });
+      });
+      return best === null ? grid(value) : best;
+    }
+    var x1 = start[0], y1 = start[1], x2 = start[0] + start[2], y2 = start[1] + (start[3] || 0);
+    if (handle.indexOf("w") >= 0) x1 = Math.min(edge(x1 + dx, true), x2 - min);
+    if (handle.indexOf("e") >= 0) x2 = Math.max(edge(x2 + dx, true), x1 + min);
+    if (item.list === "nodes") {
+      if (handle.indexOf("n") >= 0) y1 = Math.min(edge(y1 + dy, false), y2 - 20);
+      if (handle.indexOf("s") >= 0) y2 = Math.max(edge(y2 + dy, false), y1 + 20);
+    }
+    b[0] = Math.max(0, x1);
+    b[2] = Math.min(this.model.width, x2) - b[0];
+    if (item.list === "nodes") { b[1] = Math.max(0, y1); b[3] = Math.min(this.model.height, y2) - b[1]; }
+    if (item.list === "nodes") this.follow(item);
+    else this.rerouteAll();
+    this.draw(false);
+  };
+
+  /* The canvas, never smaller than what it holds. */
+  Editor.prototype.resizeCanvas = function (width, height) {
+    var self = this, right = 20, bottom = 20;
+    [].concat(this.model.nodes, this.model.labels, this.model.dividers, this.model.lifelines).forEach(function (item) {
+      var r = self.rect(item);
+      right = Math.max(right, r.x + r.w);
+      bottom = Math.max(bottom, r.y + r.h);
+    });
+    this.model.width = Math.max(grid(width), Math.ceil(right));
+    this.model.height = Math.max(grid(height), Math.ceil(bottom));
+    this.draw(false);
+  };
+
+  /* Routing, on the server ------------------------------------------------------------ */
+  /* While a node is dragged, only its own edges are routed (`only`: its id), the others
+     stay; once it is dropped, every edge that names its ends is routed again together,
+     as the build routes them. One request at a time: the geometry as it is when the
+     answer comes is sent next. */
+  Editor.prototype.route = function (only) {
+    var routed = this.model.edges.filter(function (e) {
+      return !e.fields.points && (!only || endName(e.fields.from) === only || endName(e.fields.to) === only);
+    });
+    if (!routed.length) return;
+    if (this.routing.since === null) this.routing.since = performance.now();
+    if (this.routing.busy) {
+      this.routing.again = this.routing.again === false || this.routing.again === (only || null) ? (only || null) : null;
+      return;
+    }
+    var self = this, since = this.routing.since, m = this.model;
+    this.routing = { busy: true, again: false, since: null };
+    var request = {
+      figure: this.id, width: m.width, height: m.height,
+      nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
+      labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
+      edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; })
+    };
+    post("route", request).then(function (result) {
+      if (result.status !== 200) { self.say(result.answer.message, true); return; }
+      var problems = [];
+      routed.forEach(function (edge, i) {
+        var answer = result.answer.edges[i];
+        /* No route: the last one stays, drawn as a problem, and the bar says why. */
+        if (answer.points.length) edge.shown = answer.points;
+        edge.problem = answer.problem || null;
+        if (answer.problem) problems.push(answer.problem);
+      });
+      self.drawEdges();
+      requestAnimationFrame(function () { stats.routes.push(performance.now() - since); });
+      if (problems.length) self.say(problems.join("; "), true);
+      else if (self.message.classList.contains("fe-refused") && /^no route|names no node|itself/.test(self.message.textContent))
+        self.say("Every edge is routed.");
+    }, function (error) { self.say("Not routed: " + error, true); })
+      .finally(function () {
+        var again = self.routing.again;
+        self.routing.busy = false;
+        if (again !== false) self.route(again || undefined);
+      });
+  };
+
+  /* Text fit ------------------------------------------------------------------------- */
+  Editor.prototype.scheduleFit = function () {
+    var self = this;
+    if (this.fitTimer) return;
+    this.fitTimer = setTimeout(function () { self.fitTimer = null; self.fit(); }, 60);
+  };
+
+  /* A copy of the figure's boxes in each language, measured in both diagram styles. */
+  Editor.prototype.fit = function () {
+    var self = this, holder = this.copies, m = this.model;
+    if (!window.articlesiteMeasure) return;
+    while (holder.firstChild) holder.removeChild(holder.firstChild);
+    this.data.languages.forEach(function (lang) {
+      var wrap = make("div", "", holder), figure = make("figure", "figure", wrap);
+      wrap.setAttribute("data-language", lang.code);
+      wrap.lang = lang.lang;
+      figure.setAttribute("data-figure", self.id);
+      figure.setAttribute("data-diagram-style", "blog");
+      var canvas = make("div", "canvas", figure);
+      canvas.lang = lang.lang;
+      canvas.style.cssText = "width:" + px(m.width) + ";height:" + px(m.height);
+      m.nodes.forEach(function (node) {
+        var el = make("div", "", canvas);
+        self.fillNode(el, node, lang.code);
+        el.querySelector("strong").setAttribute("data-key", node.fields.text);
+        if (node.fields.sub) el.querySelector(".sub").setAttribute("data-key", node.fields.sub);
+        self.place(el, node);
+      });
+      m.labels.forEach(function (label) {
+        var el = make("div", "", canvas);
+        self.fillLabel(el, label, lang.code);
+        el.setAttribute("data-key", label.fields.text);
+        el.setAttribute("data-label", label.uid);
+        self.place(el, label);
+      });
+    });
+    var findings = window.articlesiteMeasure(holder).findings, worst = {};
+    findings.forEach(function (f) {
+      var uid = f.element.indexOf("node ") === 0 ? (self.nodeById(f.element.slice(5)) || {}).uid
+        : self.labelUid(f.element.slice(6));
+      if (!uid) return;
+      var by = worst[uid] = worst[uid] || {}, now = by[f.language];
+      if (!now || now.px < f.px) by[f.language] = f;
+    });
+    this.fits = worst;
+    this.drawBadges();
+  };
+  Editor.prototype.labelUid = function (key) {
+    var found = this.model.labels.filter(function (l) { return l.fields.text === key; })[0];
+    return found && found.uid;
+  };
+
+  Editor.prototype.drawBadges = function () {
+    var self = this, layer = this.badges, worst = this.fits || {};
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    [].concat(this.model.nodes, this.model.labels).forEach(function (item) {
+      var r = self.rect(item), found = worst[item.uid] || {}, langs = Object.keys(found);
+      var badge = make("span", "fe-fit " + (langs.length ? "fe-over" : "fe-fits"), layer);
+      badge.setAttribute("data-fit", item.list === "nodes" ? "node " + item.fields.id : "label " + item.fields.text);
+      badge.style.left = px(r.x + r.w);
+      badge.style.top = px(r.y);
+      if (!langs.length) {
+        badge.textContent = "✓";
+        badge.title = "fits in every language and both diagram styles";
+        return;
+      }
+      badge.textContent = langs.map(function (code) { return code + " +" + found[code].px + " px"; }).join(" · ");
+      badge.title = langs.map(function (code) {
+        var f = found[code];
+        return code + ": " + (f.covered_by ? "covered by node " + f.covered_by + " by " : "overflowing by ") +
+          f.px + " px (" + f.style + " style)";
+      }).join("\n");
+    });
+  };
+
+  /* The bar: language, add, delete, undo, redo, save, close; the selected element's
+     texts in the language shown. */
+  Editor.prototype.makeBar = function () {
+    var self = this, bar = make("div", "fe-bar");
+    bar.setAttribute("role", "toolbar");
+    bar.setAttribute("aria-label", "Figure editor");
+    var row = make("div", "fe-row", bar), label = make("label", "", row);
+    label.textContent = "Language ";
+    var select = make("select", "fe-language", label);
+    this.data.languages.forEach(function (lang) {
+      var option = make("option", "", select);
+      option.value = lang.code;
+      option.textContent = lang.name + " (" + lang.code + ")";
+    });
+    select.value = this.language;
+    select.addEventListener("change", function () { self.language = select.value; self.draw(); self.showText(); });
+    [["Add node", function () { self.addNode(); }], ["Delete", function () { self.remove(); }],
+     ["Undo", function () { self.undo(); }], ["Redo", function () { self.redo(); }],
+     ["Save", function () { self.save(); }], ["Close editor", function () { self.close(); }]].forEach(function (b) {
+      var button = make("button", "", row);
+      button.type = "button";
+      button.textContent = b[0];
+      button.setAttribute("data-action", b[0]);
+      button.addEventListener("click", b[1]);
+    });
+    this.message = make("span", "fe-message", row);
+    this.message.setAttribute("role", "status");
+    this.message.setAttribute("aria-live", "polite");
+    this.textRow = make("div", "fe-row fe-texts", bar);
+    var note = this.data.transforms.length ? " Shown without its transforms (" + this.data.transforms.map(function (t) {
+      return Object.keys(t)[0]; }).join(", ") + ") while editing: you move the spec's own coordinates, the build applies them again." : "";
+    this.say("Drag to move (arrow keys: 1 px, Shift: 10 px); handles resize; drag from a node's dot to another " +
+             "node to draw an edge; Delete removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes." + note);
+    this.figure.querySelector(".figure-scroll").before(bar);
+    this.bar = bar;
+    this.showText();
+    return bar;
+  };
+
+  Editor.prototype.updateBar = function () {
+    if (!this.bar) return;
+    var q = this.bar.querySelector.bind(this.bar), item = this.find(this.selected);
+    q('[data-action="Undo"]').disabled = this.history.length < 2;
+    q('[data-action="Redo"]').disabled = !this.future.length;
+    q('[data-action="Delete"]').disabled = !item;
+    q('[data-action="Save"]').disabled = !this.dirty();
+  };
+
+  Editor.prototype.say = function (text, refused) {
+    this.message.textContent = text;
+    this.message.classList.toggle("fe-refused", !!refused);
+  };
+
+  /* The selected element's texts, editable in the language shown, and its style; with
+     nothing selected, the figure's title and caption. */
+  var STYLES = { nodes: ["soft", "accent"], edges: ["cache", "feedback"], labels: ["stage", "task-title", "math"] };
+  Editor.prototype.showText = function () {
+    var self = this, row = this.textRow, item = this.find(this.selected);
+    while (row.firstChild) row.removeChild(row.firstChild);
+    if (!item || item.list === "dividers" || item.list === "lifelines") {
+      this.textFields(this.head, [["title", "Figure title"], ["caption", "Caption"]]);
+      return;
+    }
+    if (item.list !== "edges")
+      this.textFields(item, item.list === "nodes" ? [["text", "Text"], ["sub", "Subtitle"]] : [["text", "Text"]]);
+    var label = make("label", "fe-style", row), select = make("select", "", label);
+    label.insertBefore(document.createTextNode("Style "), select);
+    [""].concat(STYLES[item.list]).forEach(function (name) {
+      var option = make("option", "", select);
+      option.value = name;
+      option.textContent = name || "plain";
+    });
+    select.value = item.fields["class"] || "";
+    select.addEventListener("change", function () {
+      if (select.value) item.fields["class"] = select.value;
+      else delete item.fields["class"];
+      self.draw();
+      self.commit();
+    });
+    if (item.list !== "edges") return;
+    var arrow = make("label", "fe-style", row), box = make("input", "", arrow);
+    box.type = "checkbox";
+    box.checked = item.fields.arrow !== false;
+    arrow.appendChild(document.createTextNode(" Arrow"));
+    box.addEventListener("change", function () {
+      if (box.checked) delete item.fields.arrow;
+      else item.fields.arrow = false;
+      self.draw();
+      self.commit();
+    });
+  };
+
+  Editor.prototype.textFields = function (item, fields) {
+    var self = this, row = this.textRow;
+    fields.forEach(function (field) {
+      var label = make("label", "", row), key = item.fields[field[0]];
+      label.textContent = field[1] + " (" + self.language + ") ";
+      var area = make("textarea", "fe-text", label);
+      area.setAttribute("data-field", field[0]);
+      area.rows = 2;
+      area.lang = self.canvas.lang;
+      area.value = key ? self.text(key) : "";
+      if (key) area.placeholder = self.text(key, self.data.source);
+      area.addEventListener("input", function () { self.typed(item, field[0], area.value); });
+      area.addEventListener("change", function () { self.commit(); });
+    });
+  };
+
+  Editor.prototype.typed = function (item, field, value) {
+    var key = item.fields[field];
+    if (!key) {
+      if (!value) return;
+      key = item.fields[field] = this.newKey(item.fields.id + "-" + field);
+    }
+    (this.texts[key] = this.texts[key] || {})[this.language] = value;
+    if (!value && field === "sub" && !this.loaded[key]) delete item.fields.sub;
+    this.draw();
+  };
+
+  Editor.prototype.newKey = function (stem) {
+    var taken = this.data.taken.concat(Object.keys(this.texts)), key = this.id + "-" + stem, n = 2;
+    while (taken.indexOf(key) >= 0) key = this.id + "-" + stem + "-" + n++;
+    return key;
+  };
+
+  Editor.prototype.addNode = function () {
+    var m = this.model, used = m.nodes.map(function (n) { return n.fields.id; }), n = 1;
+    while (used.indexOf("node-" + n) >= 0) n++;
+    var id = "node-" + n, w = 140, h = 60, spot = this.freeSpot(w, h);
+    var node = { uid: "e" + this.uid++, list: "nodes", origin: null,
+                 fields: { id: id, box: [spot[0], spot[1], w, h], text: this.newKey(id) } };
+    this.texts[node.fields.text] = {};
+    m.nodes.push(node);
+    this.select(node.uid);
+    this.commit();
+    var area = this.textRow.querySelector("textarea");
+    if (area) area.focus();
+    this.say("Node " + id + " added: type its text in each language (switch the language above).");
+  };
+
+  /* The first place on the grid, row by row, where a box of w × h keeps 10 px from
+     everything; with none, the canvas grows at the bottom to make one. */
+  Editor.prototype.freeSpot = function (w, h) {
+    var others = this.others(null), m = this.model;
+    for (var y = 10; y + h <= m.height; y += 10) {
+      for (var x = 10; x + w <= m.width; x += 10) {
+        var clear = others.every(function (o) {
+          return x + w + 10 <= o.x || o.x + o.w + 10 <= x || y + h + 10 <= o.y || o.y + o.h + 10 <= y;
+        });
+        if (clear) return [x, y];
+      }
+    }
+    var bottom = others.reduce(function (low, o) { return Math.max(low, o.y + o.h); }, 0);
+    m.height = grid(Math.max(m.height, bottom + 20 + h + 10) + 2);
+    return [10, grid(bottom + 20)];
+  };
+
+  Editor.prototype.remove = function () {
+    var item = this.find(this.selected), m = this.model;
+    if (!item) return;
+    var id = item.fields.id;
+    m[item.list] = m[item.list].filter(function (o) { return o !== item; });
+    if (item.list === "nodes") {
+      m.edges = m.edges.filter(function (e) {
+        var ends = e.ends || [];
+        return endName(e.fields.from) !== id && endName(e.fields.to) !== id &&
+          !ends.some(function (end) { return end && end.node === id; });
+      });
+    }
+    this.selected = null;
+    this.draw();
+    this.showText();
+    this.commit();
+  };
+
+  Editor.prototype.select = function (uid) {
+    this.selected = uid;
+    this.draw();
+    this.showText();
+  };
+
+  /* Pointer and keys ------------------------------------------------------------------- */
+  Editor.prototype.point = function (event) {
+    var r = this.canvas.getBoundingClientRect(), scale = r.width / this.model.width || 1;
+    return [(event.clientX - r.left) / scale, (event.clientY - r.top) / scale];
+  };
+
+  Editor.prototype.itemAt = function (target) {
+    var self = this, uid = target.getAttribute && target.getAttribute("data-edge");
+    if (uid) return this.find(uid);
+    var el = target.closest(".node, .figure-label, .figure-divider, .figure-lifeline");
+    return this.all().filter(function (item) { return self.els[item.uid] === el; })[0] || null;
+  };
+
+  Editor.prototype.listen = function () {
+    var self = this, canvas = this.canvas;
+    this.handlers = {
+      pointerdown: function (e) { self.down(e); },
+      pointermove: function (e) { self.moved(e); },
+      pointerup: function (e) { self.up(e); },
+      pointercancel: function (e) { self.up(e); },
+      click: function (e) { e.preventDefault(); },
+      dragstart: function (e) { e.preventDefault(); }
+    };
+    Object.keys(this.handlers).forEach(function (name) { canvas.addEventListener(name, self.handlers[name]); });
+    this.keys = function (e) { self.key(e); };
+    document.addEventListener("keydown", this.keys);
+  };
+
+  Editor.prototype.down = function (e) {
+    if (e.button !== undefined && e.button !== 0) return;
+    var target = e.target, at = this.point(e);
+    var handle = target.getAttribute("data-handle"), port = target.getAttribute("data-port");
+    e.preventDefault();
+    this.canvas.setPointerCapture(e.pointerId);
+    if (handle === "canvas") {
+      /* In screen px: the canvas is centred, and moves under the pointer as it grows. */
+      this.drag = { kind: "canvas", client: [e.clientX, e.clientY], size: [this.model.width, this.model.height] };
+      return;
+    }
+    var item = handle || port ? this.find(this.selected) : this.itemAt(target);
+    if (!item) { this.drag = null; this.select(null); return; }
+    if (!handle && !port && item.uid !== this.selected) { this.select(item.uid); at = this.point(e); }
+    this.drag = { kind: handle ? "resize" : port ? "connect" : item.list === "edges" ? "none" : "move",
+                  item: item, handle: handle, side: port, from: at, box: item.fields.box ? item.fields.box.slice() : null };
+    if (port) this.drag.line = make("span", "fe-guide fe-drawing", this.overlay);
+  };
+
+  Editor.prototype.moved = function (e) {
+    var d = this.drag;
+    if (!d) return;
+    var at = this.point(e), dx = d.from ? at[0] - d.from[0] : 0, dy = d.from ? at[1] - d.from[1] : 0;
+    if (d.kind === "move" && (d.moved || Math.abs(dx) + Math.abs(dy) > 2)) {
+      d.moved = true;
+      this.moveTo(d.item, d.box[0] + dx, d.box[1] + dy, true);
+    } else if (d.kind === "resize") {
+      d.moved = true;
+      this.resize(d.item, d.handle, d.box, dx, dy);
+    } else if (d.kind === "canvas") {
+      d.moved = true;
+      this.resizeCanvas(d.size[0] + e.clientX - d.client[0], d.size[1] + e.clientY - d.client[1]);
+    } else if (d.kind === "connect") {
+      var p = sidePoint(d.item.fields.box, d.side, 0.5), len = Math.hypot(at[0] - p[0], at[1] - p[1]);
+      d.line.style.cssText = "left:" + px(p[0]) + ";top:" + px(p[1]) + ";width:" + px(len) + ";height:0;transform-origin:0 0;" +
+        "transform:rotate(" + Math.atan2(at[1] - p[1], at[0] - p[0]) * 180 / Math.PI + "deg)";
+    }
+  };
+
+  Editor.prototype.up = function (e) {
+    var d = this.drag;
+    this.drag = null;
+    this.overlay.querySelectorAll(".fe-guide").forEach(function (el) { el.remove(); });
+    if (!d) return;
+    if (d.kind === "connect") this.connect(d, e);
+    else if (d.moved) { this.route(); this.commit(); this.scheduleFit(); }
+    if (d.kind === "canvas") this.figure.querySelector(".figure-scroll").scrollLeft = 0;
+  };
+
+  Editor.prototype.connect = function (d, e) {
+    var under = document.elementFromPoint(e.clientX, e.clientY), el = under && under.closest(".node");
+    var target = el && this.itemAt(el);
+    if (!target || target.list !== "nodes" || target === d.item) {
+      this.say("An edge is drawn from a node's dot to another node.", true);
+      return;
+    }
+    var side = nearestSide(target.fields.box, this.point(e));
+    var edge = { uid: "e" + this.uid++, list: "edges", origin: null, ends: [null, null],
+                 fields: { from: d.item.fields.id + "." + d.side, to: target.fields.id + "." + side } };
+    this.model.edges.push(edge);
+    this.selected = edge.uid;
+    this.draw();
+    this.showText();
+    this.route();
+    this.commit();
+  };
+
+  Editor.prototype.key = function (e) {
+    var tag = e.target.tagName;
+    if (tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT") return;
+    var ctrl = e.ctrlKey || e.metaKey, k = e.key.toLowerCase();
+    if (ctrl && (k === "y" || (k === "z" && e.shiftKey))) { e.preventDefault(); this.redo(); return; }
+    if (ctrl && k === "z") { e.preventDefault(); this.undo(); return; }
+    var item = this.find(this.selected);
+    if (!item) return;
+    if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); this.remove(); return; }
+    if (e.key === "Escape") { this.select(null); return; }
+    var step = e.shiftKey ? 10 : 1, moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    if (!moves[e.key] || !item.fields.box) return;
+    e.preventDefault();
+    this.moveTo(item, item.fields.box[0] + moves[e.key][0], item.fields.box[1] + moves[e.key][1], false);
+    var self = this;
+    clearTimeout(this.keyTimer);
+    this.keyTimer = setTimeout(function () { self.route(); self.commit(); }, 400);
+  };
+
+  /* Saving ------------------------------------------------------------------------------- */
+  Editor.prototype.request = function () {
+    var m = this.model, spec = { width: m.width, height: m.height }, texts = [], self = this;
+    ["nodes", "edges", "labels", "dividers", "lifelines"].forEach(function (list) {
+      spec[list] = m[list].map(function (item) { return Object.assign({ origin: item.origin }, item.fields); });
+    });
+    Object.keys(this.texts).forEach(function (key) {
+      Object.keys(self.texts[key]).forEach(function (language) {
+        var value = self.texts[key][language];
+        if ((self.loaded[key] || {})[language] !== value) texts.push({ key: key, language: language, text: value });
+      });
+    });
+    return { figure: this.id, base: this.data.base, spec: spec, texts: texts };
+  };
+
+  Editor.prototype.save = function () {
+    var self = this;
+    clearTimeout(this.keyTimer);
+    this.commit();
+    this.say("Saving…");
+    this.saving = true;
+    post("save", this.request()).then(function (result) {
+      self.saving = false;
+      if (result.status !== 200) { self.say(result.answer.message, true); return; }
+      self.saved = true;
+      try { sessionStorage.setItem(REOPEN, self.id); } catch (e) {}
+      self.say(result.answer.message + " The site is being rebuilt; this page reloads.");
+      reloadIfDue();
+    }, function (error) { self.saving = false; self.say("Not saved: " + error, true); });
+  };
+
+  Editor.prototype.close = function () {
+    if (this.dirty() && !window.confirm("Leave the editor and lose the unsaved changes?")) return;
+    this.saved = true;
+    location.reload();
+  };
+
+  function holds() { return !!current && !current.saved; }
+  function reloadIfDue() {
+    var live = window.articlesiteLive;
+    if (live && live.pending && !holds()) location.reload();
+  }
+
+  /* The buttons ---------------------------------------------------------------------- */
+  function open(figure, button) {
+    if (current) { current.say("Close this editor before editing another figure.", true); return; }
+    var id = figure.id.replace(/^figure-/, "");
+    button.disabled = true;
+    post("open", { figure: id }).then(function (result) {
+      button.disabled = false;
+      if (result.status !== 200) { button.after(make("span", "fe-refused")); button.nextSibling.textContent = result.answer.message; return; }
+      button.hidden = true;
+      current = new Editor(figure, result.answer);
+      F.current = current;
+    }, function () { button.disabled = false; });
+  }
+
+  function setUp() {
+    var live = window.articlesiteLive;
+    if (live) {
+      var before = live.hold;
+      live.hold = function () { return holds() || (before ? before() : false); };
+    }
+    var reopen = null;
+    try { reopen = sessionStorage.getItem(REOPEN); sessionStorage.removeItem(REOPEN); } catch (e) {}
+    document.querySelectorAll("figure.figure[id^='figure-']").forEach(function (figure) {
+      var button = make("button", "fe-open");
+      button.type = "button";
+      button.textContent = "Edit figure";
+      figure.querySelector(".figure-heading").after(button);
+      button.addEventListener("click", function () { open(figure, button); });
+      if (reopen && figure.id === "figure-" + reopen) open(figure, button);
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
+})();

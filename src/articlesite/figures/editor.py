@@ -1,0 +1,334 @@
+"""The figure editor of `python build.py serve`: its server side.
+
+serve adds editor.js (beside this file) to every page it serves with a figure, with this
+server's secret token; each figure gets a button "Edit figure" that turns it into an
+editor in place. The page then asks, by POST under PREFIX:
+
+- `open` `{"figure": ID}`: the spec's own geometry (before its transforms: the editor
+  edits the coordinates the author writes), every text the figure uses in every language,
+  the languages, and the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
+- `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
+  their ends, from the build's own router (geometry/route.py) on the geometry as it is
+  being dragged, so that what the editor shows is what the build draws;
+- `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...]}`: refused
+  (409) when either file is no longer the one the editor loaded; otherwise the spec's
+  changed elements are written into its text and nothing else (figures/spec_edit.py),
+  the texts into the dictionary as the translator's editor writes them
+  (translate/dictionary_file.py), each file atomically. The new spec is loaded as the
+  build loads it first: a spec the build would refuse is not written (422, with the
+  build's messages). serve's watcher then rebuilds, and open pages reload.
+
+Every request passes the translator's editor's guard (translate/editor.py): the token in
+a header, `Origin` and `Host` naming this server, a JSON body under its size limit.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from http import HTTPStatus
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ..load.config import load_site
+from ..load.figures import FIGURE_ID, load_figure
+from ..load.schema import is_number
+from ..load.sourcefiles import parse_yaml
+from ..load.texts import value_problem
+from ..problems import Problems
+from ..translate.dictionary_file import LayoutError, edit_text, layout, write_atomically
+from ..translate.editor import HEADER, VIEW, Editor, Refused, file_digest
+from . import changes
+from .new import add_entries
+from .routing import route_request
+
+PREFIX = "/__articlesite/figure/"
+LISTS = ("nodes", "edges", "labels", "dividers", "lifelines")
+MAX_ELEMENTS = 2_000          # per list: far more than a figure can show
+MAX_COORDINATE = 100_000.0    # px: larger is a mistake, not a figure
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A spec as the editor loaded it: its text, its checked data, and its digest."""
+
+    path: Path
+    text: str
+    data: dict
+    digest: str
+
+
+@dataclass
+class FigureEditor:
+    """The figure editor's requests, behind the translator's editor's guard."""
+
+    guard: Editor
+
+    @property
+    def root(self) -> Path:
+        return self.guard.root
+
+    @property
+    def dictionary_path(self) -> Path:
+        return self.guard.dictionary_path
+
+    # What a page is given --------------------------------------------------------------
+    def page_snippet(self, page: str, headers) -> str:
+        """serve's page-snippet provider: the editor's settings and scripts for a served
+        page ('' for the translator's view, which has an editor of its own, and for a
+        request not naming this server)."""
+        if page == VIEW or headers.get("Host", "") not in self.guard.hosts():
+            return ""
+        here, translate = files("articlesite.figures"), files("articlesite.translate")
+        settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
+        safe = json.dumps(settings).replace("<", "\\u003c")
+        scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
+                   here.joinpath("editor.js")]
+        style = here.joinpath("editor.css").read_text(encoding="utf-8")
+        return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
+                + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")
+
+    # Requests --------------------------------------------------------------------------
+    def handle(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, dict]:
+        """Answer one POST: (status, JSON answer). Never raises for a bad request."""
+        actions = {"open": self.open, "route": self.route, "save": self.save}
+        try:
+            request = self.guard.read_request(headers, body)
+            action = actions.get(path.removeprefix(PREFIX))
+            if action is None:
+                raise Refused(HTTPStatus.NOT_FOUND, "no such figure editor action")
+            with self.guard.lock:
+                return HTTPStatus.OK, action(request)
+        except Refused as refused:
+            return refused.status, {"ok": False, "message": refused.message,
+                                    **refused.details}
+
+    def spec_path(self, request: dict) -> Path:
+        figure = request.get("figure")
+        if not isinstance(figure, str) or not FIGURE_ID.match(figure):
+            raise Refused(HTTPStatus.BAD_REQUEST, "'figure' must be a figure id")
+        path = self.root / "figures" / f"{figure}.yaml"
+        if not path.is_file():
+            raise Refused(HTTPStatus.NOT_FOUND, f"figures/{figure}.yaml not found")
+        return path
+
+    def standing(self, path: Path) -> Standing:
+        """The spec on disk, refused when the build would refuse it."""
+        data = path.read_bytes()
+        text = data.decode("utf-8", errors="replace")
+        problems = Problems(self.root)
+        checked = build_problems(path, text, problems)
+        if checked is None or problems:
+            raise Refused(HTTPStatus.CONFLICT, f"figures/{path.name} has problems; fix them "
+                          f"first (see serve): {'; '.join(map(str, problems))}")
+        return Standing(path, text, checked, file_digest(data))
+
+    def open(self, request: dict) -> dict:
+        standing = self.standing(self.spec_path(request))
+        texts_data = self.dictionary_path.read_bytes()
+        try:
+            texts = json.loads(texts_data)
+        except ValueError:
+            raise Refused(HTTPStatus.CONFLICT, "figures/figure-texts.json is not valid JSON "
+                          "(see serve)") from None
+        site = self.site()
+        spec = plain_spec(standing.data)
+        title, caption = standing.data["title"], standing.data["caption"]
+        keys = [title, caption, *changes.used_keys(spec)]
+        return {"ok": True, "figure": standing.path.stem, "spec": spec,
+                "title": title, "caption": caption,
+                "transforms": changes.plain(standing.data.get("transforms") or []),
+                "texts": {key: texts.get(key, {}) for key in keys},
+                "taken": sorted(texts) if isinstance(texts, dict) else [],
+                "languages": [{"code": lang.code, "lang": lang.lang, "name": lang.name}
+                              for lang in site.languages],
+                "source": site.source_language,
+                "base": {"spec": standing.digest, "texts": file_digest(texts_data)},
+                "file": f"figures/{standing.path.name}"}
+
+    def site(self):
+        site = load_site(self.root, Problems(self.root))
+        if site is None:
+            raise Refused(HTTPStatus.CONFLICT, "content/site.yaml has problems: see serve")
+        return site
+
+    def route(self, request: dict) -> dict:
+        return {"ok": True, "edges": route_request(request)}
+
+    def save(self, request: dict) -> dict:
+        path = self.spec_path(request)
+        base = request.get("base")
+        if not isinstance(base, dict) or not all(isinstance(base.get(k), str)
+                                                 for k in ("spec", "texts")):
+            raise Refused(HTTPStatus.BAD_REQUEST, "'base' must give the digests of the "
+                          "spec and of the dictionary the editor loaded")
+        standing = self.standing(path)
+        texts_data = self.dictionary_path.read_bytes()
+        for name, digest, shown in ((base["spec"], standing.digest, f"figures/{path.name}"),
+                                    (base["texts"], file_digest(texts_data),
+                                     f"figures/{self.dictionary_path.name}")):
+            if name != digest:
+                raise Refused(HTTPStatus.CONFLICT, f"{shown} changed on disk since the editor "
+                              "loaded it: nothing was saved. Your edits are still here; "
+                              "close the editor to see the file as it is now.")
+        spec = checked_spec(request.get("spec"))
+        texts = checked_texts(request.get("texts"), self.site().codes)
+        new_texts = self.new_dictionary(texts_data.decode("utf-8"), texts)
+        try:
+            new_spec = changes.apply(standing.text, standing.data, spec)
+        except ValueError as error:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, f"nothing was saved: {error}") \
+                from None
+        self.validate(path, new_spec, new_texts)
+        changed = []
+        if new_spec != standing.text:
+            write_atomically(path, new_spec, self.root)
+            changed.append(f"figures/{path.name}")
+        if new_texts != texts_data.decode("utf-8"):
+            write_atomically(self.dictionary_path, new_texts, self.root)
+            changed.append(f"figures/{self.dictionary_path.name}")
+        return {"ok": True, "changed": changed,
+                "base": {"spec": file_digest(new_spec.encode("utf-8")),
+                         "texts": file_digest(new_texts.encode("utf-8"))},
+                "message": ("Saved " + " and ".join(changed) + "." if changed
+                            else "Nothing to save: the files already say this.")}
+
+    def new_dictionary(self, text: str, texts: dict[tuple[str, str], str]) -> str:
+        """The dictionary's text with the edited texts; a new key (a node added) gets,
+        in each language it was not given in, the source language's text (else the first
+        given), which is how the dictionary holds a text not translated yet (as `figure
+        new` writes it)."""
+        try:
+            entries = layout(text)
+        except LayoutError as exc:
+            raise Refused(HTTPStatus.CONFLICT, f"the dictionary cannot be edited: {exc}") \
+                from None
+        site = self.site()
+        given: dict[str, dict[str, str]] = {}
+        for (key, language), value in texts.items():
+            if key not in entries:
+                given.setdefault(key, {})[language] = value
+        new = {key: {code: values.get(code) or values.get(site.source_language)
+                     or next(iter(values.values())) for code in site.codes}
+               for key, values in given.items()}
+        text = edit_text(text, {k: v for k, v in texts.items() if k[0] in entries})
+        return add_entries(text, new) if new else text
+
+    def validate(self, path: Path, spec_text: str, texts_text: str) -> None:
+        """Refuse (422) what the build would refuse: the spec as the build loads it, each
+        key it uses present in every language (but those in progress)."""
+        problems = Problems(self.root)
+        figure = load_figure_text(path, spec_text, problems)
+        texts = json.loads(texts_text)
+        site = self.site()   # a language in progress may lack a text (its fallback shows)
+        codes = [code for code in site.codes if code not in site.in_progress]
+        if figure is not None:
+            for key, element, line in figure.used_keys():
+                entry = texts.get(key)
+                if not isinstance(entry, dict):
+                    problems.add(path, line, f"{element} uses a key that "
+                                 f"{self.dictionary_path.name} lacks", key=key)
+                    continue
+                for code in codes:
+                    if message := value_problem(entry.get(code), code):
+                        problems.add(self.dictionary_path, None, f"{element}: {message}",
+                                     key=key, language=code)
+        if problems:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
+                          + "; ".join(map(str, problems)),
+                          problems=[str(problem) for problem in problems])
+
+
+# The spec as the build reads it ----------------------------------------------------------
+
+class _Text:
+    """A spec's text standing in for the file (load_figure reads `id`, `path`, `text`)."""
+
+    def __init__(self, path: Path, text: str):
+        self.id, self.path, self.text = path.stem, path, text
+
+
+def load_figure_text(path: Path, text: str, problems: Problems):
+    return load_figure(_Text(path, text), problems)
+
+
+def build_problems(path: Path, text: str, problems: Problems) -> dict | None:
+    """The spec's data, after loading it as the build does (its problems into `problems`)."""
+    load_figure_text(path, text, problems)
+    data = parse_yaml(text, path, Problems(path.parent))
+    return data if isinstance(data, dict) else None
+
+
+def plain_spec(data: dict) -> dict:
+    """What the page edits: the canvas size and the lists of elements, as plain JSON."""
+    spec = {"width": data["width"], "height": data["height"]}
+    for name in LISTS:
+        spec[name] = changes.plain(data.get(name) or [])
+    return spec
+
+
+# What a page may send ---------------------------------------------------------------------
+
+def _bad(message: str) -> Refused:
+    return Refused(HTTPStatus.BAD_REQUEST, message)
+
+
+def checked_spec(spec: Any) -> dict:
+    """The page's spec, its shape checked; its values are checked by loading the spec
+    written from it as the build loads it (FigureEditor.validate)."""
+    if not isinstance(spec, dict):
+        raise _bad("'spec' must be an object")
+    for name in ("width", "height"):
+        if not is_number(spec.get(name)) or not 0 < spec[name] <= MAX_COORDINATE:
+            raise _bad(f"'{name}' must be a positive number")
+    for name in LISTS:
+        items = spec.get(name, [])
+        if not isinstance(items, list) or len(items) > MAX_ELEMENTS or not all(
+                isinstance(item, dict) for item in items):
+            raise _bad(f"'{name}' must be a list of objects")
+        for item in items:
+            origin = item.get("origin")
+            if origin is not None and (not isinstance(origin, int) or isinstance(origin, bool)
+                                       or origin < 0):
+                raise _bad(f"an element of '{name}' has a wrong 'origin'")
+            if any(is_number(v) and abs(v) > MAX_COORDINATE for v in _numbers(item)):
+                raise _bad(f"an element of '{name}' lies too far away")
+    return spec
+
+
+def _numbers(value: Any):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+    else:
+        yield value
+
+
+def checked_texts(texts: Any, codes: list[str]) -> dict[tuple[str, str], str]:
+    """The page's texts: [{key, language, text}], each as the build checks a value."""
+    if texts is None:
+        return {}
+    if not isinstance(texts, list) or len(texts) > MAX_ELEMENTS:
+        raise _bad("'texts' must be a list")
+    found, problems = {}, []
+    for change in texts:
+        if not isinstance(change, dict) or set(change) != {"key", "language", "text"}:
+            raise _bad('each text must be {"key", "language", "text"}')
+        key, language, value = change["key"], change["language"], change["text"]
+        if not isinstance(key, str) or not FIGURE_ID.match(key):
+            problems.append(f"{key!r}: a key is lower-case letters, digits and hyphens")
+        elif language not in codes:
+            problems.append(f"{key} ({language}): unknown language "
+                            f"(languages: {', '.join(codes)})")
+        elif message := value_problem(value, language):
+            problems.append(f"{key} ({language}): {message}")
+        else:
+            found[(key, language)] = value
+    if problems:
+        raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
+                      + "; ".join(problems), problems=problems)
+    return found

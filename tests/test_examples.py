@@ -1,0 +1,30 @@
+"""examples/build-pipeline: the figure made with `figure new`, `figure layout` and the
+editor alone builds, every edge routed from its named ends, in zh, en and ja, and `check`
+finds nothing (every text fits in every language and both diagram styles)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import REPO, need_browser, run_build, soup, without_search
+
+EXAMPLE = REPO / "examples" / "build-pipeline"
+
+
+def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Path):
+    need_browser()
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache",
+                                                                "screenshots"))
+    without_search(root)
+    assert run_build(root).returncode == 0
+    for code, load in (("zh", "load · 读取"), ("en", "load"), ("ja", "load · 読み込み")):
+        figure = soup(root / "site" / code / "build-pipeline.html").select_one(
+            "#figure-build-pipeline")
+        assert len(figure.select("[data-node]")) == 9
+        assert figure.select_one('[data-node="step"]').get_text(" ", strip=True).startswith(load)
+        assert len(figure.select(".edge.arrow")) == 10   # one arrowhead an edge
+    checked = run_build(root, "check")   # text fit measured in Chromium
+    assert checked.returncode == 0, checked.stdout
+    assert "Clean: no problems." in checked.stdout
