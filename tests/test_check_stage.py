@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import check, failed_build, fixture_site, line_of, problems
 
 from articlesite.check.report import run_checks
-from articlesite.render.templates import Renderer
+from articlesite.render.templates import Renderer, renderer_for
 
 LOOP = "content/loop/en.md"
 OTHER = "content/other/ja.md"
@@ -216,3 +216,67 @@ def test_a_build_over_the_cores_parses_each_source_once_in_every_process(tmp_pat
 def site_files(site: Path) -> dict[str, bytes]:
     return {str(path.relative_to(site)): path.read_bytes()
             for path in sorted(site.rglob("*")) if path.is_file()}
+
+
+PARSE_MISTAKES = """
+## No id here
+
+```{figure}
+```
+
+```{figure} nothing-like-it
+```
+
+```{sidebar}
+text
+```
+
+$$
+a \\label{eq:x}
+$$
+
+$$
+b \\label{eq:x}
+$$
+
+A note[^missing] and [@nobody].
+"""
+
+
+NO_ID = "a section heading needs an id that is the same in every language"
+
+
+def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: Path,
+                                                                      monkeypatch):
+    """A heading without an id, a figure directive without an id, an unknown figure and
+    directive, a label used twice, an undefined footnote, a citation of no entry: the
+    check stage finds them on the outlines, with their file, line and language; no
+    body is rendered, and rendering the body reports none of them again."""
+    from articlesite.check.stage import check_sources
+    from articlesite.load.sources import load_sources
+    from articlesite.problems import Problems
+
+    root = fixture_site("sources", tmp_path / "project")
+    with (root / "content" / "loop" / "en.md").open("a", encoding="utf-8") as file:
+        file.write(PARSE_MISTAKES)
+    first = (root / "content" / "loop" / "en.md").read_text().splitlines() \
+        .index("## No id here") + 1   # the line of the first mistake
+    sources = load_sources(root, Problems(root))
+    monkeypatch.setattr(Renderer, "render_body", None)   # not called
+    found, parsed = Problems(root), {}
+    check_sources(sources.site, sources.figures, sources.articles, sources.memo, found,
+                  lambda *args, **kwargs: None, parsed)
+    assert [(p.file, p.line - first, p.message.split(":")[0].split(" (")[0], p.language)
+            for p in sorted(found, key=lambda p: (p.line, p.message))] == [
+        ("content/loop/en.md", 0, NO_ID, "en"),
+        ("content/loop/en.md", 2, "a figure directive needs a figure id", "en"),
+        ("content/loop/en.md", 5, "unknown figure 'nothing-like-it'", "en"),
+        ("content/loop/en.md", 8, "unknown directive '{sidebar}'", "en"),
+        ("content/loop/en.md", 16, "\\label{eq", "en"),
+        ("content/loop/en.md", 20, "citation '@nobody' has no entry in the bibliography",
+         "en"),
+        ("content/loop/en.md", 20, "footnote [^missing] is not defined", "en")]
+    monkeypatch.undo()
+    renderer = renderer_for(sources, rendered := Problems(root), parsed=parsed)
+    renderer.render_body(sources.articles[0], "en")
+    assert list(rendered) == []

@@ -216,8 +216,8 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
     warnings = Problems(run.root)
-    check_sources(sources.site, checked, run.cache.memo, run.problems, warnings.add,
-                  loaded.parsed)
+    check_sources(sources.site, sources.figures, checked, run.cache.memo, run.problems,
+                  warnings.add, loaded.parsed)
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
 
 

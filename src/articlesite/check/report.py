@@ -70,7 +70,8 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     # The check stage of a build, then each body rendered once and the templates, for the
     # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
-    outlines = check_sources(sources.site, sources.articles, sources.memo, findings,
+    outlines = check_sources(sources.site, sources.figures, sources.articles, sources.memo,
+                             findings,
                              functools.partial(findings.add, check="markup"), parsed)
     for article in sources.articles:
         for source in article.sources.values():

@@ -69,6 +69,7 @@ def outline_plain(tokens: list, first_line: int) -> tuple:
 
     outline = markdown.outline(tokens, first_line)
     outline.shown_as_text = shown_as_text(tokens, first_line)
+    outline.problems = markdown.parse_problems(tokens, first_line)
     return outline.plain()
 
 

@@ -29,7 +29,6 @@ from .assets import Files, FileStore
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
 from .figure_form import FigureForm
-from .markdown_rules.literal import find_literal_markup
 
 # What a template's mistake raises: Jinja's own errors, and those of a filter or function
 # called the wrong way (`{{ preview_image(site) }}`, `{{ 1 / 0 }}`, `{{ x['missing'] }}`).
@@ -305,8 +304,9 @@ class Renderer:
                     ) -> tuple[Body, links.PageReferences] | None:
         """An article's Markdown in a language, with its figures, as HTML, and what its
         links found (their notes and `#id`s: only `check` reports them, check/bodies.py).
-        None if its source changed since it was read (a problem). Its sections and
-        figures were checked by the check stage (check/ids.py).
+        None if its source changed since it was read (a problem). Its sections, the
+        figures and citations it names and what its parse shows to be a mistake were
+        checked by the check stage (check/ids.py, check/marks.py).
 
         Without `with_figures`, each figure placed is checked and its spec loaded, but
         not rendered: `check` needs the problems of a body, not its figures' HTML."""
@@ -340,9 +340,6 @@ class Renderer:
                                                       for kind, (look, titles)
                                                       in self.site.admonitions.items()})
         body.html = markdown.render(tokens, source.body_line, context)
-        for found in find_literal_markup(tokens, source.body_line):
-            if found.stops_build:
-                problem(found.line, found.message)
         body.files = refs.files
         return body, refs
 
@@ -353,13 +350,8 @@ class Renderer:
         language = source.language
 
         def figure(figure_id: str, line: int) -> str:
-            if figure_id not in self.figures:
+            if figure_id not in self.figures:   # the check stage reports it
                 body.figures[figure_id] = None
-                if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
-                    return ""  # its file was refused (unreadable, badly named): reported already
-                known = ", ".join(sorted(self.figures.files)) or "none"
-                self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
-                                  f"(figures: {known})", key=figure_id, language=language)
                 return ""
             body.figures[figure_id] = self.figures.files[figure_id].digest
             spec = self.figures.get(figure_id)
