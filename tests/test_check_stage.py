@@ -243,20 +243,25 @@ A note[^missing] and [@nobody].
 """
 
 
+NOWHERE = "node 'learn' links to '#nowhere', which is not a section of {}.md"
 NO_ID = "a section heading needs an id that is the same in every language"
 
 
 def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: Path,
                                                                       monkeypatch):
     """A heading without an id, a figure directive without an id, an unknown figure and
-    directive, a label used twice, an undefined footnote, a citation of no entry: the
-    check stage finds them on the outlines, with their file, line and language; no
-    body is rendered, and rendering the body reports none of them again."""
+    directive, a label used twice, an undefined footnote, a citation of no entry, a
+    figure's node linking to no section: the check stage finds them on the outlines
+    (and the spec), with their file, line and language; no body is rendered, and
+    rendering the body reports none of them again."""
     from articlesite.check.stage import check_sources
+    from articlesite.load.figures import FigureLibrary
     from articlesite.load.sources import load_sources
     from articlesite.problems import Problems
 
     root = fixture_site("sources", tmp_path / "project")
+    spec = root / "figures" / "steps.yaml"
+    spec.write_text(spec.read_text().replace("link: learn", "link: nowhere"))
     with (root / "content" / "loop" / "en.md").open("a", encoding="utf-8") as file:
         file.write(PARSE_MISTAKES)
     first = (root / "content" / "loop" / "en.md").read_text().splitlines() \
@@ -264,10 +269,16 @@ def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: 
     sources = load_sources(root, Problems(root))
     monkeypatch.setattr(Renderer, "render_body", None)   # not called
     found, parsed = Problems(root), {}
-    check_sources(sources.site, sources.figures, sources.articles, sources.memo, found,
+    figures = FigureLibrary(sources.figures, sources.dictionary, found)
+    check_sources(sources.site, figures, sources.articles, sources.memo, found,
                   lambda *args, **kwargs: None, parsed)
+    nodes = [(p.file, p.line, p.message, p.language) for p in found
+             if p.file == "figures/steps.yaml"]
+    assert sorted(nodes, key=lambda node: node[3]) == [
+        ("figures/steps.yaml", 10, NOWHERE.format(code), code) for code in ("en", "ja", "zh")]
     assert [(p.file, p.line - first, p.message.split(":")[0].split(" (")[0], p.language)
-            for p in sorted(found, key=lambda p: (p.line, p.message))] == [
+            for p in sorted(found, key=lambda p: (p.line, p.message))
+            if p.file != "figures/steps.yaml"] == [
         ("content/loop/en.md", 0, NO_ID, "en"),
         ("content/loop/en.md", 2, "a figure directive needs a figure id", "en"),
         ("content/loop/en.md", 5, "unknown figure 'nothing-like-it'", "en"),
@@ -277,6 +288,7 @@ def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: 
          "en"),
         ("content/loop/en.md", 20, "footnote [^missing] is not defined", "en")]
     monkeypatch.undo()
-    renderer = renderer_for(sources, rendered := Problems(root), parsed=parsed)
+    renderer = renderer_for(sources, rendered := Problems(root), parsed=parsed,
+                            library=figures)
     renderer.render_body(sources.articles[0], "en")
     assert list(rendered) == []

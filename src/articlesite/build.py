@@ -170,7 +170,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     loaded = load(run, base, changed, drafts)
     renderers = Renderers.of(run, loaded)
     parse(run, loaded, renderers)
-    warnings = check(run, loaded)
+    warnings = check(run, loaded, renderers)
     plan, phases = plan_site(run, loaded)
     rendered = render(run, loaded, plan, phases, renderers)
     view, pages = render_the_view(run, loaded, plan, rendered, renderers)
@@ -208,7 +208,7 @@ def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
                  run.problems, renderers.make, loaded.parsed)
 
 
-def check(run: Run, loaded: Loaded) -> list[Problem]:
+def check(run: Run, loaded: Loaded, renderers: Renderers) -> list[Problem]:
     """The check stage, on the parsed sources: what it finds is listed with what rendering
     finds, at once. A quick rebuild checks the articles it edited (what the others' check
     reads, the site, the article and its outline, is what passed last time). Returns the
@@ -216,7 +216,7 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
     warnings = Problems(run.root)
-    check_sources(sources.site, sources.figures, checked, run.cache.memo, run.problems,
+    check_sources(sources.site, renderers.figures, checked, run.cache.memo, run.problems,
                   warnings.add, loaded.parsed)
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
 
@@ -243,20 +243,23 @@ def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
 @dataclass
 class Renderers:
     """The build's renderer, made when first needed (a build that renders nothing loads
-    no template), with the figures the previous build parsed and drew: they hold while
-    the specs and the dictionary they were checked against are the same (a delta means
-    the templates are the same too)."""
+    no template), and its figures (the check stage loads from them the specs whose node
+    links it needs): those the previous build parsed and drew, while the specs and the
+    dictionary they were checked against are the same (a delta means the templates are
+    the same too)."""
 
     make: Callable[[], Renderer]
-    figures: FigureLibrary | None
+    figures: FigureLibrary
     drawn: DrawnFigures | None
 
     @classmethod
     def of(cls, run: Run, loaded: Loaded) -> Renderers:
-        base, delta = loaded.base, loaded.delta
-        library = base.figures if delta is not None and not delta.dictionary_changed \
-            else None
-        drawn = base.drawn if library is not None else None
+        base, delta, sources = loaded.base, loaded.delta, loaded.sources
+        reuse = delta is not None and not delta.dictionary_changed and base.figures
+        library = base.figures if reuse else \
+            FigureLibrary(sources.figures, sources.dictionary, run.problems)
+        library.problems = run.problems
+        drawn = base.drawn if reuse else None
         make = functools.cache(functools.partial(
             make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
             store=run.cache.store, parsed=loaded.parsed))

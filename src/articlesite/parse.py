@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 from . import parallel
 from .cache import Cache, KeptBody, StoredCopy, body_key, copy_key, render_key
+from .check.marks import spec_links
 from .load.content import Article
 from .load.outlines import outline_plain
 from .load.sections import sections_in
 from .load.sourcefiles import CHANGED, SourceChanged
 from .load.sources import Sources
-from .memo import OUTLINE, SECTIONS, SPEC
+from .memo import LINKS, OUTLINE, SECTIONS, SPEC
 from .problems import Problem, Problems
 from .translate.view import figure_copy
 
@@ -39,6 +40,7 @@ class Parsed:
     bodies: dict[str, KeptBody] = field(default_factory=dict)   # by body_key
     copies: dict[str, StoredCopy] = field(default_factory=dict)  # by copy_key
     specs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # clean, by digest
+    links: dict[str, list] = field(default_factory=dict)   # check/marks.py's, by digest
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -79,6 +81,8 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
             cache.keep_copy(key, stored)
         for spec, keys in done.specs.items():
             memo.keep(SPEC, spec, list(keys))
+        for spec, links in done.links.items():
+            memo.keep(LINKS, spec, links)
         problems.extend(done.problems)
 
 
@@ -86,7 +90,8 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
               renderer: Renderer, rendering: str) -> Parsed:
     """In a worker: these languages' sources of the article parsed, once each, into
     their outlines, sections and bodies (a body only when rendering it found no
-    problem: then its page renders it again, to report them)."""
+    problem: then its page renders it again, to report them), and the node links of the
+    figures they place (the check stage's: then it does not load their specs again)."""
     from .render import markdown  # markdown-it: only when a source is parsed
 
     done = Parsed()
@@ -118,6 +123,10 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         done.bodies[key] = cache.store_body(made[0], sources.dictionary)
         placed.update(made[0].figures)
     done.copies = figure_copies(renderer, placed, sources, cache, rendering)
+    for figure_id in placed:
+        spec = renderer.figures.get(figure_id) if figure_id in renderer.figures else None
+        if spec is not None:
+            done.links[renderer.figures.files[figure_id].digest] = spec_links(spec)
     done.specs, renderer.figures.clean = renderer.figures.clean, {}
     renderer.sections = {}
     done.problems = list(found)

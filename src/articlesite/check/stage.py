@@ -17,18 +17,19 @@ from .marks import check_marks
 if TYPE_CHECKING:
     from ..load.config import Site
     from ..load.content import Article
-    from ..load.figures import FigureFile
+    from ..load.figures import FigureLibrary
     from ..render.markdown import Outline
 
 
-def check_sources(site: Site, figures: dict[str, FigureFile], articles: list[Article],
+def check_sources(site: Site, figures: FigureLibrary, articles: list[Article],
                   memo: Memo, problems: Problems, warn: Callable[..., None],
                   parsed: dict[str, list] | None = None) -> dict[str, Outline]:
     """Check these articles: problems go to `problems`, what readers would see as
-    literal markup to `warn(path, line, message, language=…)`. The outlines, by source
-    digest; the tokens parsed in this process go to `parsed` (load_outlines)."""
+    literal markup to `warn(path, line, message, language=…)`; `figures`: the specs, a
+    spec loaded when the memo lacks its node links. The outlines, by source digest; the
+    tokens parsed in this process go to `parsed` (load_outlines)."""
     outlines = load_outlines(articles, memo, problems, parsed)
     check_pages(site, articles, outlines, problems)
-    check_marks(site, figures, articles, outlines, problems)
+    check_marks(site, figures, articles, outlines, memo, problems)
     literal_markup(articles, outlines, warn, site.admonitions)
     return outlines
