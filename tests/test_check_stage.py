@@ -221,6 +221,10 @@ def site_files(site: Path) -> dict[str, bytes]:
 PARSE_MISTAKES = """
 ## No id here
 
+# A second title
+
+### Bad {#Bad_Id}
+
 ```{figure}
 ```
 
@@ -244,12 +248,15 @@ A note[^missing] and [@nobody].
 
 
 NOWHERE = "node 'learn' links to '#nowhere', which is not a section of {}.md"
+BAD_ID = ("heading id '{#Bad_Id}' must be lower-case letters, digits and hyphens, starting "
+          "with a letter or digit")
 NO_ID = "a section heading needs an id that is the same in every language"
 
 
 def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: Path,
                                                                       monkeypatch):
-    """A heading without an id, a figure directive without an id, an unknown figure and
+    """A `#` heading, a heading id written wrongly, a section heading without an id, a
+    figure directive without an id, an unknown figure and
     directive, a label used twice, an undefined footnote, a citation of no entry, a
     figure's node linking to no section: the check stage finds them on the outlines
     (and the spec), with their file, line and language; no body is rendered, and
@@ -280,13 +287,15 @@ def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: 
             for p in sorted(found, key=lambda p: (p.line, p.message))
             if p.file != "figures/steps.yaml"] == [
         ("content/loop/en.md", 0, NO_ID, "en"),
-        ("content/loop/en.md", 2, "a figure directive needs a figure id", "en"),
-        ("content/loop/en.md", 5, "unknown figure 'nothing-like-it'", "en"),
-        ("content/loop/en.md", 8, "unknown directive '{sidebar}'", "en"),
-        ("content/loop/en.md", 16, "\\label{eq", "en"),
-        ("content/loop/en.md", 20, "citation '@nobody' has no entry in the bibliography",
+        ("content/loop/en.md", 2, "a '#' heading in the body would be a second title", "en"),
+        ("content/loop/en.md", 4, BAD_ID, "en"),
+        ("content/loop/en.md", 6, "a figure directive needs a figure id", "en"),
+        ("content/loop/en.md", 9, "unknown figure 'nothing-like-it'", "en"),
+        ("content/loop/en.md", 12, "unknown directive '{sidebar}'", "en"),
+        ("content/loop/en.md", 20, "\\label{eq", "en"),
+        ("content/loop/en.md", 24, "citation '@nobody' has no entry in the bibliography",
          "en"),
-        ("content/loop/en.md", 20, "footnote [^missing] is not defined", "en")]
+        ("content/loop/en.md", 24, "footnote [^missing] is not defined", "en")]
     monkeypatch.undo()
     renderer = renderer_for(sources, rendered := Problems(root), parsed=parsed,
                             library=figures)

@@ -26,7 +26,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
-from .markdown_rules.headings import check_heading, render_heading_close
+from .markdown_rules.headings import heading_problems, render_heading_close
 from .markdown_rules.literal import find_literal_markup
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
@@ -182,7 +182,8 @@ def unknown_directive(name: str) -> str:
 
 def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | None, str]]:
     """What can only be a mistake in a parsed body, found without rendering it (the check
-    stage reports it, from the outline): a `##` heading without an id, a figure directive
+    stage reports it, from the outline): a `#` heading, a heading id written wrongly, a
+    `##` heading without an id, a figure directive
     without an id or with content, a directive no rule knows, a label two display
     formulas use, and the literal markup that stops the build (literal.py)."""
     found: list[tuple[int | None, str]] = []
@@ -191,8 +192,10 @@ def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | Non
         line = first_line + token.map[0] if token.map else inline_line
         if token.type == "inline":
             inline_line = line
-        elif token.type == "heading_open" and token.tag == "h2" and not token.attrGet("id"):
-            found.append((line, NO_SECTION_ID))
+        elif token.type == "heading_open":
+            found += [(line, message) for message in heading_problems(token)]
+            if token.tag == "h2" and not token.attrGet("id"):
+                found.append((line, NO_SECTION_ID))
         elif token.type == "fence":
             info = token.info.strip()
             figure, directive = FIGURE_INFO.match(info), DIRECTIVE_INFO.match(info)
@@ -239,7 +242,6 @@ def _line(tokens: list[Token], idx: int, env: dict) -> int | None:
 
 def _render_heading_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
-    check_heading(self, tokens, idx, options, env)
     html = self.renderToken(tokens, idx, options, env)
     context = env.get("context")
     if context is None or token.tag != "h2":
