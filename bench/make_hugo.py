@@ -118,10 +118,10 @@ SINGLE = """\
 </nav>
 {{ end }}
 {{ define "main" }}
-<article>
+<article data-pagefind-body>
 <h1>{{ .Title }}</h1>
 <p class="description">{{ .Description }}</p>
-<nav class="toc" aria-labelledby="toc-title">
+<nav class="toc" aria-labelledby="toc-title" data-pagefind-ignore>
 <h2 id="toc-title">{{ i18n "contents" }}</h2>
 {{ .TableOfContents }}
 </nav>

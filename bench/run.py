@@ -25,6 +25,7 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import shutil
 import socket
 import statistics
@@ -113,6 +114,16 @@ def hugo(site: Path) -> list[str]:
     return ["hugo", "--source", str(site), "--destination", str(site / "public"), "--quiet"]
 
 
+def hugo_then_pagefind(site: Path) -> list[str]:
+    """Hugo, then Pagefind over Hugo's pages (their <article> marked data-pagefind-body),
+    as a Hugo site gets its search: `hugo && pagefind --site public`. Pagefind is the
+    program the `pagefind[extended]` wheel ships, run directly (no Python in between)."""
+    from pagefind.service import get_executable
+
+    pagefind = [str(get_executable()), "--site", str(site / "public"), "--silent"]
+    return ["sh", "-c", f"{shlex.join(hugo(site))} && {shlex.join(pagefind)}"]
+
+
 def mkdocs(site: Path) -> list[str]:
     return [sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file",
             str(site / "mkdocs.yml"), "--site-dir", str(site / "site")]
@@ -147,7 +158,7 @@ def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) 
     twin = project.with_name(f"{project.name}-no-search")
     without_search(project, twin)
     commands = {"ours": ours(project, "--clean"), "no search": ours(twin, "--clean"),
-                "hugo": hugo(site)}
+                "hugo": hugo(site), "hugo+pagefind": hugo_then_pagefind(site)}
     if docs is not None:
         commands["mkdocs"] = mkdocs(docs)
     for command in commands.values():
@@ -165,6 +176,7 @@ def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) 
     row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True).memory
     row["no search"]["pss"] = measure(ours(twin, "--clean"), memory=True).memory
     row["hugo"]["pss"] = measure(hugo(site), memory=True).memory
+    row["hugo+pagefind"]["pss"] = measure(hugo_then_pagefind(site), memory=True).memory
     return row
 
 
@@ -182,6 +194,36 @@ def search_table(full: list[dict]) -> str:
             f"{1 - bare['wall'] / us['wall']:.0%} | {bare['wall'] / them['wall']:.2f} | "
             f"{us['cpu']:.2f} s | {bare['cpu']:.2f} s | {us['pss'] / mib:.0f} MiB | "
             f"{bare['pss'] / mib:.0f} MiB | {bare['pss'] / them['pss']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def verdict(value: float, bound: float, at_most: bool = True) -> str:
+    """A ratio against its target from issue 23: met or not."""
+    met = value <= bound if at_most else value >= bound
+    return f"{value:.2f} ({'≤' if at_most else '≥'} {bound:g}: {'met' if met else 'missed'})"
+
+
+def targets_table(full: list[dict]) -> str:
+    """Each size against issue 23's targets: with the search index, against Hugo followed
+    by Pagefind over Hugo's pages (wall and peak memory); without it, against Hugo alone;
+    MkDocs against ours."""
+    mib = 1024 * 1024
+    lines = [("| N | ours wall | Hugo, then Pagefind | ratio | ours peak memory | the pair's "
+              "peak | ratio | ours without search | Hugo | ratio | MkDocs / ours |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in full:
+        us, pair, bare, them = (row[name] for name in ("ours", "hugo+pagefind", "no search",
+                                                       "hugo"))
+        mkdocs = (verdict(row["mkdocs"]["wall"] / us["wall"], 2, at_most=False)
+                  if "mkdocs" in row and row["N"] >= 200 else
+                  f"{row['mkdocs']['wall'] / us['wall']:.2f}" if "mkdocs" in row else "")
+        lines.append(
+            f"| {row['N']} | {us['wall']:.2f} s | {pair['wall']:.2f} s "
+            f"({pair['cpu']:.1f} s CPU) | {verdict(us['wall'] / pair['wall'], 1.0)} | "
+            f"{us['pss'] / mib:.0f} MiB | {pair['pss'] / mib:.0f} MiB | "
+            f"{verdict(us['pss'] / pair['pss'], 1.0)} | {bare['wall']:.2f} s | "
+            f"{them['wall']:.2f} s | "
+            f"{verdict(bare['wall'] / them['wall'], 5 if row['N'] < 200 else 3)} | {mkdocs} |")
     return "\n".join(lines) + "\n"
 
 
@@ -408,6 +450,8 @@ def main() -> int:
     parser.add_argument("--runs", default="10,5,5",
                         help="runs of each full build, per size (rebuilds: the last + 2)")
     parser.add_argument("--work", type=Path, default=BENCH / "out")
+    parser.add_argument("--full-only", action="store_true",
+                        help="only the full builds (no rebuilds, no save-to-page times)")
     args = parser.parse_args()
     if shutil.which("hugo") is None:
         print("hugo is not installed: apt-get install -y hugo", file=sys.stderr)
@@ -429,13 +473,15 @@ def main() -> int:
             make_mkdocs.make(project, docs)
         full.append(compare(size, project, site, count, docs))
         print(json.dumps(full[-1]), flush=True)
-    largest = args.work / f"ours-{sizes[-1]}"
-    again = rebuilds(largest, runs[-1] + 2)
-    print(json.dumps(again), flush=True)
-    serve = save_to_ready_serve(largest, runs[-1] + 2)
-    print(json.dumps(serve), flush=True)
-    hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
-    result = table(full, again, sizes[-1], serve, hugo_serve)
+    result = "Issue 23's targets, full builds (ratios from this run):\n\n" + targets_table(full)
+    if not args.full_only:
+        largest = args.work / f"ours-{sizes[-1]}"
+        again = rebuilds(largest, runs[-1] + 2)
+        print(json.dumps(again), flush=True)
+        serve = save_to_ready_serve(largest, runs[-1] + 2)
+        print(json.dumps(serve), flush=True)
+        hugo_serve = save_to_ready_hugo(args.work / f"hugo-{sizes[-1]}", runs[-1] + 2)
+        result += "\n" + table(full, again, sizes[-1], serve, hugo_serve)
     result += ("\nOur full builds without the search index (`search: false`), timed in the "
                "same runs:\n\n" + search_table(full))
     if any("mkdocs" in row for row in full):

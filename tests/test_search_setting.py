@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from conftest import edit, failed_build, line_of, run_build, soup
 
+from articlesite.cache import Cache, Store
+from articlesite.search import given_digest, search_input
 
-def test_a_site_without_search_has_no_index_and_no_box(project: Path):
+
+def test_a_site_without_search_has_no_index_and_no_box(project: Path, tmp_path: Path):
     # The `project` copy says `search: false` (conftest.copy_project).
     assert run_build(project).returncode == 0
     site = project / "site"
@@ -15,11 +19,21 @@ def test_a_site_without_search_has_no_index_and_no_box(project: Path):
     for page in ("index.html", "en/index.html", "ja/ppo-long-horizon.html"):
         html = soup(site / page)
         assert html.select_one("form.search") is None and html.select_one("#search-input") is None
+    article = "ja/ppo-long-horizon.html"
+    assert Cache(project).pages[article].search == ""   # nothing worked out for an index
     # Turned on again, the next build makes the index and shows the box.
     edit(project, "content/site.yaml", "search: false", "search: true")
     assert run_build(project).returncode == 0
     assert (site / "pagefind" / "pagefind.js").is_file()
-    assert soup(site / "ja/ppo-long-horizon.html").select_one("form.search") is not None
+    assert soup(site / article).select_one("form.search") is not None
+    # What Pagefind is handed of a page is stored as the page is rendered (with the index
+    # on), named by its digest, the cache entry's; the index links it from there.
+    html = (site / article).read_text(encoding="utf-8")
+    store = Store(tmp_path / "store")
+    store.folder.mkdir()
+    stored = store.path(given_digest(html, store))
+    assert stored.read_text(encoding="utf-8") == search_input(html) != html
+    assert Cache(project).pages[article].search == stored.name.removesuffix(".html")
 
 
 def test_a_search_value_that_is_not_true_or_false_is_named(project: Path):
@@ -27,3 +41,15 @@ def test_a_search_value_that_is_not_true_or_false_is_named(project: Path):
     line = line_of(project, "content/site.yaml", "search: maybe")
     assert (f"content/site.yaml:{line}: search must be true or false, not 'maybe' "
             "[key 'search']") in failed_build(project)
+
+
+def test_a_missing_pagefind_program_is_named_for_each_language(project: Path):
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    env = os.environ | {"PAGEFIND_BINARY_PATH": str(project / "no-such-program")}
+    result = run_build(project, env=env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    named = [line.rsplit(" [language ", 1)[-1] for line in result.stderr.splitlines()
+             if line.startswith("  site/pagefind: the search index could not be built: "
+                                "Pagefind's program was not found")]
+    assert sorted(named) == ["'en']", "'ja']", "'zh']"], result.stderr
+    assert not (project / "site").exists()

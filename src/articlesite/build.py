@@ -48,7 +48,7 @@ from .cache import (
 from .check.stage import check_sources
 from .load.figures import FigureFile, FigureLibrary
 from .load.reload import reload_sources
-from .load.sourcefiles import SourceChanged, digest
+from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
 from .memo import SECTIONS, SPEC, Memo
@@ -57,7 +57,7 @@ from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
-from .search import BUNDLE, search_bundle, search_input
+from .search import BUNDLE, given_digest, search_bundle
 from .translate.view import PATH as VIEW
 from .translate.view import (
     render_translator_view,
@@ -413,7 +413,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
             placed.update(page.figures)
             if not found:
                 entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                              cache.store)
+                                              cache.store, sources.site.search)
                 if page.body is not None:
                     bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
         copies = figure_copies(renderer, set(placed), sources, cache, plan.rendering)
@@ -435,13 +435,16 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
     return rendered
 
 
-def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store) -> Entry:
-    """Store a rendered page; its cache entry."""
+def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
+             search: bool = True) -> Entry:
+    """Store a rendered page (with `search`, what the search index is given of it too);
+    its cache entry. Without the index it records no search digest: the search setting
+    is part of every page's key, so turning it on renders the pages again."""
     texts = tuple(sorted(page.texts))
     return Entry(key, tuple(sorted(page.figures.items())), texts,
                  texts_digest(texts, dictionary), *store.put(page.html),
                  tuple(sorted(page.files.items())),
-                 digest(search_input(page.html).encode("utf-8")))
+                 given_digest(page.html, store) if search else "")
 
 
 def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],

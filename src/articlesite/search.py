@@ -11,16 +11,18 @@ changed (search_input), and put in place with the pages.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
+from .load.sourcefiles import digest
 from .problems import Interrupted, Problems
 
 BUNDLE = "pagefind"
@@ -75,6 +77,14 @@ def search_input(html: str) -> str:
             kept.append(html[position:where])
             position = after
     return "".join(kept) + html[position:end] + "</body></html>\n"
+
+
+def given_digest(html: str, store: Store) -> str:
+    """Store what Pagefind is given of a page (search_input); its digest, the name it is
+    stored under, so that indexing hands it to Pagefind as it is (index_languages). Only
+    for this build: the cache does not keep it (it is nearly the page's size: 42 MB at
+    N=200), so a page cached before is worked out again."""
+    return store.put_bytes(search_input(html).encode("utf-8"))[0]
 
 
 def without_styles_and_scripts(html: str) -> str:
@@ -195,19 +205,24 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     """Run Pagefind on each language's pages at once; for each language, its own files
     and the program's shared ones (path -> stored), and its entry file's content. When
     `interrupt()` turns true while they run, they are ended and Interrupted is raised."""
+    program = pagefind_program()
+    if program is None:
+        for code in groups:
+            problems.add(root / "site" / BUNDLE, None, "the search index could not be built: "
+                         "Pagefind's program was not found (pip install -e .; or the "
+                         "PAGEFIND_BINARY_PATH environment variable names no program)",
+                         language=code)
+        return None
     running = {}
     for code, group in groups.items():
         folder = work / code
-        for path, _, blob in group:
+        for path, given, blob in group:
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            # Worked out again here (the cache keeps only its digest, Entry.search): only a
-            # language being indexed needs it, and indexing takes far longer.
-            page = store.path(blob).read_text("utf-8")
-            target.write_text(search_input(page), "utf-8")
+            hand_over(store, given, blob, target)
         running[code] = subprocess.Popen(
-            [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir",
-             BUNDLE, "--silent"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [program, "--site", str(folder), "--output-subdir", BUNDLE, "--silent"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     made = {}
     for code, process in running.items():
         output = finished(process, running.values(), interrupt)
@@ -225,10 +240,42 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
             if path.is_file() and name != "pagefind-entry.json":
                 is_shared = name in SHARED or (name.startswith("pagefind-") and
                                                name.endswith((".js", ".css")))
-                (common if is_shared else own)[f"{BUNDLE}/{name}"] = \
-                    store.put_bytes(path.read_bytes())
+                (common if is_shared else own)[f"{BUNDLE}/{name}"] = moved_into(store, path)
         made[code] = own, common, json.loads((bundle / "pagefind-entry.json").read_bytes())
     return made if len(made) == len(groups) else None
+
+
+def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
+    """Put what Pagefind is given of the page `blob` at `target`: the text stored as the
+    page was rendered (given_digest), linked rather than copied; else (a page cached
+    before, a page with no digest of its own, no hard links here) worked out again."""
+    if given != blob:
+        with contextlib.suppress(OSError):
+            os.link(store.path(given), target)
+            return
+    target.write_text(search_input(store.path(blob).read_text("utf-8")), "utf-8")
+
+
+def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
+    """Store a file Pagefind wrote, as Store.put_bytes does, by moving it into the store
+    rather than writing it again (the work folder is beside the store)."""
+    blob = digest(path.read_bytes())
+    stored = store.path(blob)
+    os.replace(path, stored)
+    stat = stored.stat()
+    return blob, stat.st_size, stat.st_mtime_ns
+
+
+def pagefind_program() -> str | None:
+    """The Pagefind program the `pagefind` package would run (PAGEFIND_BINARY_PATH, else
+    its `pagefind[extended]` wheel's, else one on PATH; get_executable is in the package
+    since its first release, 1.2.0), run directly: `python -m pagefind` starts a Python
+    that imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since
+    only a build that indexes needs it."""
+    from pagefind.service import get_executable
+
+    program = get_executable()
+    return str(program) if program is not None and os.access(program, os.X_OK) else None
 
 
 def finished(process: subprocess.Popen, running: Iterable[subprocess.Popen],

@@ -19,8 +19,6 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol
 from xml.etree import ElementTree
 
-import imagesize
-
 from ..load.sourcefiles import digest
 
 ARTICLE_KEY = "article:"   # in a page's record of what it looked at: an article's languages
@@ -178,6 +176,10 @@ def image_size(data: bytes) -> tuple[str | None, tuple[int, int] | None]:
         return None, None
     if kind == "svg":
         return kind, svg_size(data)
+    # Imported here: it imports urllib.request (http.client, ssl, email: some 7 ms), and
+    # only a build with a raster image needs it.
+    import imagesize
+
     try:
         info = imagesize.get_info(io.BytesIO(data))
     except (ValueError, OSError, EOFError):
