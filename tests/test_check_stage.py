@@ -5,6 +5,7 @@ once; no site page is rendered for each article, and nothing is written."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 from conftest import check, failed_build, fixture_site, line_of, problems
 
 from articlesite.check.report import run_checks
-from articlesite.render.templates import Renderer
+from articlesite.render.templates import Renderer, renderer_for
 
 LOOP = "content/loop/en.md"
 OTHER = "content/other/ja.md"
@@ -176,3 +177,127 @@ def test_a_clean_build_and_check_parse_each_source_once(tmp_path: Path, monkeypa
     parsed.clear()
     run_checks(root, browser=False)
     assert sorted(parsed.values()) == [1, 1, 1]
+
+
+def test_a_build_over_the_cores_parses_each_source_once_in_every_process(tmp_path: Path,
+                                                                         monkeypatch):
+    """Enough sources to parse them over the cores: each worker makes a source's
+    outline, sections and body from one parse (parse.py), and rendering puts the body in
+    its page without parsing it again. The site is the one a build in this process
+    makes."""
+    from articlesite import parallel
+    from articlesite.build import build
+    from articlesite.render import markdown
+
+    root = fixture_site("sources", tmp_path / "project")   # with sections confirmed
+    for n in range(2, 6):
+        copy = shutil.copytree(root / "content" / "loop", root / "content" / f"loop-{n}")
+        for source in copy.glob("*.md"):   # each source its own text
+            source.write_text(source.read_text(encoding="utf-8") + f"\nCopy {n}.\n",
+                              encoding="utf-8")
+    log, parse = tmp_path / "parses.log", markdown.parse
+
+    def counted(text: str) -> list:
+        with log.open("a", encoding="utf-8") as out:   # from every process
+            out.write(f"{os.getpid()} {hash(text)}\n")
+        return parse(text)
+
+    monkeypatch.setattr(markdown, "parse", counted)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    build(root, tmp_path / "spread", clean=True)
+    parses = [line.split() for line in log.read_text().splitlines()]
+    assert len(parses) == 15 and len({text for _, text in parses}) == 15
+    assert os.getpid() not in {int(pid) for pid, _ in parses}   # all in the workers
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)
+    build(root, tmp_path / "here", clean=True)
+    assert site_files(tmp_path / "spread") == site_files(tmp_path / "here")
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(site)): path.read_bytes()
+            for path in sorted(site.rglob("*")) if path.is_file()}
+
+
+PARSE_MISTAKES = """
+## No id here
+
+# A second title
+
+### Bad {#Bad_Id}
+
+```{figure}
+```
+
+```{figure} nothing-like-it
+```
+
+```{sidebar}
+text
+```
+
+$$
+a \\label{eq:x}
+$$
+
+$$
+b \\label{eq:x}
+$$
+
+A note[^missing] and [@nobody].
+"""
+
+
+NOWHERE = "node 'learn' links to '#nowhere', which is not a section of {}.md"
+BAD_ID = ("heading id '{#Bad_Id}' must be lower-case letters, digits and hyphens, starting "
+          "with a letter or digit")
+NO_ID = "a section heading needs an id that is the same in every language"
+
+
+def test_the_check_stage_finds_without_rendering_what_the_parse_shows(tmp_path: Path,
+                                                                      monkeypatch):
+    """A `#` heading, a heading id written wrongly, a section heading without an id, a
+    figure directive without an id, an unknown figure and
+    directive, a label used twice, an undefined footnote, a citation of no entry, a
+    figure's node linking to no section: the check stage finds them on the outlines
+    (and the spec), with their file, line and language; no body is rendered, and
+    rendering the body reports none of them again."""
+    from articlesite.check.stage import check_sources
+    from articlesite.load.figures import FigureLibrary
+    from articlesite.load.sources import load_sources
+    from articlesite.problems import Problems
+
+    root = fixture_site("sources", tmp_path / "project")
+    spec = root / "figures" / "steps.yaml"
+    spec.write_text(spec.read_text().replace("link: learn", "link: nowhere"))
+    with (root / "content" / "loop" / "en.md").open("a", encoding="utf-8") as file:
+        file.write(PARSE_MISTAKES)
+    first = (root / "content" / "loop" / "en.md").read_text().splitlines() \
+        .index("## No id here") + 1   # the line of the first mistake
+    sources = load_sources(root, Problems(root))
+    monkeypatch.setattr(Renderer, "render_body", None)   # not called
+    found, parsed = Problems(root), {}
+    figures = FigureLibrary(sources.figures, sources.dictionary, found)
+    check_sources(sources.site, figures, sources.articles, sources.memo, found,
+                  lambda *args, **kwargs: None, parsed)
+    nodes = [(p.file, p.line, p.message, p.language) for p in found
+             if p.file == "figures/steps.yaml"]
+    assert sorted(nodes, key=lambda node: node[3]) == [
+        ("figures/steps.yaml", 10, NOWHERE.format(code), code) for code in ("en", "ja", "zh")]
+    assert [(p.file, p.line - first, p.message.split(":")[0].split(" (")[0], p.language)
+            for p in sorted(found, key=lambda p: (p.line, p.message))
+            if p.file != "figures/steps.yaml"] == [
+        ("content/loop/en.md", 0, NO_ID, "en"),
+        ("content/loop/en.md", 2, "a '#' heading in the body would be a second title", "en"),
+        ("content/loop/en.md", 4, BAD_ID, "en"),
+        ("content/loop/en.md", 6, "a figure directive needs a figure id", "en"),
+        ("content/loop/en.md", 9, "unknown figure 'nothing-like-it'", "en"),
+        ("content/loop/en.md", 12, "unknown directive '{sidebar}'", "en"),
+        ("content/loop/en.md", 20, "\\label{eq", "en"),
+        ("content/loop/en.md", 24, "citation '@nobody' has no entry in the bibliography",
+         "en"),
+        ("content/loop/en.md", 24, "footnote [^missing] is not defined", "en")]
+    monkeypatch.undo()
+    renderer = renderer_for(sources, rendered := Problems(root), parsed=parsed,
+                            library=figures)
+    renderer.render_body(sources.articles[0], "en")
+    assert list(rendered) == []

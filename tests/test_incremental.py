@@ -334,21 +334,23 @@ def test_a_failed_build_keeps_site_and_cache_sound(project: Path, tmp_path: Path
     assert_same_as_clean_build(project, tmp_path)
 
 
-@pytest.mark.parametrize("changed", [f"content/{COPY}/en.md", f"figures/{FIGURE}.yaml"])
+# Where a file's content is read after its digest: a source's by rendering (after the
+# plan), a spec's by the check stage (its node links, check/marks.py) or rendering.
+@pytest.mark.parametrize("changed, stage", [(f"content/{COPY}/en.md", "plan_pages"),
+                                            (f"figures/{FIGURE}.yaml", "check")])
 def test_a_source_edited_during_the_build_fails_it(project: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch,
-                                                   changed: str):
+                                                   changed: str, stage: str):
     from articlesite import build as stages
 
     edit(project / changed, "title", "title ")   # so that the build must render it
-    plan_pages = stages.plan_pages
+    then = getattr(stages, stage)
 
-    def plan_then_edit(*args):
-        plan = plan_pages(*args)
-        edit(project / changed, "title", "title ")  # read, and not yet rendered
-        return plan
+    def edit_then(*args):
+        edit(project / changed, "title", "title ")  # read (its digest), content not yet
+        return then(*args)
 
-    monkeypatch.setattr(stages, "plan_pages", plan_then_edit)
+    monkeypatch.setattr(stages, stage, edit_then)
     before = files(project / "site")
     with pytest.raises(BuildError, match="changed while the site was being built"):
         build(project)

@@ -2,8 +2,11 @@
 
 - load: the sources, or after a change only what changed since the `previous` build
   (load/reload.py);
-- check: each source parsed once for its outline and sections, the pages' ids and
-  links, what readers would see as markup (check/stage.py, shared with `check`);
+- parse: when many sources are new to the memo, each parsed once over the cores, an
+  article at a time, for its outline, its sections and its body (parse.py);
+- check: each source's outline and sections (parsed now if the parse stage did not),
+  the pages' ids and links, what readers would see as markup (check/stage.py, shared
+  with `check`);
 - plan: which pages must be rendered (plan.py: the cache, or the previous build, holds
   the others);
 - render: those pages, over the cores when there are many, each streamed to the cache's
@@ -50,13 +53,13 @@ from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
 from .memo import SECTIONS, SPEC, Memo
 from .pages import Page, PageJob
+from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
 from .search import BUNDLE, given_digest, search_bundle
 from .translate.view import PATH as VIEW
 from .translate.view import (
-    figure_copy,
     render_translator_view,
     view_copies,
 )
@@ -165,9 +168,10 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
     loaded = load(run, base, changed, drafts)
-    warnings = check(run, loaded)
-    plan, phases = plan_site(run, loaded)
     renderers = Renderers.of(run, loaded)
+    parse(run, loaded, renderers)
+    warnings = check(run, loaded, renderers)
+    plan, phases = plan_site(run, loaded)
     rendered = render(run, loaded, plan, phases, renderers)
     view, pages = render_the_view(run, loaded, plan, rendered, renderers)
     pages, files = publish_files(run, pages)
@@ -196,7 +200,15 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool)
     return Loaded(sources, keys, base, delta, parsed)
 
 
-def check(run: Run, loaded: Loaded) -> list[Problem]:
+def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
+    """The parse stage, when there are many sources to parse (parse.py): over the cores,
+    each source's outline, sections and body from one parse, for the stages after."""
+    sources, delta = loaded.sources, loaded.delta
+    parse_spread(sources, sources.articles if delta is None else delta.articles, run.cache,
+                 run.problems, renderers.make, loaded.parsed)
+
+
+def check(run: Run, loaded: Loaded, renderers: Renderers) -> list[Problem]:
     """The check stage, on the parsed sources: what it finds is listed with what rendering
     finds, at once. A quick rebuild checks the articles it edited (what the others' check
     reads, the site, the article and its outline, is what passed last time). Returns the
@@ -204,8 +216,8 @@ def check(run: Run, loaded: Loaded) -> list[Problem]:
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
     warnings = Problems(run.root)
-    check_sources(sources.site, checked, run.cache.memo, run.problems, warnings.add,
-                  loaded.parsed, spread=True)
+    check_sources(sources.site, renderers.figures, checked, run.cache.memo, run.problems,
+                  warnings.add, loaded.parsed)
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
 
 
@@ -231,20 +243,23 @@ def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
 @dataclass
 class Renderers:
     """The build's renderer, made when first needed (a build that renders nothing loads
-    no template), with the figures the previous build parsed and drew: they hold while
-    the specs and the dictionary they were checked against are the same (a delta means
-    the templates are the same too)."""
+    no template), and its figures (the check stage loads from them the specs whose node
+    links it needs): those the previous build parsed and drew, while the specs and the
+    dictionary they were checked against are the same (a delta means the templates are
+    the same too)."""
 
     make: Callable[[], Renderer]
-    figures: FigureLibrary | None
+    figures: FigureLibrary
     drawn: DrawnFigures | None
 
     @classmethod
     def of(cls, run: Run, loaded: Loaded) -> Renderers:
-        base, delta = loaded.base, loaded.delta
-        library = base.figures if delta is not None and not delta.dictionary_changed \
-            else None
-        drawn = base.drawn if library is not None else None
+        base, delta, sources = loaded.base, loaded.delta, loaded.sources
+        reuse = delta is not None and not delta.dictionary_changed and base.figures
+        library = base.figures if reuse else \
+            FigureLibrary(sources.figures, sources.dictionary, run.problems)
+        library.problems = run.problems
+        drawn = base.drawn if reuse else None
         make = functools.cache(functools.partial(
             make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
             store=run.cache.store, parsed=loaded.parsed))
@@ -401,15 +416,7 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
                                               cache.store, sources.site.search)
                 if page.body is not None:
                     bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
-        copies = {}
-        for figure_id in placed:
-            file = sources.figures.get(figure_id)
-            key = file and copy_key(plan.rendering, file.digest)
-            if key is None or cache.stored_copy(key) is not None:
-                continue
-            spec = renderer.figures.get(figure_id)
-            if spec is not None:
-                copies[key] = cache.store_copy(figure_copy(renderer, spec))
+        copies = figure_copies(renderer, set(placed), sources, cache, plan.rendering)
         part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
         renderer.figures.clean, renderer.sections = {}, {}
         return len(jobs), part, list(found)

@@ -21,7 +21,8 @@ SECTIONS = "sections"      # an article source's sections (load/sections.py)
 SPEC = "spec"              # the dictionary keys of a figure spec that loaded clean
 BODY = "body"              # an article body's stored record (cache.KeptBody), by body_key
 COPY = "copy"              # a figure's copy for the translator's view (cache.StoredCopy)
-KINDS = (SOURCE, REFERENCES, OUTLINE, SECTIONS, SPEC, BODY, COPY)
+LINKS = "links"            # a figure spec's nodes that link to a section: id, link, line
+KINDS = (SOURCE, REFERENCES, OUTLINE, SECTIONS, SPEC, BODY, COPY, LINKS)
 
 
 def memo_key(kind: str, digest: str) -> str:

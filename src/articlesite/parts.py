@@ -31,8 +31,9 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("rendering", ("render", "translate.view")),
     # The cache (pages by key, their store), the search index, writing the site.
     ("output", ("cache", "search", "write")),
-    # The build: its stages in order, and the planning of what it renders.
-    ("build", ("build", "plan")),
+    # The build: its stages in order, the parse over the cores, and the planning of what
+    # it renders.
+    ("build", ("build", "parse", "plan")),
     # What runs around the build: the `check` command (which renders bodies and
     # templates; `check --stretch`), serve, the translation commands, the figure
     # commands, new projects and articles (starter, scaffold).

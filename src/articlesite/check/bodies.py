@@ -1,8 +1,10 @@
 """The check stage's article bodies: each source's Markdown rendered once, by the same
 render rules as its page (render/templates.py, Renderer.render_body), for the problems
-only rendering finds: unknown figures and citations, nodes linking to no section,
-formulas, directives and literal markup that stop the build, images and links
-(render/links.py); then the `#id` of every link, against the outlines (ids.py).
+rendering still finds: nodes linking to no section, formulas MathML cannot be made of,
+what the rules of markdown_rules/ report as they render, images and links
+(render/links.py); then the `#id` of every link, against the outlines (ids.py). (What
+the parse shows, unknown figures and citations among it, the check stage found:
+check/marks.py.)
 
 No page template is rendered and nothing is written; each figure placed is checked and
 its spec loaded, but not rendered (check/templates.py renders figure.html once).

@@ -70,13 +70,14 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     # The check stage of a build, then each body rendered once and the templates, for the
     # problems that stop a build; no page is written, nor each rendered.
     parsed: dict[str, list] = {}
-    outlines = check_sources(sources.site, sources.articles, sources.memo, findings,
-                             functools.partial(findings.add, check="markup"), parsed)
+    renderer = renderer_for(sources, findings, keep=len(sources.figures), parsed=parsed)
+    outlines = check_sources(sources.site, renderer.figures, sources.articles, sources.memo,
+                             findings, functools.partial(findings.add, check="markup"),
+                             parsed)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
                 check_placeholder(source, findings)
-    renderer = renderer_for(sources, findings, keep=len(sources.figures), parsed=parsed)
     bodies = check_bodies(renderer, sources, outlines, findings)
     templates = check_templates(renderer, sources, bodies)
     figures = renderer.figures.every()

@@ -1,6 +1,7 @@
 """The check stage that `build` and `check` both run, on the parsed sources: each
 source's outline (parsed once, load/outlines.py), the ids and links of every page
-(check/ids.py), and what would reach readers as literal markup (warnings)."""
+(check/ids.py), the figures and citations it names and what its parse found to be a
+mistake (check/marks.py), and what would reach readers as literal markup (warnings)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,24 @@ from ..load.outlines import literal_markup, load_outlines
 from ..memo import Memo
 from ..problems import Problems
 from .ids import check_pages
+from .marks import check_marks
 
 if TYPE_CHECKING:
     from ..load.config import Site
     from ..load.content import Article
+    from ..load.figures import FigureLibrary
     from ..render.markdown import Outline
 
 
-def check_sources(site: Site, articles: list[Article], memo: Memo, problems: Problems,
-                  warn: Callable[..., None], parsed: dict[str, list] | None = None, *,
-                  spread: bool = False) -> dict[str, Outline]:
+def check_sources(site: Site, figures: FigureLibrary, articles: list[Article],
+                  memo: Memo, problems: Problems, warn: Callable[..., None],
+                  parsed: dict[str, list] | None = None) -> dict[str, Outline]:
     """Check these articles: problems go to `problems`, what readers would see as
-    literal markup to `warn(path, line, message, language=…)`. The outlines, by source
-    digest; the tokens parsed in this process go to `parsed` (load_outlines)."""
-    outlines = load_outlines(articles, memo, problems, parsed, spread=spread)
+    literal markup to `warn(path, line, message, language=…)`; `figures`: the specs, a
+    spec loaded when the memo lacks its node links. The outlines, by source digest; the
+    tokens parsed in this process go to `parsed` (load_outlines)."""
+    outlines = load_outlines(articles, memo, problems, parsed)
     check_pages(site, articles, outlines, problems)
+    check_marks(site, figures, articles, outlines, memo, problems)
     literal_markup(articles, outlines, warn, site.admonitions)
     return outlines

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from .. import parallel
 from ..memo import OUTLINE, SECTIONS, Memo
 from ..problems import Problems
 from .sections import sections_in
@@ -19,63 +18,59 @@ if TYPE_CHECKING:
 
 
 def load_outlines(articles: list[Article], memo: Memo, problems: Problems,
-                  parsed: dict[str, list] | None = None,
-                  spread: bool = False) -> dict[str, Outline]:
+                  parsed: dict[str, list] | None = None) -> dict[str, Outline]:
     """The outline of every source of `articles`, by its digest, and its sections (which
     the memo keeps: load/sections.py finds them there, not parsed again). A source
     changed since it was read is a problem, and has none. The tokens of each source
     parsed now go to `parsed`, if given, by digest (rendering and `check` take them from
-    there); a source whose tokens `parsed` has already is not parsed again. With
-    `spread`, many sources are parsed over the cores: their tokens stay in the workers,
-    and rendering parses those sources again."""
+    there); a source whose tokens `parsed` has already is not parsed again. (A build
+    with many sources to parse parses them over the cores first: parse.py.)"""
     from ..render import markdown  # markdown-it: only when a source is parsed
-    from ..render.markdown_rules.literal import shown_as_text
 
     outlines: dict[str, Outline] = {}
-    unknown: dict[str, tuple[str, Source]] = {}   # digest -> language, source
     for article in articles:
         for language, source in article.sources.items():
-            if source.digest in outlines or source.digest in unknown:
+            if source.digest in outlines:
                 continue
             plain = memo.recall(OUTLINE, source.digest)
-            if plain is not None:
-                outlines[source.digest] = markdown.Outline.from_plain(plain)
-            else:
-                unknown[source.digest] = language, source
-
-    items = list(unknown.items())
-    here = not spread or parallel.in_process(len(items), len(items))
-    keep = parsed if here else None   # a worker's tokens would only fill its memory
-
-    def outline_of(item: tuple[str, tuple[str, Source]]) -> tuple[str, str, tuple | None,
-                                                                   list | None]:
-        digest, (language, source) = item
-        tokens = parsed.get(digest) if parsed is not None else None
-        sections = None   # parsed before (build.reload_sources): the memo has them
-        if tokens is None:
-            try:
-                body = source.body
-            except SourceChanged:
-                return digest, language, None, None
-            tokens = markdown.parse(body)
-            sections = sections_in(tokens, body, source.body_line)
-            if keep is not None:
-                keep[digest] = tokens
-        outline = markdown.outline(tokens, source.body_line)
-        outline.shown_as_text = shown_as_text(tokens, source.body_line)
-        return digest, language, outline.plain(), sections
-
-    found = map(outline_of, items) if here else \
-        parallel.map_unordered(outline_of, items, len(items))
-    for digest, language, plain, sections in found:
-        if plain is None:
-            problems.add(unknown[digest][1].path, None, CHANGED, language=language)
-            continue
-        memo.keep(OUTLINE, digest, plain)
-        if sections is not None:
-            memo.keep(SECTIONS, digest, sections)
-        outlines[digest] = markdown.Outline.from_plain(plain)
+            if plain is None:
+                plain = parse_outline(source, memo, parsed)
+                if plain is None:
+                    problems.add(source.path, None, CHANGED, language=language)
+                    continue
+                memo.keep(OUTLINE, source.digest, plain)
+            outlines[source.digest] = markdown.Outline.from_plain(plain)
     return outlines
+
+
+def parse_outline(source: Source, memo: Memo, parsed: dict[str, list] | None) -> tuple | None:
+    """A source's outline in plain values, from its tokens in `parsed` or parsed now
+    (then its tokens go to `parsed` and its sections to the memo); None if the source
+    changed since it was read."""
+    from ..render import markdown
+
+    tokens = parsed.get(source.digest) if parsed is not None else None
+    if tokens is None:   # (else parsed before, build.reload_sources: the memo has them)
+        try:
+            body = source.body
+        except SourceChanged:
+            return None
+        tokens = markdown.parse(body)
+        memo.keep(SECTIONS, source.digest, sections_in(tokens, body, source.body_line))
+        if parsed is not None:
+            parsed[source.digest] = tokens
+    return outline_plain(tokens, source.body_line)
+
+
+def outline_plain(tokens: list, first_line: int) -> tuple:
+    """The outline of a body parsed by markdown.parse, as the memo keeps it."""
+    from ..render import markdown
+    from ..render.markdown_rules.literal import shown_as_text
+
+    outline = markdown.outline(tokens, first_line)
+    outline.shown_as_text = shown_as_text(tokens, first_line)
+    outline.problems = markdown.parse_problems(tokens, first_line)
+    return outline.plain()
 
 
 def literal_markup(articles: list[Article], outlines: dict[str, Outline],

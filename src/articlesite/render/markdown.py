@@ -26,7 +26,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
-from .markdown_rules.headings import check_heading, render_heading_close
+from .markdown_rules.headings import heading_problems, render_heading_close
+from .markdown_rules.literal import find_literal_markup
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -57,6 +58,8 @@ class Outline:
     # which site.yaml may declare). Found once per source, when its outline is first made
     # (load/outlines.py: literal.shown_as_text).
     shown_as_text: list[tuple] = field(default_factory=list)
+    # What stops the build that the parse alone shows (parse_problems): line, message.
+    problems: list[tuple[int | None, str]] = field(default_factory=list)
 
     @property
     def sections(self) -> list[Heading]:
@@ -65,14 +68,15 @@ class Outline:
     def plain(self) -> tuple:
         """The outline in plain values, as the cache's memo keeps them."""
         return ([(h.level, h.id, h.html, h.line) for h in self.headings], self.figures,
-                self.citations, self.display_math, self.ids, self.shown_as_text)
+                self.citations, self.display_math, self.ids, self.shown_as_text,
+                self.problems)
 
     @classmethod
     def from_plain(cls, plain: tuple) -> Outline:
-        headings, figures, citations, display_math, ids, shown_as_text = plain
+        headings, figures, citations, display_math, ids, shown_as_text, problems = plain
         return cls([Heading(*h) for h in headings], [tuple(f) for f in figures],
                    [tuple(c) for c in citations], [tuple(d) for d in display_math], list(ids),
-                   [tuple(s) for s in shown_as_text])
+                   [tuple(s) for s in shown_as_text], [tuple(p) for p in problems])
 
 
 @dataclass
@@ -162,6 +166,52 @@ def markup_ids(tokens: list[Token]) -> list[str]:
     return ids
 
 
+# What parse_problems finds (rendering shows nothing in their place).
+NO_SECTION_ID = ("a section heading needs an id that is the same in every language: end it "
+                 "with {#some-id}")
+NO_FIGURE_ID = "a figure directive needs a figure id: ```{figure} figure-id"
+FIGURE_CONTENT = ("a figure directive takes no content: its caption and texts come from the "
+                  "figure-text dictionary")
+CODE_DIRECTIVES = ("code-block", "code", "sourcecode")
+
+
+def unknown_directive(name: str) -> str:
+    return (f"unknown directive '{{{name}}}' (in backticks: figure, code-block and the "
+            "admonition kinds; see README)")
+
+
+def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | None, str]]:
+    """What can only be a mistake in a parsed body, found without rendering it (the check
+    stage reports it, from the outline): a `#` heading, a heading id written wrongly, a
+    `##` heading without an id, a figure directive
+    without an id or with content, a directive no rule knows, a label two display
+    formulas use, and the literal markup that stops the build (literal.py)."""
+    found: list[tuple[int | None, str]] = []
+    inline_line = None   # a token without a line is placed at the last text's
+    for token in tokens:
+        line = first_line + token.map[0] if token.map else inline_line
+        if token.type == "inline":
+            inline_line = line
+        elif token.type == "heading_open":
+            found += [(line, message) for message in heading_problems(token)]
+            if token.tag == "h2" and not token.attrGet("id"):
+                found.append((line, NO_SECTION_ID))
+        elif token.type == "fence":
+            info = token.info.strip()
+            figure, directive = FIGURE_INFO.match(info), DIRECTIVE_INFO.match(info)
+            if figure and not figure.group(1):
+                found.append((line, NO_FIGURE_ID))
+            elif figure and token.content.strip():
+                found.append((line, FIGURE_CONTENT))
+            elif not figure and directive and directive.group(1) not in CODE_DIRECTIVES:
+                found.append((line, unknown_directive(directive.group(1))))
+    found += [(line, f"\\label{{{label}}} is used by another display formula of this page")
+              for line, label in equations.duplicate_labels(tokens, first_line)]
+    found += [(literal.line, literal.message)
+              for literal in find_literal_markup(tokens, first_line) if literal.stops_build]
+    return found
+
+
 def outline_of(body: str, first_line: int) -> Outline:
     """The outline of a Markdown body whose first line is `first_line` of its file."""
     return outline(parse(body), first_line)
@@ -172,9 +222,6 @@ def render(tokens: list[Token], first_line: int, context: RenderContext) -> str:
     renderer, options = parser().renderer, parser().options
     env: dict = {"context": context, "first_line": first_line,
                  "equations": equations.number(tokens)}
-    for line, label in equations.duplicate_labels(tokens, first_line):
-        context.problem(line, f"\\label{{{label}}} is used by another display formula "
-                        "of this page")
     out = []
     for i, token in enumerate(tokens):
         if token.type == "inline":
@@ -195,14 +242,10 @@ def _line(tokens: list[Token], idx: int, env: dict) -> int | None:
 
 def _render_heading_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
-    check_heading(self, tokens, idx, options, env)
     html = self.renderToken(tokens, idx, options, env)
     context = env.get("context")
     if context is None or token.tag != "h2":
         return html
-    if not token.attrGet("id"):
-        context.problem(_line(tokens, idx, env), "a section heading needs an id that is the "
-                        "same in every language: end it with {#some-id}")
     context.section_number += 1
     return f'{html}<span class="secno">{context.section_number}</span> '
 
@@ -228,29 +271,17 @@ def _render_fence(self, tokens, idx, options, env) -> str:
             return _render_directive_fence(self, tokens, idx, options, env, directive)
         return render_code(self, tokens, idx, options, env)
     context = env.get("context")
-    line = _line(tokens, idx, env)
-    if context is None:
+    if context is None or not match.group(1):   # no id: parse_problems reports it
         return ""
-    if not match.group(1):
-        context.problem(line, "a figure directive needs a figure id: ```{figure} figure-id")
-        return ""
-    if token.content.strip():
-        context.problem(line, "a figure directive takes no content: its caption and texts "
-                        "come from the figure-text dictionary")
-    return context.figure(match.group(1), line)
+    return context.figure(match.group(1), _line(tokens, idx, env))
 
 
 def _render_directive_fence(self, tokens, idx, options, env, directive) -> str:
     """```` ```{code-block} python ````; admonitions in backticks are parsed as Markdown
     (markdown_rules/directives.py); any other directive is unknown."""
-    name = directive.group(1)
-    if name in ("code-block", "code", "sourcecode"):
+    if directive.group(1) in CODE_DIRECTIVES:
         return render_myst_code(self, tokens, idx, options, env, directive.group(2))
-    context = env.get("context")
-    if context is not None:
-        context.problem(_line(tokens, idx, env), f"unknown directive '{{{name}}}' (in "
-                        "backticks: figure, code-block and the admonition kinds; see README)")
-    return ""
+    return ""   # unknown: parse_problems reports it
 
 
 def _render_citation(self, tokens, idx, options, env) -> str:
@@ -261,9 +292,7 @@ def _render_citation(self, tokens, idx, options, env) -> str:
     links = []
     for ref in ids:
         number = context.citation_number(ref)
-        if number is None:
-            context.problem(env.get("inline_line"), f"citation '@{ref}' has no entry in the "
-                            "bibliography (references.yaml)")
+        if number is None:   # no entry: the check stage reports it (check/marks.py)
             continue
         count = context.cite_count[ref] = context.cite_count.get(ref, 0) + 1
         links.append(f'<a href="#ref-{ref}" id="cite-{ref}-{count}" role="doc-noteref">'

@@ -14,7 +14,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, Temp
 from markupsafe import Markup
 
 from ..load.config import Site
-from ..load.content import Article, Listing, Source, newest_first
+from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged
@@ -29,7 +29,6 @@ from .assets import Files, FileStore
 from .connections import connections_of, describe
 from .dates import long_date, name_list, number
 from .figure_form import FigureForm
-from .markdown_rules.literal import find_literal_markup
 
 # What a template's mistake raises: Jinja's own errors, and those of a filter or function
 # called the wrong way (`{{ preview_image(site) }}`, `{{ 1 / 0 }}`, `{{ x['missing'] }}`).
@@ -305,8 +304,9 @@ class Renderer:
                     ) -> tuple[Body, links.PageReferences] | None:
         """An article's Markdown in a language, with its figures, as HTML, and what its
         links found (their notes and `#id`s: only `check` reports them, check/bodies.py).
-        None if its source changed since it was read (a problem). Its sections and
-        figures were checked by the check stage (check/ids.py).
+        None if its source changed since it was read (a problem). Its sections, the
+        figures and citations it names and what its parse shows to be a mistake were
+        checked by the check stage (check/ids.py, check/marks.py).
 
         Without `with_figures`, each figure placed is checked and its spec loaded, but
         not rendered: `check` needs the problems of a body, not its figures' HTML."""
@@ -319,14 +319,13 @@ class Renderer:
         tokens = self.parsed.pop(source.digest, None) or markdown.parse(text)
         self.sections[source.digest] = sections_in(tokens, text, source.body_line)
         outline = markdown.outline(tokens, source.body_line)
-        sections = {h.id for h in outline.sections if h.id}
         numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
         body = Body("", [(h.level, h.id, str(h.html), h.line) for h in outline.headings])
 
         def problem(line: int | None, message: str) -> None:
             self.problems.add(source.path, line, message, language=language)
 
-        figure = self._figure_placer(body, source, sections, with_figures)
+        figure = self._figure_placer(body, source.language, with_figures)
         refs = links.page_references(self.site, self.articles, self.files, article.slug,
                                      language, problem)
         reference = self.ui(language)("equation-reference")
@@ -340,37 +339,20 @@ class Renderer:
                                                       for kind, (look, titles)
                                                       in self.site.admonitions.items()})
         body.html = markdown.render(tokens, source.body_line, context)
-        for found in find_literal_markup(tokens, source.body_line):
-            if found.stops_build:
-                problem(found.line, found.message)
         body.files = refs.files
         return body, refs
 
-    def _figure_placer(self, body: Body, source: Source, sections: set[str],
+    def _figure_placer(self, body: Body, language: str,
                        with_figures: bool) -> Callable[[str, int], str]:
         """What a body's ```{figure} fence becomes: the figure's HTML (or, without
-        `with_figures`, nothing but its checks), noted in `body`."""
-        language = source.language
-
+        `with_figures`, nothing: its spec is loaded, for its problems), noted in `body`."""
         def figure(figure_id: str, line: int) -> str:
-            if figure_id not in self.figures:
+            if figure_id not in self.figures:   # the check stage reports it
                 body.figures[figure_id] = None
-                if (self.site.root / "figures" / f"{figure_id}.yaml").is_file():
-                    return ""  # its file was refused (unreadable, badly named): reported already
-                known = ", ".join(sorted(self.figures.files)) or "none"
-                self.problems.add(source.path, line, f"unknown figure '{figure_id}' "
-                                  f"(figures: {known})", key=figure_id, language=language)
                 return ""
             body.figures[figure_id] = self.figures.files[figure_id].digest
             spec = self.figures.get(figure_id)
-            if spec is None:
-                return ""
-            for node in spec.nodes:
-                if node.link and node.link not in sections:
-                    self.problems.add(spec.path, node.line, f"node '{node.id}' links to "
-                                      f"'#{node.link}', which is not a section of "
-                                      f"{source.path.name}", key=node.link, language=language)
-            if not with_figures:
+            if spec is None or not with_figures:
                 return ""
             html, read = self._figure(spec, language)
             body.texts |= read

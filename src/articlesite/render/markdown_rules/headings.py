@@ -20,7 +20,7 @@ import unicodedata
 from markupsafe import escape
 
 from ...check.reserved import ID_FAMILIES, PAGE_IDS
-from .common import line_of, report, ui
+from .common import ui
 
 # {#id}, or as react.dev writes it, {/*id*/}
 EXPLICIT_ID = re.compile(r"\s*\{(?:#([a-z0-9][a-z0-9-]*)|/\*([a-z0-9][a-z0-9-]*)\*/)\}\s*$")
@@ -93,17 +93,19 @@ def slug(text: str) -> str:
     return "-".join(parts) or "section"
 
 
-def check_heading(self, tokens, idx, options, env) -> None:
-    """Report the problems of a heading being rendered (markdown.py renders it)."""
-    token = tokens[idx]
+def heading_problems(token) -> list[str]:
+    """The problems of a parsed heading (its heading_open token): the check stage
+    reports them (markdown.parse_problems)."""
+    found = []
     if token.tag == "h1":
-        report(env, line_of(tokens, idx, env), "a '#' heading in the body would be a second "
-               "title: the page's title is the front matter's 'title'; start sections at "
-               "'##' (and subsections at '###')")
+        found.append("a '#' heading in the body would be a second title: the page's title "
+                     "is the front matter's 'title'; start sections at '##' (and subsections "
+                     "at '###')")
     if "bad_id" in token.meta:
-        report(env, line_of(tokens, idx, env), f"heading id '{{#{token.meta['bad_id']}}}' "
-               "must be lower-case letters, digits and hyphens, starting with a letter or "
-               "digit (it would be shown as text)")
+        found.append(f"heading id '{{#{token.meta['bad_id']}}}' must be lower-case letters, "
+                     "digits and hyphens, starting with a letter or digit (it would be shown "
+                     "as text)")
+    return found
 
 
 def render_heading_close(self, tokens, idx, options, env) -> str:
