@@ -201,6 +201,21 @@ def test_the_upstream_files_name_each_problem_once(tmp_path):
                          r"image '\.\./img/[\w-]+\.svg' is outside", problem), problem
 
 
+def test_a_react_heading_id_is_taken_off_before_its_text_is_read(tmp_path):
+    """`{/*id*/}` (react.dev) is an id, not `*id*` emphasis left in the heading."""
+    root = make_site(tmp_path / "site")
+    body = "## Your UI as a tree {/*your-ui-as-a-tree*/}\n\nText.\n"
+    write_article(root, "tree", {"zh": body, "en": body, "ja": body})
+    result = run_build(root)
+    assert result.returncode == 0 and "JSX comment" not in result.stderr, result.stderr
+    page = BeautifulSoup((root / "site/en/tree.html").read_text(encoding="utf-8"),
+                         "html.parser")
+    heading = page.select_one("h2#your-ui-as-a-tree")
+    assert heading.get_text(" ", strip=True) == "1 Your UI as a tree"
+    assert page.select_one('nav a[href="#your-ui-as-a-tree"]').get_text(strip=True) \
+        .endswith("Your UI as a tree")
+
+
 # --- Admonition kinds, declared and not ------------------------------------------------------
 
 def kind_site(root: Path, declare: bool) -> Path:

@@ -31,7 +31,7 @@ from .directives import use_directives
 from .emphasis import use_cjk_emphasis
 from .fences import use_fences
 from .footnotes import use_footnotes
-from .headings import heading_ids
+from .headings import explicit_ids, heading_ids
 from .inline_html import use_inline_html
 from .lists import use_lists
 from .punctuation import use_punctuation
@@ -41,6 +41,7 @@ from .tabs import use_tabs
 def use_rules(md: MarkdownIt) -> None:
     md.enable("strikethrough")
     use_cjk_emphasis(md)
+    md.core.ruler.before("inline", "explicit_ids", explicit_ids)
     md.core.ruler.after("inline", "heading_ids", heading_ids)
     md.add_render_rule("softbreak", render_softbreak)
     md.add_render_rule("code_block", render_indented)  # fences: markdown.py's, then code.py

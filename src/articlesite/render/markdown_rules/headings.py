@@ -32,25 +32,32 @@ RESERVED_PREFIXES = tuple(sorted({family.split("{")[0] for family in ID_FAMILIES
                                   if "{" in family}))
 
 
-def heading_ids(state) -> None:
-    """Core rule: take a trailing `{#id}` off a heading and make it the heading's id, then
-    give the `###`-and-deeper headings left without one an id made from their text."""
+def explicit_ids(state) -> None:
+    """Core rule, before the inline parse: take a trailing `{#id}` (or `{/*id*/}`) off a
+    heading and make it the heading's id, so that its text is never read as Markdown
+    (`{/*id*/}` would otherwise be `*id*`, emphasis)."""
     tokens = state.tokens
-    taken: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            inline = tokens[i + 1]
+            match = EXPLICIT_ID.search(inline.content)
+            if match:
+                token.attrSet("id", match.group(1) or match.group(2))
+                token.meta["explicit_id"] = True
+                inline.content = inline.content[:match.start()]
+
+
+def heading_ids(state) -> None:
+    """Core rule, after the inline parse: give the `###`-and-deeper headings without an
+    explicit id one made from their text; note a malformed `{#…}`."""
+    tokens = state.tokens
+    taken = {token.attrGet("id") for token in tokens if token.meta.get("explicit_id")}
     generate = []
     for i, token in enumerate(tokens):
-        if token.type != "heading_open":
+        if token.type != "heading_open" or token.meta.get("explicit_id"):
             continue
         inline = tokens[i + 1]
-        match = EXPLICIT_ID.search(inline.content)
-        if match:
-            token.attrSet("id", match.group(1) or match.group(2))
-            taken.add(match.group(1) or match.group(2))
-            inline.content = inline.content[:match.start()]
-            last = inline.children[-1] if inline.children else None
-            if last is not None and last.type == "text":
-                last.content = EXPLICIT_ID.sub("", last.content)
-        elif MALFORMED_ID.search(inline.content):
+        if MALFORMED_ID.search(inline.content):
             token.meta["bad_id"] = MALFORMED_ID.search(inline.content).group(1)
         elif int(token.tag[1]) >= 3:
             generate.append((token, inline))
