@@ -209,8 +209,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     if program is None:
         for code in groups:
             problems.add(root / "site" / BUNDLE, None, "the search index could not be built: "
-                         "Pagefind's program was not found (pip install -e .; or the "
-                         "PAGEFIND_BINARY_PATH environment variable names no program)",
+                         "Pagefind's program was not found (pip install 'pagefind[extended]'; "
+                         "or the PAGEFIND_BINARY_PATH environment variable names no program)",
                          language=code)
         return None
     running = {}
@@ -230,8 +230,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
         if process.returncode != 0 or not (bundle / "pagefind-entry.json").is_file():
             reason = output.strip().splitlines()
             problems.add(root / "site" / BUNDLE, None, "the search index could not be "
-                         "built by Pagefind (is `pagefind[extended]` installed? "
-                         f"pip install -e .): {reason[-1] if reason else 'no output'}",
+                         "built by Pagefind (is it installed? pip install "
+                         f"'pagefind[extended]'): {reason[-1] if reason else 'no output'}",
                          language=code)
             continue
         own, common = {}, {}

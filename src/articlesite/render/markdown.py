@@ -177,7 +177,7 @@ CODE_DIRECTIVES = ("code-block", "code", "sourcecode")
 
 def unknown_directive(name: str) -> str:
     return (f"unknown directive '{{{name}}}' (in backticks: figure, code-block and the "
-            "admonition kinds; see README)")
+            "admonition kinds; the user guide's 'Writing articles' lists them)")
 
 
 def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | None, str]]:
