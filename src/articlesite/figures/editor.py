@@ -37,8 +37,8 @@ from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
 from ..load.texts import value_problem
 from ..problems import Problems
-from ..translate.dictionary_file import LayoutError, edit_text, layout, write_atomically
-from ..translate.editor import HEADER, VIEW, Editor, Refused, file_digest
+from ..translate.dictionary_file import edit_text, write_atomically
+from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
 from .new import add_entries
 from .routing import route_request
@@ -199,11 +199,7 @@ class FigureEditor:
         in each language it was not given in, the source language's text (else the first
         given), which is how the dictionary holds a text not translated yet (as `figure
         new` writes it)."""
-        try:
-            entries = layout(text)
-        except LayoutError as exc:
-            raise Refused(HTTPStatus.CONFLICT, f"the dictionary cannot be edited: {exc}") \
-                from None
+        entries = editable_layout(text)
         site = self.site()
         given: dict[str, dict[str, str]] = {}
         for (key, language), value in texts.items():

@@ -56,6 +56,15 @@ def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def editable_layout(text: str) -> dict:
+    """Where each entry of the dictionary's text lies (dictionary_file.layout), or a
+    refusal (409) naming why the file cannot be edited in place."""
+    try:
+        return layout(text)
+    except LayoutError as exc:
+        raise Refused(HTTPStatus.CONFLICT, f"the dictionary cannot be edited: {exc}") from None
+
+
 @dataclass
 class Editor:
     root: Path
@@ -173,11 +182,7 @@ class Editor:
         if not isinstance(changes, list) or not changes or len(changes) > MAX_CHANGES:
             raise Refused(HTTPStatus.BAD_REQUEST, "'changes' must be a non-empty list")
         _, text = self.current(request["base"])
-        try:
-            entries = layout(text)
-        except LayoutError as exc:
-            raise Refused(HTTPStatus.CONFLICT, f"the dictionary cannot be edited: {exc}") \
-                from None
+        entries = editable_layout(text)
         codes = self.languages()
         edits, problems = {}, []
         for change in changes:
