@@ -5,23 +5,14 @@ edits (spec_edit.py), which change only those lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from ..load.frontmatter import plain
 from .spec_edit import ORDER, SECTIONS, Append, Delete, Set, SpecEditError, Unset, apply_edits
 
 
 def fields(section: str) -> tuple[str, ...]:
     """The fields an element of the section may have, in the spec's usual order."""
     return ORDER.get(section, ("box",))
-
-
-def plain(value: Any) -> Any:
-    """A YAML value as plain JSON data (no line-keeping mappings)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
 
 
 def used_keys(spec: dict) -> list[str]:

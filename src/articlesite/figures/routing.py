@@ -11,6 +11,7 @@ from http import HTTPStatus
 from typing import Any
 
 from ..geometry.route import Ends, route_edges
+from ..load.edge_ends import split_end
 from ..load.figures import LABEL_HEIGHT
 from ..load.schema import is_number
 from ..translate.editor import Refused
@@ -30,10 +31,7 @@ def ends(value: Any, ids: dict) -> tuple[str, str | None]:
     reads it: a node id with a dot in it is a node)."""
     if not isinstance(value, str) or not value:
         raise Refused(HTTPStatus.BAD_REQUEST, "an edge's end must be NODE or NODE.SIDE")
-    if value in ids or "." not in value:
-        return value, None
-    node, side = value.rsplit(".", 1)
-    return node, side
+    return split_end(value, ids)
 
 
 def _list(request: dict, name: str) -> list:

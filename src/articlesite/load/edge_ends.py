@@ -103,16 +103,23 @@ def _ends(number: int, edge: Checked, nodes: Mapping[str, Rect], ids: set[str],
     return Ends(source, target, source_side, target_side)
 
 
+def split_end(value: str, ids) -> tuple[str, str | None]:
+    """NODE or NODE.SIDE as a spec writes an end: the node and the side named (None:
+    none). A node id that holds a dot is a node."""
+    if value in ids or "." not in value:
+        return value, None
+    node, side = value.rsplit(".", 1)
+    return node, side
+
+
 def _end(number: int, key: str, value: str, ids: set[str], path: Path, line: int | None,
          problems: Problems) -> tuple[str, str | None] | None:
     """NODE or NODE.SIDE: the node and side (None: the side facing the other end)."""
-    node, side = value, None
-    if value not in ids and "." in value:
-        node, side = value.rsplit(".", 1)
-        if side not in SIDES:
-            problems.add(path, line, f"edge {number}: '{key}: {value}' names an unknown "
-                         f"side '{side}' (sides: {', '.join(SIDES)})", key)
-            return None
+    node, side = split_end(value, ids)
+    if side is not None and side not in SIDES:
+        problems.add(path, line, f"edge {number}: '{key}: {value}' names an unknown "
+                     f"side '{side}' (sides: {', '.join(SIDES)})", key)
+        return None
     if node not in ids:
         nearest = difflib.get_close_matches(node, sorted(ids), n=1, cutoff=0.6)
         hint = f"did you mean '{nearest[0]}'? " if nearest else ""
