@@ -169,6 +169,11 @@ class Renderer:
         return [article.listing() for article in self.articles.values()]
 
     @cached_property
+    def article_languages(self) -> dict[str, list[str]]:
+        """The languages each article exists in, by slug (what its links can go to)."""
+        return {slug: list(article.sources) for slug, article in self.articles.items()}
+
+    @cached_property
     def uncounted(self) -> list[Listing]:
         """What the other pages that list articles are given: no word counts."""
         return [listing.without_counts() for listing in self.listings]
@@ -330,8 +335,8 @@ class Renderer:
             self.problems.add(source.path, line, message, language=language)
 
         figure = self._figure_placer(body, source.language, with_figures)
-        refs = links.page_references(self.site, self.articles, self.files, article.slug,
-                                     language, problem)
+        refs = links.page_references(self.site, self.articles, self.article_languages,
+                                     self.files, article.slug, language, problem)
         reference = self.ui(language)("equation-reference")
         context = markdown.RenderContext(figure, numbers.get, problem, refs,
                                          ui=self.ui(language),
