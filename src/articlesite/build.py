@@ -57,7 +57,8 @@ from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
-from .search import BUNDLE, given_digest, search_bundle
+from .search import BUNDLE, early_services, given_digest, search_bundle
+from .search_service import Services
 from .translate.view import PATH as VIEW
 from .translate.view import (
     render_translator_view,
@@ -168,14 +169,15 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
     loaded = load(run, base, changed, drafts)
-    renderers = Renderers.of(run, loaded)
-    parse(run, loaded, renderers)
-    warnings = check(run, loaded, renderers)
-    plan, phases = plan_site(run, loaded)
-    rendered = render(run, loaded, plan, phases, renderers)
-    view, pages = render_the_view(run, loaded, plan, rendered, renderers)
-    pages, files = publish_files(run, pages)
-    bundle = index(run, loaded, pages | files)
+    with contextlib.closing(search_services(run, loaded)) as services:
+        renderers = Renderers.of(run, loaded)
+        parse(run, loaded, renderers)
+        warnings = check(run, loaded, renderers)
+        plan, phases = plan_site(run, loaded)
+        rendered = render(run, loaded, plan, phases, renderers)
+        view, pages = render_the_view(run, loaded, plan, rendered, renderers)
+        pages, files = publish_files(run, pages)
+        bundle = index(run, loaded, pages | files, services)
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
     figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
@@ -328,12 +330,22 @@ def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
     return pages, files
 
 
-def index(run: Run, loaded: Loaded, pages: dict[str, Entry]) -> dict[str, Entry]:
+def search_services(run: Run, loaded: Loaded) -> Services:
+    """Pagefind's services for the index stage, those of the languages whose word
+    segmenter takes long to load started now, to load it while the pages are rendered
+    (search.early_services)."""
+    if not loaded.sources.site.search:
+        return Services()
+    return early_services(loaded.sources.site.codes, run.cache.pages)
+
+
+def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
+          services: Services) -> dict[str, Entry]:
     """The index stage: the search index, made from the finished pages (search.py)."""
     if not loaded.sources.site.search:
         return {}
     bundle = search_bundle(pages, run.cache.store, run.cache.pages, run.problems, run.root,
-                           loaded.sources.site.codes, run.interrupt)
+                           loaded.sources.site.codes, run.interrupt, services)
     run.problems.raise_if_any()
     return bundle
 
