@@ -72,3 +72,16 @@ def test_a_pagefind_that_fails_is_named_for_each_language_and_the_site_is_kept(p
         [f"cannot read its dictionary [language '{code}']" for code in ("en", "ja", "zh")], \
         result.stderr
     assert (project / "site" / "en" / "index.html").read_bytes() == kept
+
+
+def test_a_build_that_fails_beside_the_index_names_only_its_problem(project: Path):
+    """The index is made beside the translator's view and the check of the figure specs
+    no page places: when that check fails, the build names what it found, Pagefind is
+    ended, and nothing of the index is left behind."""
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    (project / "figures" / "unplaced.yaml").write_text("title: [\n", encoding="utf-8")
+    result = run_build(project, "--clean")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "figures/unplaced.yaml:" in result.stderr and "Pagefind" not in result.stderr
+    assert not (project / "site").exists()
+    assert not list((project / ".articlesite-cache").glob(".search-*"))

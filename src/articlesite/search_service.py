@@ -121,6 +121,8 @@ class Services:
 
     def __init__(self):
         self._started: dict[str, tuple[PagefindService, threading.Thread]] = {}
+        self._closed = False
+        self._lock = threading.Lock()   # (the index stage may run beside the build's thread)
 
     @functools.cached_property
     def program(self) -> str | None:
@@ -129,13 +131,16 @@ class Services:
     def start(self, language: str, only_slow: bool = False) -> None:
         """Start the language's service, and warm it; with `only_slow`, only for a
         language whose segmenter takes long to load."""
-        if self.program is None or language in self._started or \
-                (only_slow and warm_text(language) is None):
-            return
-        service = PagefindService(self.program)
-        warming = threading.Thread(target=_warm, args=(service, language), daemon=True)
-        warming.start()
-        self._started[language] = service, warming
+        with self._lock:
+            if self._closed:
+                raise ServiceError("the build ended")
+            if self.program is None or language in self._started or \
+                    (only_slow and warm_text(language) is None):
+                return
+            service = PagefindService(self.program)
+            warming = threading.Thread(target=_warm, args=(service, language), daemon=True)
+            warming.start()
+            self._started[language] = service, warming
 
     def index_all(self, folders: dict[str, Path], output: str,
                   interrupt: Callable[[], bool] | None) -> dict[str, str]:
@@ -145,12 +150,12 @@ class Services:
         failures: dict[str, str] = {}
 
         def index(language: str, folder: Path) -> None:
-            self.start(language)
-            service, warming = self._started[language]
-            warming.join()
             try:
+                self.start(language)
+                service, warming = self._started[language]
+                warming.join()
                 service.index_folder(str(folder), str(folder / output))
-            except (ServiceError, OSError, ValueError) as error:  # (or ended by close)
+            except (ServiceError, OSError, ValueError, KeyError) as error:  # (or closed)
                 failures[language] = str(error)
 
         threads = [threading.Thread(target=index, args=item, daemon=True)
@@ -171,6 +176,8 @@ class Services:
     def close(self, readers: list[threading.Thread] = ()) -> None:
         """End every service, once the threads that ask them (`readers`, and those
         warming them) have seen them end."""
+        with self._lock:
+            self._closed = True
         for service, _ in self._started.values():
             service.stop()
         for thread in [*readers, *(warming for _, warming in self._started.values())]:
