@@ -447,6 +447,21 @@ def test_a_new_process_reads_the_compiled_templates_kept_by_clean(
     assert files(tmp_path / "compiled-afresh") == files(project / "site")
 
 
+def test_compiled_templates_that_cannot_be_kept_do_not_fail_the_build(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from articlesite.render import templates
+
+    environment = templates.environment
+
+    def folder_deleted(folder, texts, compiled=None):   # e.g. by hand, meanwhile
+        env = environment(folder, texts, compiled)
+        shutil.rmtree(compiled)
+        return env
+    monkeypatch.setattr(templates, "environment", folder_deleted)
+    monkeypatch.setattr(templates, "_environments", type(templates._environments)())
+    assert len(build(project, clean=True).rendered) == PAGES
+
+
 def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
     from articlesite.cli import main
 

@@ -83,6 +83,16 @@ class TextsLoader(BaseLoader):
         return paths.get(template, self.folder / template)
 
 
+class CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja's compiled templates, kept in a folder (cache.compiled_templates). One that
+    cannot be written there (the folder deleted meanwhile, a full disk) is compiled
+    again by the next process: never a failed build."""
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
 def create_environment(folder: Path) -> Environment:
     env = Environment(loader=TextsLoader(folder), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -111,7 +121,7 @@ def environment(folder: Path, texts: dict[str, str],
             _environments.popitem(last=False)
     env = _environments[folder]
     if compiled is not None:
-        env.bytecode_cache = FileSystemBytecodeCache(str(compiled))
+        env.bytecode_cache = CompiledTemplates(str(compiled))
     env.loader.texts = texts
     return env
 
