@@ -268,7 +268,8 @@ class Renderers:
         drawn = base.drawn if reuse else None
         make = functools.cache(functools.partial(
             make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
-            store=run.cache.store, parsed=loaded.parsed))
+            store=run.cache.store, parsed=loaded.parsed,
+            compiled=run.cache.compiled_templates()))
         return cls(make, library, drawn)
 
     def kept(self, rendered: bool) -> tuple[FigureLibrary | None, DrawnFigures | None]:
