@@ -421,6 +421,47 @@ def test_clean_ignores_the_cache(project: Path):
     assert len(build(project, clean=True).rendered) == PAGES
 
 
+def test_a_new_process_reads_the_compiled_templates_kept_by_clean(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Jinja keeps the templates it compiled in the cache folder, which --clean keeps: a
+    new process (no environment in memory) compiles only the template whose text
+    changed, and the site is what it would be without them."""
+    from jinja2 import Environment
+
+    from articlesite.render import templates
+
+    compiled = []
+    compile_template = Environment.compile
+    monkeypatch.setattr(Environment, "compile", lambda env, source, name=None, *args:
+                        compiled.append(name) or compile_template(env, source, name, *args))
+    monkeypatch.setattr(templates, "_environments", type(templates._environments)())
+    build(project, clean=True)
+    assert compiled == []
+    edit(project / "templates" / "base.html", "<body>", "<body data-edited>")
+    monkeypatch.setattr(templates, "_environments", type(templates._environments)())
+    build(project, clean=True)
+    assert compiled == ["base.html"]
+    assert "<body data-edited>" in (project / "site" / "en" / "index.html").read_text()
+    shutil.rmtree(project / ".articlesite-cache" / "templates")
+    build(project, tmp_path / "compiled-afresh", clean=True)
+    assert files(tmp_path / "compiled-afresh") == files(project / "site")
+
+
+def test_compiled_templates_that_cannot_be_kept_do_not_fail_the_build(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from articlesite.render import templates
+
+    environment = templates.environment
+
+    def folder_deleted(folder, texts, compiled=None):   # e.g. by hand, meanwhile
+        env = environment(folder, texts, compiled)
+        shutil.rmtree(compiled)
+        return env
+    monkeypatch.setattr(templates, "environment", folder_deleted)
+    monkeypatch.setattr(templates, "_environments", type(templates._environments)())
+    assert len(build(project, clean=True).rendered) == PAGES
+
+
 def test_command_line_summary(project: Path, capsys: pytest.CaptureFixture):
     from articlesite.cli import main
 

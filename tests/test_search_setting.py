@@ -53,3 +53,35 @@ def test_a_missing_pagefind_program_is_named_for_each_language(project: Path):
                                 "Pagefind's program was not found")]
     assert sorted(named) == ["'en']", "'ja']", "'zh']"], result.stderr
     assert not (project / "site").exists()
+
+
+def test_a_pagefind_that_fails_is_named_for_each_language_and_the_site_is_kept(project: Path):
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    assert run_build(project).returncode == 0
+    kept = (project / "site" / "en" / "index.html").read_bytes()
+    broken = project / "broken-pagefind"
+    broken.write_text("#!/bin/sh\necho 'pagefind: cannot read its dictionary' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    env = os.environ | {"PAGEFIND_BINARY_PATH": str(broken)}
+    # A full build: the Chinese and Japanese services are started before the pages are
+    # rendered, the English one when the pages are indexed.
+    result = run_build(project, "--clean", env=env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    named = [line for line in result.stderr.splitlines() if "by Pagefind" in line]
+    assert [line.rsplit(": ", 1)[-1] for line in named] == \
+        [f"cannot read its dictionary [language '{code}']" for code in ("en", "ja", "zh")], \
+        result.stderr
+    assert (project / "site" / "en" / "index.html").read_bytes() == kept
+
+
+def test_a_build_that_fails_beside_the_index_names_only_its_problem(project: Path):
+    """The index is made beside the translator's view and the check of the figure specs
+    no page places: when that check fails, the build names what it found, Pagefind is
+    ended, and nothing of the index is left behind."""
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    (project / "figures" / "unplaced.yaml").write_text("title: [\n", encoding="utf-8")
+    result = run_build(project, "--clean")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "figures/unplaced.yaml:" in result.stderr and "Pagefind" not in result.stderr
+    assert not (project / "site").exists()
+    assert not list((project / ".articlesite-cache").glob(".search-*"))

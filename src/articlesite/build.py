@@ -11,9 +11,11 @@
   the others);
 - render: those pages, over the cores when there are many, each streamed to the cache's
   store as it is done (on top of a previous build, put in place at once);
+- index: the search index, from the finished pages (search.py), in a thread beside the
+  two stages after (Pagefind's services, search_service.py, were started with the load
+  stage for the languages whose word segmenters take long to load);
 - the translator's view, which links to the figures on those pages, and the check of
   the figure specs no page needed; the files the articles reference;
-- index: the search index, from the finished pages (search.py);
 - write: the new site in a fresh folder swapped in place of site/, or, after a change,
   only the pages that changed, each in one atomic rename (write.py);
 - save: the cache records the build.
@@ -27,7 +29,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,7 +60,8 @@ from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
-from .search import BUNDLE, given_digest, search_bundle
+from .search import BUNDLE, early_services, given_digest, search_bundle
+from .search_service import Services
 from .translate.view import PATH as VIEW
 from .translate.view import (
     render_translator_view,
@@ -168,14 +172,16 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
     loaded = load(run, base, changed, drafts)
-    renderers = Renderers.of(run, loaded)
-    parse(run, loaded, renderers)
-    warnings = check(run, loaded, renderers)
-    plan, phases = plan_site(run, loaded)
-    rendered = render(run, loaded, plan, phases, renderers)
-    view, pages = render_the_view(run, loaded, plan, rendered, renderers)
-    pages, files = publish_files(run, pages)
-    bundle = index(run, loaded, pages | files)
+    with contextlib.closing(search_services(run, loaded)) as services:
+        renderers = Renderers.of(run, loaded)
+        parse(run, loaded, renderers)
+        warnings = check(run, loaded, renderers)
+        plan, phases = plan_site(run, loaded)
+        rendered = render(run, loaded, plan, phases, renderers)
+        with index(run, loaded, plan.cached | rendered.pages, services) as indexed:
+            view, pages = render_the_view(run, loaded, plan, rendered, renderers)
+            pages, files = publish_files(run, pages)
+            bundle = indexed()
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
     figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
@@ -262,7 +268,8 @@ class Renderers:
         drawn = base.drawn if reuse else None
         make = functools.cache(functools.partial(
             make_renderer_for, loaded.sources, run.problems, library=library, drawn=drawn,
-            store=run.cache.store, parsed=loaded.parsed))
+            store=run.cache.store, parsed=loaded.parsed,
+            compiled=run.cache.compiled_templates()))
         return cls(make, library, drawn)
 
     def kept(self, rendered: bool) -> tuple[FigureLibrary | None, DrawnFigures | None]:
@@ -328,14 +335,42 @@ def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
     return pages, files
 
 
-def index(run: Run, loaded: Loaded, pages: dict[str, Entry]) -> dict[str, Entry]:
-    """The index stage: the search index, made from the finished pages (search.py)."""
+def search_services(run: Run, loaded: Loaded) -> Services:
+    """Pagefind's services for the index stage, those of the languages whose word
+    segmenter takes long to load started now, to load it while the pages are rendered
+    (search.early_services)."""
     if not loaded.sources.site.search:
-        return {}
-    bundle = search_bundle(pages, run.cache.store, run.cache.pages, run.problems, run.root,
-                           loaded.sources.site.codes, run.interrupt)
-    run.problems.raise_if_any()
-    return bundle
+        return Services()
+    return early_services(loaded.sources.site.codes, run.cache.pages)
+
+
+@contextlib.contextmanager
+def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
+          services: Services) -> Iterator[Callable[[], dict[str, Entry]]]:
+    """The index stage: the search index, made from the finished pages (search.py), in a
+    thread of its own beside the stages after (the translator's view, which Pagefind
+    does not read, and the files published). Gives the function that waits for the
+    index's files; if the build fails meanwhile, Pagefind is ended and the thread waited
+    for."""
+    if not loaded.sources.site.search:
+        yield dict
+        return
+    pool = ThreadPoolExecutor(1, thread_name_prefix="index")
+    indexing = pool.submit(search_bundle, pages, run.cache.store, dict(run.cache.pages),
+                           run.problems, run.root, loaded.sources.site.codes, run.interrupt,
+                           services)
+    pool.shutdown(wait=False)   # its thread ends with the index
+
+    def indexed() -> dict[str, Entry]:
+        bundle = indexing.result()
+        run.problems.raise_if_any()
+        return bundle
+    try:
+        yield indexed
+    finally:
+        if not indexing.done():
+            services.close()
+        wait([indexing])
 
 
 def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],

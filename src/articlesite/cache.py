@@ -341,6 +341,20 @@ class Cache:
         elif not clean:
             self._load()
 
+    def compiled_templates(self) -> Path:
+        """The folder where Jinja keeps the templates it compiled (render/templates.py),
+        one per version of this code and its libraries (which shape the compiled code;
+        Jinja itself compares each template's text): a compile cache, like Python's
+        __pycache__, that --clean keeps. The folders of other versions are deleted."""
+        folder = self.folder / "templates"
+        current = folder / code_fingerprint()[:16]
+        if not current.is_dir():
+            if folder.is_dir():
+                for other in folder.iterdir():
+                    shutil.rmtree(other, ignore_errors=True)
+            current.mkdir(parents=True, exist_ok=True)
+        return current
+
     def _load(self) -> None:
         # marshal: the index is plain tuples, lists and strings, and marshal reads them
         # twice as fast as json, without pickle's running of code.

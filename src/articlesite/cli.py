@@ -76,7 +76,9 @@ def make_parser() -> argparse.ArgumentParser:
                         help="the project folder (content/, figures/, templates/); "
                              "default: the folder of build.py, or the current folder")
     common.add_argument("--clean", action="store_true", default=argparse.SUPPRESS,
-                        help="ignore the build cache (ROOT/.articlesite-cache): a full build")
+                        help="ignore the build cache (ROOT/.articlesite-cache): a full "
+                             "build (the compiled templates are kept: Jinja compiles a "
+                             "template again when its text changed)")
     parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
                                      description="Build the multilingual article site.")
     commands = parser.add_subparsers(dest="command")

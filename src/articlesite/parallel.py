@@ -4,19 +4,19 @@ only an item's index goes to a worker, and its result comes back).
 
 (It replaced a pool of its own, in which this process worked beside one forked worker
 per extra core: on the synthetic N=200 site that one used some 6% less CPU, a margin
-within the noise of this shared machine.)"""
+within the noise of this shared machine.)
+
+The process pool's modules (multiprocessing, concurrent.futures: some 13 ms) are imported
+only when a pool is used: a small build does its work in this process."""
 
 from __future__ import annotations
 
 import gc
 import itertools
-import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 # Below this many items, forking costs more than it saves.
@@ -39,8 +39,11 @@ def cores() -> int:
 
 def in_process(count: int, items: int) -> bool:
     """Whether map_unordered does `count` units of work on `items` items in this process."""
-    return count < PARALLEL_FROM or min(cores(), items) < 2 or \
-        "fork" not in multiprocessing.get_all_start_methods()
+    if count < PARALLEL_FROM or min(cores(), items) < 2:
+        return True
+    import multiprocessing
+
+    return "fork" not in multiprocessing.get_all_start_methods()
 
 
 def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
@@ -49,10 +52,18 @@ def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
     PARALLEL_FROM units of work and more than one core, a pool of one worker per core
     does them (where the platform can fork); the workers share the caller's loaded data
     instead of copying it. An error in a worker is raised here."""
-    processes = min(cores(), len(items))
     if in_process(count, len(items)):
         yield from map(function, items)
-        return
+    else:
+        yield from _over_pool(function, items, min(cores(), len(items)))
+
+
+def _over_pool(function: Callable[[Any], Any], items: Sequence[Any],
+               processes: int) -> Iterator[Any]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     number = next(_numbers)
     _work[number] = (function, items)
     gc.freeze()  # keep the workers' garbage collector off the inherited objects' pages

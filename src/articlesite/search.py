@@ -15,15 +15,15 @@ import contextlib
 import json
 import os
 import re
-import subprocess
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
 from .load.sourcefiles import digest
-from .problems import Interrupted, Problems
+from .problems import Problems
+from .search_service import Services
 
 BUNDLE = "pagefind"
 
@@ -141,7 +141,8 @@ def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list
 
 def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry],
                   problems: Problems, root: Path, codes: list[str],
-                  interrupt: Callable[[], bool] | None = None) -> dict[str, Entry]:
+                  interrupt: Callable[[], bool] | None = None,
+                  services: Services | None = None) -> dict[str, Entry]:
     """The bundle's files (path in site/ -> stored entry) for these pages; raises
     Interrupted when `interrupt()` turns true while Pagefind runs.
 
@@ -176,7 +177,7 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     if stale:
         with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
             made = index_languages({code: groups[code] for code in stale}, Path(work),
-                                   store, problems, root, interrupt)
+                                   store, problems, root, interrupt, services)
         if made is None:
             return {}
         for code, (own, common, entry) in made.items():
@@ -194,6 +195,20 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     return bundle
 
 
+def early_services(codes: list[str], cached: dict[str, Entry]) -> Services:
+    """The build's Pagefind services, with one started now for each language whose
+    segmenter takes long to load (search_service.WARM_TEXT) and that the cache holds no
+    index of (a first or clean build: its pages will be indexed), so that it loads while
+    the pages are rendered. The other languages' start when they are indexed."""
+    indexed = {entry.key.split(" ", 1)[0] for path, entry in cached.items()
+               if path.startswith(f"{BUNDLE}/")}
+    services = Services()
+    for code in codes:
+        if code not in indexed:
+            services.start(code, only_slow=True)
+    return services
+
+
 ENTRY = f"{BUNDLE}/pagefind-entry.json"
 # The program's own files, the same for every language (with its UI's pagefind-*.js/css).
 SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.unknown.pagefind")
@@ -201,37 +216,32 @@ SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.un
 
 def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
                     root: Path, interrupt: Callable[[], bool] | None = None,
-                    ) -> dict[str, tuple[dict, dict, dict]] | None:
-    """Run Pagefind on each language's pages at once; for each language, its own files
+                    services: Services | None = None) -> dict[str, tuple[dict, dict, dict]] | None:
+    """Have Pagefind index each language's pages at once, each in its own service (from
+    `services`, where one may have been started early); for each language, its own files
     and the program's shared ones (path -> stored), and its entry file's content. When
-    `interrupt()` turns true while they run, they are ended and Interrupted is raised."""
-    program = pagefind_program()
-    if program is None:
+    `interrupt()` turns true meanwhile, the services are ended and Interrupted is raised."""
+    services = services or Services()
+    if services.program is None:
         for code in groups:
             problems.add(root / "site" / BUNDLE, None, "the search index could not be built: "
                          "Pagefind's program was not found (pip install 'pagefind[extended]'; "
                          "or the PAGEFIND_BINARY_PATH environment variable names no program)",
                          language=code)
         return None
-    running = {}
     for code, group in groups.items():
-        folder = work / code
         for path, given, blob in group:
-            target = folder / path
+            target = work / code / path
             target.parent.mkdir(parents=True, exist_ok=True)
             hand_over(store, given, blob, target)
-        running[code] = subprocess.Popen(
-            [program, "--site", str(folder), "--output-subdir", BUNDLE, "--silent"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    failures = services.index_all({code: work / code for code in groups}, BUNDLE, interrupt)
     made = {}
-    for code, process in running.items():
-        output = finished(process, running.values(), interrupt)
+    for code in groups:
         bundle = work / code / BUNDLE
-        if process.returncode != 0 or not (bundle / "pagefind-entry.json").is_file():
-            reason = output.strip().splitlines()
+        if code in failures or not (bundle / "pagefind-entry.json").is_file():
             problems.add(root / "site" / BUNDLE, None, "the search index could not be "
                          "built by Pagefind (is it installed? pip install "
-                         f"'pagefind[extended]'): {reason[-1] if reason else 'no output'}",
+                         f"'pagefind[extended]'): {failures.get(code, 'no index written')}",
                          language=code)
             continue
         own, common = {}, {}
@@ -264,34 +274,3 @@ def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
     os.replace(path, stored)
     stat = stored.stat()
     return blob, stat.st_size, stat.st_mtime_ns
-
-
-def pagefind_program() -> str | None:
-    """The Pagefind program the `pagefind` package would run (PAGEFIND_BINARY_PATH, else
-    its `pagefind[extended]` wheel's, else one on PATH; get_executable is in the package
-    since its first release, 1.2.0), run directly: `python -m pagefind` starts a Python
-    that imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since
-    only a build that indexes needs it."""
-    from pagefind.service import get_executable
-
-    program = get_executable()
-    return str(program) if program is not None and os.access(program, os.X_OK) else None
-
-
-def finished(process: subprocess.Popen, running: Iterable[subprocess.Popen],
-             interrupt: Callable[[], bool] | None) -> str:
-    """What `process` printed, once it has ended. Until then `interrupt()` is asked every
-    50 ms; when it is true (or on Ctrl-C), every process `running` is ended first."""
-    try:
-        while True:
-            try:
-                return process.communicate(timeout=None if interrupt is None else 0.05)[0]
-            except subprocess.TimeoutExpired:
-                if interrupt():
-                    raise Interrupted from None
-    except BaseException:
-        for other in running:
-            if other.poll() is None:
-                other.kill()
-                other.wait()
-        raise

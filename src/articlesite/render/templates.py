@@ -10,7 +10,14 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2 import (
+    BaseLoader,
+    Environment,
+    FileSystemBytecodeCache,
+    StrictUndefined,
+    TemplateError,
+    TemplateNotFound,
+)
 from markupsafe import Markup
 
 from ..load.config import Site
@@ -76,6 +83,16 @@ class TextsLoader(BaseLoader):
         return paths.get(template, self.folder / template)
 
 
+class CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja's compiled templates, kept in a folder (cache.compiled_templates). One that
+    cannot be written there (the folder deleted meanwhile, a full disk) is compiled
+    again by the next process: never a failed build."""
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
 def create_environment(folder: Path) -> Environment:
     env = Environment(loader=TextsLoader(folder), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -93,21 +110,26 @@ def create_environment(folder: Path) -> Environment:
 _environments: OrderedDict[Path, Environment] = OrderedDict()
 
 
-def environment(folder: Path, texts: dict[str, str]) -> Environment:
-    """The environment for the templates in `folder`, whose texts are now `texts`."""
+def environment(folder: Path, texts: dict[str, str],
+                compiled: Path | None = None) -> Environment:
+    """The environment for the templates in `folder`, whose texts are now `texts`; with
+    `compiled`, the folder where Jinja keeps what it compiled (cache.compiled_templates):
+    a template whose text is the same is read from there, not compiled again."""
     if folder not in _environments:
         _environments[folder] = create_environment(folder)
         if len(_environments) > 2:
             _environments.popitem(last=False)
     env = _environments[folder]
+    if compiled is not None:
+        env.bytecode_cache = CompiledTemplates(str(compiled))
     env.loader.texts = texts
     return env
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
                  library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
-                 store: FileStore | None = None,
-                 parsed: dict[str, list] | None = None) -> Renderer:
+                 store: FileStore | None = None, parsed: dict[str, list] | None = None,
+                 compiled: Path | None = None) -> Renderer:
     """A renderer of these sources; it loads each figure spec when first placed and keeps
     the `keep` most recent (in `library`, if given: one of these same figure files and
     dictionary); the rest as Renderer's."""
@@ -116,7 +138,7 @@ def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
     library.problems = problems
     return Renderer(sources.site, sources.articles, library, sources.dictionary,
                     sources.strings, sources.templates, problems, store=store, drawn=drawn,
-                    notices=sources.sections.notices, parsed=parsed)
+                    notices=sources.sections.notices, parsed=parsed, compiled=compiled)
 
 
 class DrawnFigures:
@@ -143,18 +165,19 @@ class Renderer:
     only read); `drawn`: what a renderer made of these same figures with these same
     templates; `notices(slug, language)`: the ids of the sections that carry a stale
     notice; `parsed`: the tokens of sources parsed already (load/outlines.py), by digest,
-    each rendered once and then let go."""
+    each rendered once and then let go; `compiled`: where the compiled templates are
+    kept (environment)."""
 
     def __init__(self, site: Site, articles: list[Article], figures: FigureLibrary,
                  dictionary: Dictionary, strings: Dictionary, templates: dict[str, str],
                  problems: Problems, *, store: FileStore | None = None,
                  drawn: DrawnFigures | None = None,
                  notices: Callable[[str, str], tuple[str, ...]] = no_notices,
-                 parsed: dict[str, list] | None = None):
+                 parsed: dict[str, list] | None = None, compiled: Path | None = None):
         self.site, self.figures, self.problems = site, figures, problems
         self.dictionary, self.strings = dictionary, strings
         self.articles = {article.slug: article for article in articles}
-        self.env = environment(site.root / "templates", templates)
+        self.env = environment(site.root / "templates", templates, compiled)
         self.files = Files(site.root, store)  # the files articles reference (assets.py)
         self.drawn = drawn if drawn is not None else DrawnFigures()
         # The sections of each source whose body was rendered, by its digest (for the

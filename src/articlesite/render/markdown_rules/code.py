@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
 from pygments.token import (
     Comment,
     Error,
@@ -36,10 +35,12 @@ from pygments.token import (
     String,
     _TokenType,
 )
-from pygments.util import ClassNotFound
 
 from .common import line_of, report
 from .languages import SUPERSETS, lexer_name
+
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
 
 OPTION = re.compile(r'([A-Za-z_][\w-]*)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
 OPTIONS = ("title", "linenums", "hl_lines")
@@ -70,6 +71,9 @@ def role(token_type: _TokenType) -> str | None:
 @lru_cache(maxsize=128)
 def lexer(language: str) -> Lexer | None:
     """The lexer of a fence's language (languages.py: names other tools use too)."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     name = lexer_name(language)
     if name is None:
         return None

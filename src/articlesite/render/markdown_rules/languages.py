@@ -6,14 +6,14 @@ names Pygments does not know, each with one clear meaning (VitePress' `vue-html`
 (`mjs`, `kt`, `yml`) takes the lexer of files with that extension. Names that say the
 code is plain text (`text`, `txt`, `plain`, `output`…) are plain, as meant. Any other
 name gives plain code and a warning (markdown_rules/fences.py).
+
+Pygments' lexers (some 4 ms to import) are imported by the first fence that names a
+language: a page without code needs none.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-
-from pygments.lexers import find_lexer_class_by_name, find_lexer_class_for_filename
-from pygments.util import ClassNotFound
 
 # A name other tools use -> the Pygments name it means
 MEANS = {
@@ -45,6 +45,9 @@ def known(language: str) -> bool:
 @lru_cache(maxsize=256)
 def lexer_name(language: str) -> str | None:
     """The Pygments name of the lexer `language` means; None for none."""
+    from pygments.lexers import find_lexer_class_for_filename
+    from pygments.util import ClassNotFound
+
     name = language.lower()
     if not name or name in PLAIN:
         return None
@@ -62,6 +65,9 @@ def lexer_name(language: str) -> str | None:
 
 
 def _exists(name: str) -> bool:
+    from pygments.lexers import find_lexer_class_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return find_lexer_class_by_name(name) is not None
     except ClassNotFound:

@@ -1,0 +1,204 @@
+"""The Pagefind program in its service mode (`pagefind --service`): requests in on its
+standard input, responses out on its standard output, each a JSON object encoded in
+base64 and followed by a comma. (The `pagefind` package's own client waits 0.1 s
+before reading each response; this one reads them as they come.)
+
+A service started early can load a language's word segmenter while the pages are
+rendered: Pagefind loads the Japanese dictionary (some 0.8 s) and the Chinese one
+(some 0.15 s) when it first meets a text of that language, and keeps them for every
+index it makes after. The index it then makes of a folder is the same, byte for byte,
+as the one `pagefind --site` makes of it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import json
+import os
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .problems import Interrupted
+
+# A text that makes Pagefind load the segmenter of a language that has one (its
+# extended build's): a Japanese text needs kana, or Pagefind takes it for Chinese.
+WARM_TEXT = {"ja": "日本語です", "zh": "中文"}
+
+
+def warm_text(language: str) -> str | None:
+    return WARM_TEXT.get(language.split("-")[0].lower())
+
+
+class ServiceError(Exception):
+    """The service ended, or answered a request with an error: what it said."""
+
+
+class PagefindService:
+    """One `pagefind --service` process, asked one request at a time."""
+
+    def __init__(self, program: str):
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+        self.process = subprocess.Popen([program, "--service"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self._errors)
+        self._numbers = iter(range(1, 1 << 62))
+        self._pending = b""
+
+    def ask(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send a request and wait for its response's payload; raises ServiceError."""
+        number = next(self._numbers)
+        message = json.dumps({"message_id": number, "payload": payload}).encode("utf-8")
+        try:
+            self.process.stdin.write(base64.b64encode(message) + b",")
+            self.process.stdin.flush()
+        except OSError:
+            raise ServiceError(self._ended()) from None
+        while True:
+            response = self._next()
+            if response.get("message_id") == number:
+                answer = response.get("payload") or {}
+                if answer.get("type") == "Error":
+                    raise ServiceError(answer.get("message") or "an error")
+                return answer
+
+    def _next(self) -> dict[str, Any]:
+        """The next response the service writes."""
+        while b"," not in self._pending:
+            data = self.process.stdout.read1(1 << 16)
+            if not data:
+                raise ServiceError(self._ended())
+            self._pending += data
+        message, self._pending = self._pending.split(b",", 1)
+        return json.loads(base64.b64decode(message))
+
+    def _ended(self) -> str:
+        """Why the process stopped answering: the last line it wrote to standard error."""
+        self.stop()
+        self._errors.seek(0)
+        lines = self._errors.read().decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else f"it ended (exit code {self.process.returncode})"
+
+    def warm(self, language: str) -> None:
+        """Have the service load the language's segmenter now, in a throwaway index."""
+        text = warm_text(language)
+        if text is None:
+            return
+        index = self.ask({"type": "NewIndex", "config": {"force_language": language}})
+        self.ask({"type": "AddRecord", "index_id": index["index_id"], "url": "/",
+                  "content": text, "language": language})
+        self.ask({"type": "DeleteIndex", "index_id": index["index_id"]})
+
+    def index_folder(self, folder: str, output: str) -> None:
+        """Index the HTML pages under `folder` into the bundle folder `output`, as
+        `pagefind --site FOLDER` would."""
+        index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
+        self.ask({"type": "AddDir", "index_id": index, "path": folder})
+        self.ask({"type": "WriteFiles", "index_id": index, "output_path": output})
+
+    def stop(self) -> None:
+        """End the process (a request being read then fails with ServiceError)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+    def close(self) -> None:
+        """End the process and close its pipes, once nothing reads them any more."""
+        self.stop()
+        for stream in (self.process.stdin, self.process.stdout, self._errors):
+            with contextlib.suppress(OSError):   # (a broken pipe, its data lost: unread)
+                stream.close()
+
+
+class Services:
+    """A build's Pagefind services, one per language: started early (`start`, which
+    warms the language's segmenter in the background) or when the language is indexed.
+    `program` is None when Pagefind's program was not found."""
+
+    def __init__(self):
+        self._started: dict[str, tuple[PagefindService, threading.Thread]] = {}
+        self._closed = False
+        self._lock = threading.Lock()   # (the index stage may run beside the build's thread)
+
+    @functools.cached_property
+    def program(self) -> str | None:
+        return pagefind_program()
+
+    def start(self, language: str, only_slow: bool = False) -> None:
+        """Start the language's service, and warm it; with `only_slow`, only for a
+        language whose segmenter takes long to load."""
+        with self._lock:
+            if self._closed:
+                raise ServiceError("the build ended")
+            if self.program is None or language in self._started or \
+                    (only_slow and warm_text(language) is None):
+                return
+            service = PagefindService(self.program)
+            warming = threading.Thread(target=_warm, args=(service, language), daemon=True)
+            warming.start()
+            self._started[language] = service, warming
+
+    def index_all(self, folders: dict[str, Path], output: str,
+                  interrupt: Callable[[], bool] | None) -> dict[str, str]:
+        """Index each language's folder into its `output` subfolder, the languages at
+        once; what went wrong, by language. When `interrupt()` turns true (asked every
+        50 ms), or on Ctrl-C, every service is ended and Interrupted is raised."""
+        failures: dict[str, str] = {}
+
+        def index(language: str, folder: Path) -> None:
+            try:
+                self.start(language)
+                service, warming = self._started[language]
+                warming.join()
+                service.index_folder(str(folder), str(folder / output))
+            except (ServiceError, OSError, ValueError, KeyError) as error:  # (or closed)
+                failures[language] = str(error)
+
+        threads = [threading.Thread(target=index, args=item, daemon=True)
+                   for item in folders.items()]
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.05)
+                    if interrupt is not None and interrupt():
+                        raise Interrupted
+        except BaseException:
+            self.close(threads)
+            raise
+        return failures
+
+    def close(self, readers: list[threading.Thread] = ()) -> None:
+        """End every service, once the threads that ask them (`readers`, and those
+        warming them) have seen them end."""
+        with self._lock:
+            self._closed = True
+        for service, _ in self._started.values():
+            service.stop()
+        for thread in [*readers, *(warming for _, warming in self._started.values())]:
+            thread.join()
+        for service, _ in self._started.values():
+            service.close()
+        self._started.clear()
+
+
+def _warm(service: PagefindService, language: str) -> None:
+    with contextlib.suppress(ServiceError, OSError):   # indexing names what went wrong
+        service.warm(language)
+
+
+def pagefind_program() -> str | None:
+    """The Pagefind program the `pagefind` package would run (PAGEFIND_BINARY_PATH, else
+    its `pagefind[extended]` wheel's, else one on PATH; get_executable is in the package
+    since its first release, 1.2.0), run directly: `python -m pagefind` starts a Python
+    that imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since
+    only a build that indexes needs it."""
+    from pagefind.service import get_executable
+
+    program = get_executable()
+    return str(program) if program is not None and os.access(program, os.X_OK) else None
