@@ -251,7 +251,7 @@ class Store:
 
     def put(self, html: str) -> Stored:
         """Write a page; return its digest, size and modification time."""
-        return self.put_chunks((html,))
+        return self.put_bytes(html.encode("utf-8"))
 
     def put_chunks(self, chunks: Iterable[str]) -> Stored:
         """Write a page given in pieces, never holding it whole; as `put`."""
@@ -269,11 +269,19 @@ class Store:
         return Stored(blob, stat.st_size, stat.st_mtime_ns)
 
     def put_bytes(self, data: bytes) -> Stored:
-        """Store a file as it is (a file an article references); as `put`."""
-        temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
-        temporary.write_bytes(data)
+        """Store a file as it is (a file an article references); as `put`. A file the
+        store holds already with these very bytes (an earlier build's) is left as it is:
+        on some file systems creating a file costs as much CPU as rendering a figure."""
         blob = digest(data)
         path = self.path(blob)
+        try:
+            stat = path.stat()
+            if stat.st_size == len(data) and path.read_bytes() == data:
+                return Stored(blob, stat.st_size, stat.st_mtime_ns)
+        except OSError:
+            pass
+        temporary = self.folder / f".{os.getpid()}.{next(self._temporaries)}.tmp"
+        temporary.write_bytes(data)
         os.replace(temporary, path)
         stat = path.stat()
         return Stored(blob, stat.st_size, stat.st_mtime_ns)

@@ -114,7 +114,8 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         if source.digest not in done.outlines:
             continue
         before = len(found)
-        made = renderer.render_body(article, language)
+        made = renderer.render_body(article, language,
+                                    headings=done.outlines[source.digest][0])
         if made is None or len(found) > before:
             continue
         key = body_key(rendering, article.slug, language, source.digest,

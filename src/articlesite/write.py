@@ -41,6 +41,8 @@ def place_pages(out: Path, entries: dict[str, Entry], store: Store,
     if not entries:
         return
     for path, entry in entries.items():
+        if _same_file(store.path(entry.blob), out / path):
+            continue   # rendered again into the very bytes the store kept: in place already
         temporary = out / f".{path.replace('/', '-')}.{os.getpid()}.tmp"
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()  # left by a killed build
@@ -48,6 +50,15 @@ def place_pages(out: Path, entries: dict[str, Entry], store: Store,
         os.replace(temporary, out / path)
     if written is not None:
         written(sorted(entries))
+
+
+def _same_file(stored: Path, target: Path) -> bool:
+    """Whether `target` is the stored file itself (a hard link to it). Renaming a link
+    over another link to the same file does nothing: the temporary link would stay."""
+    try:
+        return os.path.samefile(stored, target)
+    except OSError:
+        return False
 
 
 def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:

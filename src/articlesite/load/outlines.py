@@ -65,11 +65,12 @@ def parse_outline(source: Source, memo: Memo, parsed: dict[str, list] | None) ->
 def outline_plain(tokens: list, first_line: int) -> tuple:
     """The outline of a body parsed by markdown.parse, as the memo keeps it."""
     from ..render import markdown
-    from ..render.markdown_rules.literal import shown_as_text
+    from ..render.markdown_rules.literal import find_literal_markup, shown_as_text
 
     outline = markdown.outline(tokens, first_line)
-    outline.shown_as_text = shown_as_text(tokens, first_line)
-    outline.problems = markdown.parse_problems(tokens, first_line)
+    literals = find_literal_markup(tokens, first_line)   # for both: the longest look
+    outline.shown_as_text = shown_as_text(literals)
+    outline.problems = markdown.parse_problems(tokens, first_line, literals)
     return outline.plain()
 
 

@@ -48,13 +48,27 @@ def find_connections(figure: Figure) -> list[Connection]:
 def describe(connections: list[Connection], name: Callable[[Node | Label], Markup],
              arrow: str, line: str) -> list[Markup]:
     """One sentence per connection, from the plain-text pattern `arrow` (directed) or
-    `line`, where `{source}` and `{target}` stand for the boxes' names."""
+    `line`, where `{source}` and `{target}` stand for the boxes' names. Each pattern is
+    split once and each box named once: a figure has tens of sentences in every language."""
+    patterns = {True: _pattern(arrow), False: _pattern(line)}
+    names: dict[int, str] = {}
+
+    def named(box: Node | Label) -> str:
+        if id(box) not in names:
+            names[id(box)] = str(escape(name(box)))
+        return names[id(box)]
+
     def sentence(connection: Connection) -> Markup:
-        names = {"source": name(connection.source), "target": name(connection.target)}
-        parts = _PLACEHOLDER.split(arrow if connection.directed else line)
-        return Markup("").join(names[part] if i % 2 else escape(part)
-                               for i, part in enumerate(parts))
+        ends = {"source": connection.source, "target": connection.target}
+        return Markup("".join(named(ends[part]) if i % 2 else part
+                              for i, part in enumerate(patterns[connection.directed])))
     return [sentence(c) for c in connections]
+
+
+def _pattern(text: str) -> list[str]:
+    """A sentence pattern split at its placeholders, the text between them escaped."""
+    parts = _PLACEHOLDER.split(text)
+    return [part if i % 2 else str(escape(part)) for i, part in enumerate(parts)]
 
 
 def _ends(figure: Figure, boxes: list[tuple[Node | Label, Box]], edge: Edge, *,

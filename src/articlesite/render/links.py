@@ -261,15 +261,17 @@ class PageReferences:
         return f"{self.to_root}{quote(site_path(self.slug, chosen))}", info
 
 
-def page_references(site, articles: dict, reader: Files, slug: str, language: str,
+def page_references(site, articles: dict, languages: dict[str, list[str]], reader: Files,
+                    slug: str, language: str,
                     problem: Callable[[int | None, str], None]) -> PageReferences:
-    """The resolver for the page of article `slug` in `language`; the front matter's
+    """The resolver for the page of article `slug` in `language` (`languages`: those of
+    each article, by slug: worked out once, not once a page); the front matter's
     preview image (`image:`) is published with the page, whether the body shows it or
     not (meta.preview_image gives its URL)."""
     refs = PageReferences(
         slug, language, site.codes, [site.source_language, site.default_language],
-        {name: list(article.sources) for name, article in articles.items()},
-        {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader, problem)
+        languages, {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader,
+        problem)
     own = site.link_base.get(slug, {}).get(language)
     refs.base = own or site.link_base.get("", {}).get(language)
     refs.page_base = own is not None

@@ -27,7 +27,7 @@ from . import equations
 from .markdown_rules import use_rules
 from .markdown_rules.code import render_code, render_myst_code
 from .markdown_rules.headings import heading_problems, render_heading_close
-from .markdown_rules.literal import find_literal_markup
+from .markdown_rules.literal import Literal, find_literal_markup
 
 CITATION = re.compile(r"\[(@[a-z0-9][a-z0-9-]*(?:\s*;\s*@[a-z0-9][a-z0-9-]*)*)\]")
 FIGURE_INFO = re.compile(r"^\{figure\}\s*(\S*)\s*$")
@@ -180,12 +180,14 @@ def unknown_directive(name: str) -> str:
             "admonition kinds; the user guide's 'Writing articles' lists them)")
 
 
-def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | None, str]]:
+def parse_problems(tokens: list[Token], first_line: int,
+                   literals: list[Literal] | None = None) -> list[tuple[int | None, str]]:
     """What can only be a mistake in a parsed body, found without rendering it (the check
     stage reports it, from the outline): a `#` heading, a heading id written wrongly, a
     `##` heading without an id, a figure directive
     without an id or with content, a directive no rule knows, a label two display
-    formulas use, and the literal markup that stops the build (literal.py)."""
+    formulas use, and the literal markup that stops the build (literal.py; `literals`:
+    what its find_literal_markup found, if the caller has it already)."""
     found: list[tuple[int | None, str]] = []
     inline_line = None   # a token without a line is placed at the last text's
     for token in tokens:
@@ -208,7 +210,8 @@ def parse_problems(tokens: list[Token], first_line: int) -> list[tuple[int | Non
     found += [(line, f"\\label{{{label}}} is used by another display formula of this page")
               for line, label in equations.duplicate_labels(tokens, first_line)]
     found += [(literal.line, literal.message)
-              for literal in find_literal_markup(tokens, first_line) if literal.stops_build]
+              for literal in (find_literal_markup(tokens, first_line) if literals is None
+                              else literals) if literal.stops_build]
     return found
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 class MathError(ValueError):
@@ -128,6 +129,7 @@ def check_braces(tex: str) -> None:
         raise MathError("unbalanced '{': a '}' is missing")
 
 
+@lru_cache(maxsize=8192)   # a body's outline asks for the label, its rendering converts
 def prepare(tex: str, display: bool) -> Source:
     """The formula as the converter gets it, with its tag and label taken out."""
     check_braces(tex)

@@ -192,6 +192,11 @@ class Renderer:
         return [article.listing() for article in self.articles.values()]
 
     @cached_property
+    def article_languages(self) -> dict[str, list[str]]:
+        """The languages each article exists in, by slug (what its links can go to)."""
+        return {slug: list(article.sources) for slug, article in self.articles.items()}
+
+    @cached_property
     def uncounted(self) -> list[Listing]:
         """What the other pages that list articles are given: no word counts."""
         return [listing.without_counts() for listing in self.listings]
@@ -323,7 +328,8 @@ class Renderer:
         page.figures, page.texts, page.files = body.figures, body.texts, body.files
         return page
 
-    def render_body(self, article: Article, language: str, with_figures: bool = True
+    def render_body(self, article: Article, language: str, with_figures: bool = True,
+                    headings: list[tuple] | None = None
                     ) -> tuple[Body, links.PageReferences] | None:
         """An article's Markdown in a language, with its figures, as HTML, and what its
         links found (their notes and `#id`s: only `check` reports them, check/bodies.py).
@@ -332,7 +338,8 @@ class Renderer:
         checked by the check stage (check/ids.py, check/marks.py).
 
         Without `with_figures`, each figure placed is checked and its spec loaded, but
-        not rendered: `check` needs the problems of a body, not its figures' HTML."""
+        not rendered: `check` needs the problems of a body, not its figures' HTML.
+        `headings`: its outline's, as Outline.plain gives them, if the caller has them."""
         source = article.sources[language]
         try:
             text = source.body   # read from the file again: once
@@ -341,16 +348,18 @@ class Renderer:
             return None
         tokens = self.parsed.pop(source.digest, None) or markdown.parse(text)
         self.sections[source.digest] = sections_in(tokens, text, source.body_line)
-        outline = markdown.outline(tokens, source.body_line)
+        if headings is None:
+            headings = [(h.level, h.id, str(h.html), h.line)
+                        for h in markdown.outline(tokens, source.body_line).headings]
         numbers = {ref.id: i for i, ref in enumerate(article.references, start=1)}
-        body = Body("", [(h.level, h.id, str(h.html), h.line) for h in outline.headings])
+        body = Body("", list(headings))
 
         def problem(line: int | None, message: str) -> None:
             self.problems.add(source.path, line, message, language=language)
 
         figure = self._figure_placer(body, source.language, with_figures)
-        refs = links.page_references(self.site, self.articles, self.files, article.slug,
-                                     language, problem)
+        refs = links.page_references(self.site, self.articles, self.article_languages,
+                                     self.files, article.slug, language, problem)
         reference = self.ui(language)("equation-reference")
         context = markdown.RenderContext(figure, numbers.get, problem, refs,
                                          ui=self.ui(language),

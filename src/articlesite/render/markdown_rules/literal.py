@@ -59,13 +59,13 @@ def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
     return found
 
 
-def shown_as_text(tokens: list[Token], first_line: int) -> list[tuple]:
-    """What would reach a reader as literal markup without stopping the build: line,
-    message, and for an unknown admonition kind the kind (on the tokens as parsed,
-    before rendering)."""
+def shown_as_text(literals: list[Literal]) -> list[tuple]:
+    """Of what find_literal_markup found (on the tokens as parsed, before rendering),
+    what would reach a reader as literal markup without stopping the build: line,
+    message, and for an unknown admonition kind the kind."""
     return [(found.line, found.message, found.kind) if found.kind else
             (found.line, found.message)
-            for found in find_literal_markup(tokens, first_line) if not found.stops_build]
+            for found in literals if not found.stops_build]
 
 
 def _in_inline(token: Token, line: int) -> list[Literal]:
