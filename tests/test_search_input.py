@@ -78,6 +78,24 @@ def test_a_change_outside_the_article_does_not_index_again(root: Path,
     assert indexed == [["ja"]]
 
 
+def test_one_language_indexed_again_gives_the_index_of_a_clean_build(root: Path,
+                                                                       tmp_path: Path):
+    """The languages are indexed in one Pagefind run and its files told apart by
+    language: after one language is indexed again, the others' files kept from the
+    cache, the bundle is the one a clean build makes."""
+    build(root)
+    edit(root, "content/loop/ja.md", "## 収集 {#collect}", "## 採集 {#collect}")
+    build(root)
+    again = snapshot(root / "site" / "pagefind")
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", ".articlesite-cache"))
+    build(clean, clean=True)
+    assert again == snapshot(clean / "site" / "pagefind")
+    assert {name.removeprefix("fragment/").split("_")[0] for name in again
+            if name.startswith("fragment/")} == \
+        {"en", "ja", "zh-cn"}
+
+
 def test_a_figures_labels_are_indexed_but_not_its_controls_or_text_alternative(root: Path):
     build(root)
     page = root / "site" / "en" / "loop.html"

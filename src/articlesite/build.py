@@ -12,8 +12,8 @@
 - render: those pages, over the cores when there are many, each streamed to the cache's
   store as it is done (on top of a previous build, put in place at once);
 - index: the search index, from the finished pages (search.py), in a thread beside the
-  two stages after (Pagefind's services, search_service.py, were started with the load
-  stage for the languages whose word segmenters take long to load);
+  two stages after (Pagefind's service, search_service.py, was started with the load
+  stage when it has word segmenters to load that take long);
 - the translator's view, which links to the figures on those pages, and the check of
   the figure specs no page needed; the files the articles reference;
 - write: the new site in a fresh folder swapped in place of site/, or, after a change,
@@ -60,8 +60,8 @@ from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
 from .problems import Problem, Problems
 from .render import assets
-from .search import BUNDLE, early_services, given_digest, search_bundle
-from .search_service import Services
+from .search import BUNDLE, early_service, given_digest, search_bundle
+from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
     render_translator_view,
@@ -172,13 +172,13 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
     loaded = load(run, base, changed, drafts)
-    with contextlib.closing(search_services(run, loaded)) as services:
+    with contextlib.closing(search_service(run, loaded)) as service:
         renderers = Renderers.of(run, loaded)
         parse(run, loaded, renderers)
         warnings = check(run, loaded, renderers)
         plan, phases = plan_site(run, loaded)
         rendered = render(run, loaded, plan, phases, renderers)
-        with index(run, loaded, plan.cached | rendered.pages, services) as indexed:
+        with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
             view, pages = render_the_view(run, loaded, plan, rendered, renderers)
             pages, files = publish_files(run, pages)
             bundle = indexed()
@@ -335,18 +335,18 @@ def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
     return pages, files
 
 
-def search_services(run: Run, loaded: Loaded) -> Services:
-    """Pagefind's services for the index stage, those of the languages whose word
-    segmenter takes long to load started now, to load it while the pages are rendered
-    (search.early_services)."""
+def search_service(run: Run, loaded: Loaded) -> Service:
+    """Pagefind's service for the index stage, started now when it has word segmenters
+    to load that take long, to load them while the pages are rendered
+    (search.early_service)."""
     if not loaded.sources.site.search:
-        return Services()
-    return early_services(loaded.sources.site.codes, run.cache.pages)
+        return Service()
+    return early_service(loaded.sources.site.codes, run.cache.pages)
 
 
 @contextlib.contextmanager
 def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
-          services: Services) -> Iterator[Callable[[], dict[str, Entry]]]:
+          service: Service) -> Iterator[Callable[[], dict[str, Entry]]]:
     """The index stage: the search index, made from the finished pages (search.py), in a
     thread of its own beside the stages after (the translator's view, which Pagefind
     does not read, and the files published). Gives the function that waits for the
@@ -358,7 +358,7 @@ def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
     pool = ThreadPoolExecutor(1, thread_name_prefix="index")
     indexing = pool.submit(search_bundle, pages, run.cache.store, dict(run.cache.pages),
                            run.problems, run.root, loaded.sources.site.codes, run.interrupt,
-                           services)
+                           service)
     pool.shutdown(wait=False)   # its thread ends with the index
 
     def indexed() -> dict[str, Entry]:
@@ -369,7 +369,7 @@ def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
         yield indexed
     finally:
         if not indexing.done():
-            services.close()
+            service.close()
         wait([indexing])
 
 

@@ -114,13 +114,14 @@ class PagefindService:
                 stream.close()
 
 
-class Services:
-    """A build's Pagefind services, one per language: started early (`start`, which
-    warms the language's segmenter in the background) or when the language is indexed.
-    `program` is None when Pagefind's program was not found."""
+class Service:
+    """A build's Pagefind service: started early (`warm`, which loads the segmenters of
+    the languages given in the background) or when the index is made. `program` is None
+    when Pagefind's program was not found."""
 
     def __init__(self):
-        self._started: dict[str, tuple[PagefindService, threading.Thread]] = {}
+        self._service: PagefindService | None = None
+        self._warming: threading.Thread | None = None
         self._closed = False
         self._lock = threading.Lock()   # (the index stage may run beside the build's thread)
 
@@ -128,68 +129,65 @@ class Services:
     def program(self) -> str | None:
         return pagefind_program()
 
-    def start(self, language: str, only_slow: bool = False) -> None:
-        """Start the language's service, and warm it; with `only_slow`, only for a
-        language whose segmenter takes long to load."""
+    def warm(self, languages: list[str] = ()) -> None:
+        """Start the service, loading the segmenters of these languages in the
+        background (those that take long to load)."""
         with self._lock:
             if self._closed:
                 raise ServiceError("the build ended")
-            if self.program is None or language in self._started or \
-                    (only_slow and warm_text(language) is None):
+            if self.program is None or self._service is not None:
                 return
-            service = PagefindService(self.program)
-            warming = threading.Thread(target=_warm, args=(service, language), daemon=True)
-            warming.start()
-            self._started[language] = service, warming
+            self._service = PagefindService(self.program)
+            self._warming = threading.Thread(target=_warm, args=(self._service, languages),
+                                             daemon=True)
+            self._warming.start()
 
-    def index_all(self, folders: dict[str, Path], output: str,
-                  interrupt: Callable[[], bool] | None) -> dict[str, str]:
-        """Index each language's folder into its `output` subfolder, the languages at
-        once; what went wrong, by language. When `interrupt()` turns true (asked every
-        50 ms), or on Ctrl-C, every service is ended and Interrupted is raised."""
-        failures: dict[str, str] = {}
+    def index(self, folder: Path, output: str,
+              interrupt: Callable[[], bool] | None) -> str | None:
+        """Index the pages under `folder` into its `output` subfolder; what went wrong,
+        if anything. When `interrupt()` turns true (asked every 50 ms), or on Ctrl-C,
+        the service is ended and Interrupted is raised."""
+        failure: list[str] = []
 
-        def index(language: str, folder: Path) -> None:
+        def index() -> None:
             try:
-                self.start(language)
-                service, warming = self._started[language]
-                warming.join()
-                service.index_folder(str(folder), str(folder / output))
-            except (ServiceError, OSError, ValueError, KeyError) as error:  # (or closed)
-                failures[language] = str(error)
+                self.warm()
+                self._warming.join()
+                self._service.index_folder(str(folder), str(folder / output))
+            except (ServiceError, OSError, ValueError, AttributeError) as error:  # (closed)
+                failure.append(str(error))
 
-        threads = [threading.Thread(target=index, args=item, daemon=True)
-                   for item in folders.items()]
+        thread = threading.Thread(target=index, daemon=True)
         try:
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                while thread.is_alive():
-                    thread.join(0.05)
-                    if interrupt is not None and interrupt():
-                        raise Interrupted
+            thread.start()
+            while thread.is_alive():
+                thread.join(0.05)
+                if interrupt is not None and interrupt():
+                    raise Interrupted
         except BaseException:
-            self.close(threads)
+            self.close(thread)
             raise
-        return failures
+        return failure[0] if failure else None
 
-    def close(self, readers: list[threading.Thread] = ()) -> None:
-        """End every service, once the threads that ask them (`readers`, and those
-        warming them) have seen them end."""
+    def close(self, reader: threading.Thread | None = None) -> None:
+        """End the service, once the threads that ask it (`reader`, and the one warming
+        it) have seen it end."""
         with self._lock:
             self._closed = True
-        for service, _ in self._started.values():
-            service.stop()
-        for thread in [*readers, *(warming for _, warming in self._started.values())]:
-            thread.join()
-        for service, _ in self._started.values():
-            service.close()
-        self._started.clear()
+        if self._service is None:
+            return
+        self._service.stop()
+        for thread in (reader, self._warming):
+            if thread is not None:
+                thread.join()
+        self._service.close()
+        self._service = None
 
 
-def _warm(service: PagefindService, language: str) -> None:
+def _warm(service: PagefindService, languages: list[str]) -> None:
     with contextlib.suppress(ServiceError, OSError):   # indexing names what went wrong
-        service.warm(language)
+        for language in languages:
+            service.warm(language)
 
 
 def pagefind_program() -> str | None:
