@@ -67,13 +67,15 @@ class PagefindService:
                 return answer
 
     def _next(self) -> dict[str, Any]:
-        """The next response the service writes."""
-        while b"," not in self._pending:
-            data = self.process.stdout.read1(1 << 16)
+        """The next response the service writes (the bundle's files come in one, tens of
+        megabytes at a thousand articles: its pieces are joined once)."""
+        pieces = [self._pending]
+        while b"," not in pieces[-1]:
+            data = self.process.stdout.read1(1 << 20)
             if not data:
                 raise ServiceError(self._ended())
-            self._pending += data
-        message, self._pending = self._pending.split(b",", 1)
+            pieces.append(data)
+        message, self._pending = b"".join(pieces).split(b",", 1)
         return json.loads(base64.b64decode(message))
 
     def _ended(self) -> str:
@@ -93,12 +95,20 @@ class PagefindService:
                   "content": text, "language": language})
         self.ask({"type": "DeleteIndex", "index_id": index["index_id"]})
 
-    def index_folder(self, folder: str, output: str) -> None:
+    def index_folder(self, folder: Path, output: Path) -> None:
         """Index the HTML pages under `folder` into the bundle folder `output`, as
-        `pagefind --site FOLDER` would."""
+        `pagefind --site FOLDER` would. The files are asked for and written here: the
+        service answers a request to write them before they are all written."""
         index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
-        self.ask({"type": "AddDir", "index_id": index, "path": folder})
-        self.ask({"type": "WriteFiles", "index_id": index, "output_path": output})
+        self.ask({"type": "AddDir", "index_id": index, "path": str(folder)})
+        output = output.resolve()
+        for file in self.ask({"type": "GetFiles", "index_id": index})["files"]:
+            target = output / file["path"]
+            if output not in target.resolve().parents:
+                raise ServiceError(f"a file outside the bundle: {file['path']}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(file["content"]))
+        self.ask({"type": "DeleteIndex", "index_id": index})
 
     def stop(self) -> None:
         """End the process (a request being read then fails with ServiceError)."""
@@ -153,7 +163,7 @@ class Service:
             try:
                 self.warm()
                 self._warming.join()
-                self._service.index_folder(str(folder), str(folder / output))
+                self._service.index_folder(folder, folder / output)
             except (ServiceError, OSError, ValueError, AttributeError) as error:  # (closed)
                 failure.append(str(error))
 
