@@ -30,7 +30,6 @@ import contextlib
 import functools
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,7 +57,7 @@ from .memo import SECTIONS, SPEC, Memo
 from .pages import Page, PageJob
 from .parse import figure_copies, parse_spread
 from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
-from .problems import Problem, Problems
+from .problems import Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, given_digest, search_bundle
 from .search_service import Service
@@ -350,26 +349,33 @@ def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
     """The index stage: the search index, made from the finished pages (search.py), in a
     thread of its own beside the stages after (the translator's view, which Pagefind
     does not read, and the files published). Gives the function that waits for the
-    index's files; if the build fails meanwhile, Pagefind is ended and the thread waited
-    for."""
+    index's files, asking `run.interrupt()` every 50 ms meanwhile (Interrupted); if the
+    build fails or is interrupted, Pagefind is ended and the thread waited for."""
     if not loaded.sources.site.search:
         yield dict
         return
+    from concurrent.futures import ThreadPoolExecutor, wait  # (only a build that indexes)
+
     pool = ThreadPoolExecutor(1, thread_name_prefix="index")
     indexing = pool.submit(search_bundle, pages, run.cache.store, dict(run.cache.pages),
-                           run.problems, run.root, loaded.sources.site.codes, run.interrupt,
-                           service)
+                           run.problems, run.root, loaded.sources.site.codes, service)
     pool.shutdown(wait=False)   # its thread ends with the index
 
     def indexed() -> dict[str, Entry]:
-        bundle = indexing.result()
+        while True:
+            try:
+                bundle = indexing.result(timeout=None if run.interrupt is None else 0.05)
+                break
+            except TimeoutError:
+                if run.interrupt():
+                    raise Interrupted from None
         run.problems.raise_if_any()
         return bundle
     try:
         yield indexed
     finally:
         if not indexing.done():
-            service.close()
+            service.stop()
         wait([indexing])
 
 

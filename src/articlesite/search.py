@@ -16,7 +16,6 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -141,10 +140,8 @@ def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list
 
 def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry],
                   problems: Problems, root: Path, codes: list[str],
-                  interrupt: Callable[[], bool] | None = None,
                   service: Service | None = None) -> dict[str, Entry]:
-    """The bundle's files (path in site/ -> stored entry) for these pages; raises
-    Interrupted when `interrupt()` turns true while Pagefind runs.
+    """The bundle's files (path in site/ -> stored entry) for these pages.
 
     Pagefind indexes only the languages where what it is given of the pages changed
     (search_input), in one run: a language's files are the same whether it is indexed
@@ -176,7 +173,7 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     if stale:
         with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
             made = index_languages({code: groups[code] for code in stale}, Path(work),
-                                   store, problems, root, interrupt, service)
+                                   store, problems, root, service)
         if made is None:
             return {}
         for code, (own, common, entry) in made.items():
@@ -215,12 +212,11 @@ HTML_LANG = re.compile(r"<html\b[^>]*?\blang=[\"']?([^\"'\s>]+)", re.IGNORECASE)
 
 
 def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
-                    root: Path, interrupt: Callable[[], bool] | None = None,
-                    service: Service | None = None) -> dict[str, tuple[dict, dict, dict]] | None:
+                    root: Path, service: Service | None = None,
+                    ) -> dict[str, tuple[dict, dict, dict]] | None:
     """Have Pagefind index the languages' pages in one run (of `service`, which may have
     been started early); for each language, its own files and the program's shared ones
-    (path -> stored), and an entry file's content naming its language only. When
-    `interrupt()` turns true meanwhile, Pagefind is ended and Interrupted is raised.
+    (path -> stored), and an entry file's content naming its language only.
 
     One run over several languages makes each language's files byte for byte as a run
     over that language alone, with less CPU and memory than one run per language at once
@@ -240,7 +236,7 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
             target = work / path
             target.parent.mkdir(parents=True, exist_ok=True)
             hand_over(store, given, blob, target)
-    failure = service.index(work, BUNDLE, interrupt)
+    failure = service.index(work, BUNDLE)
     bundle = work / BUNDLE
     if failure or not (bundle / "pagefind-entry.json").is_file():
         for code in groups:
@@ -255,7 +251,7 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
         made: dict[str, tuple[dict, dict, dict]] = {}
         for code, group in groups.items():
             alone = index_languages({code: group}, work / f".{code}", store, problems, root,
-                                    interrupt, service)
+                                    service)
             if alone is None:
                 return None
             made |= alone

@@ -20,11 +20,8 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from .problems import Interrupted
 
 # A text that makes Pagefind load the segmenter of a language that has one (its
 # extended build's): a Japanese text needs kana, or Pagefind takes it for Chinese.
@@ -152,46 +149,32 @@ class Service:
                                              daemon=True)
             self._warming.start()
 
-    def index(self, folder: Path, output: str,
-              interrupt: Callable[[], bool] | None) -> str | None:
+    def index(self, folder: Path, output: str) -> str | None:
         """Index the pages under `folder` into its `output` subfolder; what went wrong,
-        if anything. When `interrupt()` turns true (asked every 50 ms), or on Ctrl-C,
-        the service is ended and Interrupted is raised."""
-        failure: list[str] = []
-
-        def index() -> None:
-            try:
-                self.warm()
-                self._warming.join()
-                self._service.index_folder(folder, folder / output)
-            except (ServiceError, OSError, ValueError, AttributeError) as error:  # (closed)
-                failure.append(str(error))
-
-        thread = threading.Thread(target=index, daemon=True)
+        if anything (also when `stop` ended the service meanwhile)."""
         try:
-            thread.start()
-            while thread.is_alive():
-                thread.join(0.05)
-                if interrupt is not None and interrupt():
-                    raise Interrupted
-        except BaseException:
-            self.close(thread)
-            raise
-        return failure[0] if failure else None
+            self.warm()
+            self._warming.join()
+            self._service.index_folder(folder, folder / output)
+        except (ServiceError, OSError, ValueError) as error:
+            return str(error)
+        return None
 
-    def close(self, reader: threading.Thread | None = None) -> None:
-        """End the service, once the threads that ask it (`reader`, and the one warming
-        it) have seen it end."""
+    def stop(self) -> None:
+        """End the service's process, and refuse to start another: a request being
+        read then fails (the index stage's, the warming)."""
         with self._lock:
             self._closed = True
-        if self._service is None:
-            return
-        self._service.stop()
-        for thread in (reader, self._warming):
-            if thread is not None:
-                thread.join()
-        self._service.close()
-        self._service = None
+            if self._service is not None:
+                self._service.stop()
+
+    def close(self) -> None:
+        """End the service, once the thread warming it has seen it end (the index
+        stage's thread has ended: build.index waits for it)."""
+        self.stop()
+        if self._service is not None:
+            self._warming.join()
+            self._service.close()
 
 
 def _warm(service: PagefindService, languages: list[str]) -> None:
