@@ -15,16 +15,21 @@ from __future__ import annotations
 import math
 import re
 
-CJK = re.compile(
-    "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3131-\u318f\u31a0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-    "\U00020000-\U0003134f]")
-WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
+_CJK = ("\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3131-\u318f\u31a0-\u31ff"
+        "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+        "\U00020000-\U0003134f")
+# One pass counts both: a word (letters other than CJK joined by apostrophes or hyphens,
+# or digits joined by points or commas) or a run of CJK characters, the group, whose
+# length is their number. The letters' class names CJK first: most characters of a
+# Chinese or Japanese text are told apart there, before their Unicode category is asked.
+_LETTERS = rf"[^{_CJK}\W\d_]+"
+_COUNTED = re.compile(rf"{_LETTERS}(?:['’\-]{_LETTERS})*|\d+(?:[.,]\d+)*|([{_CJK}]+)")
 
 _NOT_PROSE = [
     re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL),  # code, figures
     re.compile(r"\$\$.*?\$\$", re.DOTALL),                                   # display math
-    re.compile(r"(?<![\\$])\$(?!\s)[^$\n]+?(?<![\s\\])\$"),                  # inline math
+    # inline math: a $ not after \ or $ (looked behind once a $ is found: searched fast)
+    re.compile(r"\$(?<![\\$]\$)(?!\s)[^$\n]+?(?<![\s\\])\$"),
     re.compile(r"<!--.*?-->", re.DOTALL),                                    # comments
     re.compile(r"`[^`\n]+`"),                                                # inline code
     re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"),                          # link targets
@@ -48,8 +53,8 @@ def prose(markdown: str) -> str:
 
 def counts(markdown: str) -> tuple[int, int]:
     """(CJK characters, other words) of a Markdown body's prose."""
-    others, characters = CJK.subn(" ", prose(markdown))   # one pass: counted, taken out
-    return characters, len(WORD.findall(others))
+    found = _COUNTED.findall(prose(markdown))   # CJK runs, and "" for each word
+    return sum(map(len, found)), found.count("")
 
 
 def word_count(markdown: str) -> int:
