@@ -87,7 +87,7 @@ def _in_inline(token: Token, line: int) -> list[Literal]:
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
             line += 1
-        if child.type != "text":
+        if child.type != "text" or "[^" not in child.content:
             continue
         for match in FOOTNOTE_REF.finditer(child.content):
             found.append(Literal(line, f"footnote [^{match.group(1)}] is not defined: add "

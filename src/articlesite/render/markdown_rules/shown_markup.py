@@ -23,7 +23,10 @@ from markdown_it.token import Token
 ATTRIBUTES = r"""(?:"[^"]*"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\}|[^<>"'{}])*"""
 TAG = re.compile(rf"<(/?)([A-Za-z][\w.:-]*)?(?=[\s/>])({ATTRIBUTES})>|<!--|\{{/\*.*?\*/\}}",
                  re.DOTALL)
-ROLE = re.compile(r"(?<![\w:`]):([A-Za-z][\w.+-]*):(?=`)|\{([A-Za-z][\w:.-]*)\}(?=`)")
+# A role right before a code span: `:name:` (its first colon not after a word character,
+# a colon or a backtick, looked behind once the colon is found: the search skips from
+# colon to colon) or `{name}`.
+ROLE = re.compile(r":(?<![\w:`]:)([A-Za-z][\w.+-]*):(?=`)|\{([A-Za-z][\w:.-]*)\}(?=`)")
 MARK = re.compile(r"\[\*\*(.+?)\*\*\]", re.DOTALL)
 SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["']([^"']*)["']\s*\})""")
 NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -51,8 +54,27 @@ def visible(token: Token) -> str:
 
 
 def shown_markup(token: Token, line: int, elements: frozenset[str]) -> list[tuple[int, str]]:
-    """(line, message) for the markup of other tools a paragraph shows as text."""
+    """(line, message) for the markup of other tools a paragraph shows as text. Each kind
+    is looked for only in a text with the character it needs (most paragraphs have none)."""
     text = visible(token)
+    results = _tags(text, line, elements) if "<" in text or "{/*" in text else []
+    if "`" in text:
+        for match in ROLE.finditer(text):
+            message = (f"the role '{match.group(0)}`…`' is not rendered: the reader sees it "
+                       "as text (roles are another tool's markup: write what it should show)")
+            results.append((line + text.count("\n", 0, match.start()), message))
+    if "[**" in text:
+        for match in MARK.finditer(text):
+            shown = " ".join(match.group(1).split())[:30]
+            message = (f"'[**{shown}**]' is shown with its brackets (d2lbook's mark for its "
+                       "slides: write **…** without them)")
+            results.append((line + text.count("\n", 0, match.start()), message))
+    return sorted(results)
+
+
+def _tags(text: str, line: int, elements: frozenset[str]) -> list[tuple[int, str]]:
+    """(line, message) for the tags and comments of a paragraph's visible text, one
+    message a line."""
     found: dict[int, list[str]] = {}
     images: dict[int, list[str]] = {}
     for match in TAG.finditer(text):
@@ -68,18 +90,8 @@ def shown_markup(token: Token, line: int, elements: frozenset[str]) -> list[tupl
         image = _image(name, match.group(3) or "")
         if image:
             images.setdefault(where, []).append(image)
-    results = [(where, tags_message(tags, elements) + "".join(images.get(where, ())))
-               for where, tags in found.items()]
-    for match in ROLE.finditer(text):
-        message = (f"the role '{match.group(0)}`…`' is not rendered: the reader sees it as "
-                   "text (roles are another tool's markup: write what it should show)")
-        results.append((line + text.count("\n", 0, match.start()), message))
-    for match in MARK.finditer(text):
-        shown = " ".join(match.group(1).split())[:30]
-        message = (f"'[**{shown}**]' is shown with its brackets (d2lbook's mark for its "
-                   "slides: write **…** without them)")
-        results.append((line + text.count("\n", 0, match.start()), message))
-    return sorted(results)
+    return [(where, tags_message(tags, elements) + "".join(images.get(where, ())))
+            for where, tags in found.items()]
 
 
 def _shown(tag: str) -> str:
