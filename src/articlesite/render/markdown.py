@@ -114,25 +114,24 @@ def outline(tokens: list[Token], first_line: int) -> Outline:
     found = Outline()
     section: str | None = None
     for i, token in enumerate(tokens):
-        line = first_line + token.map[0] if token.map else None
-        if token.type == "heading_open":
+        line = first_line + token.map[0] if token.map else 0
+        if token.type == "inline":
+            if "[@" in token.content:   # where a citation starts (_citation); most have none
+                found.citations.extend((ref, line, section) for child in token.children or []
+                                       if child.type == "citation" for ref in child.meta["ids"])
+        elif token.type == "heading_open":
             level = int(token.tag[1])
             heading_id = token.attrGet("id")
             md = parser()
             html = md.renderer.renderInline(tokens[i + 1].children or [], md.options,
                                             {"outline": True})
-            found.headings.append(Heading(level, heading_id, html, line or 0))
+            found.headings.append(Heading(level, heading_id, html, line))
             if level == 2:
                 section = heading_id
-        elif token.type == "fence" and FIGURE_INFO.match(token.info.strip()):
-            found.figures.append((FIGURE_INFO.match(token.info.strip()).group(1), line or 0,
-                                  section))
+        elif token.type == "fence" and (figure := FIGURE_INFO.match(token.info.strip())):
+            found.figures.append((figure.group(1), line, section))
         elif token.type == "math_block":
-            found.display_math.append((line or 0, section))
-        elif token.type == "inline":
-            for child in token.children or []:
-                if child.type == "citation":
-                    found.citations.extend((ref, line or 0, section) for ref in child.meta["ids"])
+            found.display_math.append((line, section))
     found.ids = markup_ids(tokens)
     return found
 
@@ -159,10 +158,11 @@ def markup_ids(tokens: list[Token]) -> list[str]:
             label = equations.label_of(token.content.strip())
             if label is not None:
                 ids.append(equations.anchor(label))
-        for child in token.children or []:
-            if child.type == "footnote_ref":
-                sub = child.meta.get("subId", 0)
-                ids.append(f"fnref-{child.meta['id'] + 1}" + (f"-{sub + 1}" if sub else ""))
+        elif token.type == "inline" and "^" in token.content:   # [^note] or ^[note]
+            for child in token.children or []:
+                if child.type == "footnote_ref":
+                    sub = child.meta.get("subId", 0)
+                    ids.append(f"fnref-{child.meta['id'] + 1}" + (f"-{sub + 1}" if sub else ""))
     return ids
 
 
