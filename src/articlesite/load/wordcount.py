@@ -54,7 +54,7 @@ def prose(markdown: str) -> str:
 def counts(markdown: str) -> tuple[int, int]:
     """(CJK characters, other words) of a Markdown body's prose."""
     found = _COUNTED.findall(prose(markdown))   # CJK runs, and "" for each word
-    return sum(map(len, found)), found.count("")
+    return len("".join(found)), found.count("")
 
 
 def word_count(markdown: str) -> int:
