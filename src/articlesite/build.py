@@ -484,10 +484,11 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
             page = renderer.render(job, cache.load_body(kept) if kept else None)
             placed.update(page.figures)
             if not found:
-                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                              cache.store, sources.site.search)
                 if page.body is not None:
-                    bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
+                    kept = bodies[plan.bodies[job]] = cache.store_body(page.body,
+                                                                       sources.dictionary)
+                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
+                                              cache.store, sources.site.search, kept)
         copies = {} if view else \
             figure_copies(renderer, set(placed), sources, cache, plan.rendering)
         part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
@@ -509,13 +510,16 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
 
 
 def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
-             search: bool = True) -> Entry:
+             search: bool = True, body: KeptBody | None = None) -> Entry:
     """Store a rendered page (with `search`, what the search index is given of it too);
     its cache entry. Without the index it records no search digest: the search setting
-    is part of every page's key, so turning it on renders the pages again."""
+    is part of every page's key, so turning it on renders the pages again. The digest of
+    the texts it shows is its `body`'s, when they are the same (an article page's)."""
     texts = tuple(sorted(page.texts))
-    return Entry(key, tuple(sorted(page.figures.items())), texts,
-                 texts_digest(texts, dictionary), *store.put(page.html),
+    digest = body.texts_digest if body is not None and tuple(body.texts) == texts \
+        else texts_digest(texts, dictionary)
+    return Entry(key, tuple(sorted(page.figures.items())), texts, digest,
+                 *store.put(page.html),
                  tuple(sorted(page.files.items())),
                  given_digest(page.html, store) if search else "")
 
