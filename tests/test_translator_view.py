@@ -81,3 +81,30 @@ def test_stale_untranslated_and_unused_are_shown(project: Path):
     for key in ("prefs", "demos", "orphan"):
         assert row(page, key).has_attr("data-problem")
     assert not row(page, "sft").has_attr("data-problem")
+
+
+def test_a_view_rendered_beside_the_pages_that_did_not_hold_is_rendered_again(
+        tmp_path: Path, monkeypatch):
+    """A full build renders the view beside the pages, its links to the figures taken
+    from the sources' outlines. Should the pages place other figures than that, the view
+    published is the one rendered after them, with the links the pages have."""
+    from conftest import fixture_site
+
+    from articlesite import build as stages
+    from articlesite import plan as plans
+
+    root = fixture_site("sources", tmp_path / "project")
+    build = stages.build(root, tmp_path / "right", clean=True)
+    assert build.rendered
+    right = (tmp_path / "right" / "translations.html").read_bytes()
+    assert b"loop.html#figure-steps" in right
+    early = stages.plan_view_early
+
+    def wrong(sources, cache, plan):   # as if the outlines placed no figure
+        with monkeypatch.context() as patch:
+            patch.setattr(plans, "figure_links", lambda articles, placed: {})
+            return early(sources, cache, plan)
+
+    monkeypatch.setattr(stages, "plan_view_early", wrong)
+    stages.build(root, tmp_path / "again", clean=True)
+    assert (tmp_path / "again" / "translations.html").read_bytes() == right

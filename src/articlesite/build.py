@@ -10,12 +10,14 @@
 - plan: which pages must be rendered (plan.py: the cache, or the previous build, holds
   the others);
 - render: those pages, over the cores when there are many, each streamed to the cache's
-  store as it is done (on top of a previous build, put in place at once);
+  store as it is done (on top of a previous build, put in place at once); a full build
+  renders the translator's view beside them, its links taken from the outlines;
 - index: the search index, from the finished pages (search.py), in a thread beside the
   two stages after (Pagefind's service, search_service.py, was started with the load
   stage when it has word segmenters to load that take long);
-- the translator's view, which links to the figures on those pages, and the check of
-  the figure specs no page needed; the files the articles reference;
+- the translator's view, which links to the figures on those pages (unless the one
+  rendered beside them has the same links), and the check of the figure specs no page
+  needed; the files the articles reference;
 - write: the new site in a fresh folder swapped in place of site/, or, after a change,
   only the pages that changed, each in one atomic rename (write.py);
 - save: the cache records the build.
@@ -56,7 +58,16 @@ from .load.texts import Dictionary
 from .memo import SECTIONS, SPEC, Memo
 from .pages import Page, PageJob
 from .parse import figure_copies, parse_spread
-from .plan import Delta, Plan, compare, page_jobs, plan_pages, plan_view, same_keys
+from .plan import (
+    Delta,
+    Plan,
+    compare,
+    page_jobs,
+    plan_pages,
+    plan_view,
+    plan_view_early,
+    same_keys,
+)
 from .problems import Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, given_digest, search_bundle
@@ -80,6 +91,8 @@ class Rendered:
     bodies: dict[str, KeptBody] = field(default_factory=dict)  # article bodies, by body_key
     sections: dict[str, list] = field(default_factory=dict)  # of the sources parsed, by digest
     in_place: bool = False   # the pages were put in place in site/ as they were rendered
+    # The translator's view rendered beside the pages, with its plan (build.render).
+    view: tuple[Plan, Rendered] | None = None
 
     def update(self, other: Rendered) -> None:
         self.pages.update(other.pages)
@@ -87,6 +100,7 @@ class Rendered:
         self.copies.update(other.copies)
         self.bodies.update(other.bodies)
         self.sections.update(other.sections)
+        self.view = other.view or self.view
 
 
 @dataclass
@@ -289,8 +303,12 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
     for phase in phases:
         stale = len(plan.stale)
         plan_pages(sources, cache, phase, plan)
+        # A full build renders the translator's view beside the pages, when it knows
+        # before them which figures they place (plan_view_early).
+        view = plan_view_early(sources, cache, plan) \
+            if loaded.base is None and plan.stale else None
         part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
-                            run.problems, run.progress)
+                            run.problems, run.progress, view)
         rendered.update(part)
         rendered.in_place = rendered.in_place and all((run.out / path).is_file()
                                                       for path in part.pages)
@@ -312,8 +330,16 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     sources, cache, delta = loaded.sources, run.cache, loaded.delta
     pages = plan.cached | rendered.pages
     view_plan = plan_view(sources, pages, cache, delta, plan)
-    view = render_view(sources, view_plan, renderers.make, cache, run.problems,
-                       plan.rendering)
+    early = rendered.view
+    if early is not None and view_plan.keys == early[0].keys:   # it held: see render
+        view = early[1]
+        remembered_copies(sources, cache, plan.rendering)
+    else:
+        view, found = render_view(sources, view_plan, renderers.make(), cache,
+                                  plan.rendering)
+        run.problems.extend(found)
+    for key, stored in view.copies.items():
+        cache.keep_copy(key, stored)
     for spec, keys in (rendered.specs | view.specs).items():
         cache.memo.keep(SPEC, spec, list(keys))
     if delta is None or (delta.dictionary_changed and
@@ -433,19 +459,24 @@ def make_renderer_for(sources: Sources, problems: Problems, **options) -> Render
 
 def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], Renderer],
                  sources: Sources, cache: Cache, problems: Problems,
-                 progress: Callable[[int, int], None] | None = None) -> Rendered:
+                 progress: Callable[[int, int], None] | None = None,
+                 view: Plan | None = None) -> Rendered:
     """Render these `stale` pages of the plan into the store, an article's languages
     together (they share its figures), over the cores when there are many. Each page is
     written as soon as it is rendered; only its cache entry comes back, with the
     translator's view's copies of the figures it placed, while their specs are loaded
     (unless the memo has them), its body (cache.keep_body) and its sections
-    (load/sections.py: not parsed again)."""
+    (load/sections.py: not parsed again). With a `view` plan, the translator's view is
+    rendered too, first (the longest piece of work), and it makes the copies."""
     if not stale:
         return Rendered({}, {})
     renderer = make_renderer()
     renderer.compile_templates()
 
-    def render_group(jobs: list[PageJob]) -> tuple[int, Rendered, list]:
+    def render_group(jobs: list[PageJob] | Plan) -> tuple[int, Rendered, list]:
+        if isinstance(jobs, Plan):
+            made, found = render_view(sources, jobs, renderer, cache, plan.rendering)
+            return 0, Rendered({}, made.specs, made.copies, view=(jobs, made)), found
         found = renderer.collect_problems()
         entries, placed, bodies = {}, {}, {}
         for job in jobs:
@@ -453,11 +484,13 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
             page = renderer.render(job, cache.load_body(kept) if kept else None)
             placed.update(page.figures)
             if not found:
-                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                              cache.store, sources.site.search)
                 if page.body is not None:
-                    bodies[plan.bodies[job]] = cache.store_body(page.body, sources.dictionary)
-        copies = figure_copies(renderer, set(placed), sources, cache, plan.rendering)
+                    kept = bodies[plan.bodies[job]] = cache.store_body(page.body,
+                                                                       sources.dictionary)
+                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
+                                              cache.store, sources.site.search, kept)
+        copies = {} if view else \
+            figure_copies(renderer, set(placed), sources, cache, plan.rendering)
         part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
         renderer.figures.clean, renderer.sections = {}, {}
         return len(jobs), part, list(found)
@@ -466,8 +499,8 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
     for job in stale:
         groups.setdefault(job.slug or job.path, []).append(job)
     rendered, done, total = Rendered({}, {}), 0, len(stale)
-    for count, part, found in parallel.map_unordered(render_group, list(groups.values()),
-                                                     total):
+    work = ([view] if view else []) + list(groups.values())
+    for count, part, found in parallel.map_unordered(render_group, work, total):
         rendered.update(part)
         problems.extend(found)
         done += count
@@ -477,48 +510,59 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
 
 
 def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
-             search: bool = True) -> Entry:
+             search: bool = True, body: KeptBody | None = None) -> Entry:
     """Store a rendered page (with `search`, what the search index is given of it too);
     its cache entry. Without the index it records no search digest: the search setting
-    is part of every page's key, so turning it on renders the pages again."""
+    is part of every page's key, so turning it on renders the pages again. The digest of
+    the texts it shows is its `body`'s, when they are the same (an article page's)."""
     texts = tuple(sorted(page.texts))
-    return Entry(key, tuple(sorted(page.figures.items())), texts,
-                 texts_digest(texts, dictionary), *store.put(page.html),
+    digest = body.texts_digest if body is not None and tuple(body.texts) == texts \
+        else texts_digest(texts, dictionary)
+    return Entry(key, tuple(sorted(page.figures.items())), texts, digest,
+                 *store.put(page.html),
                  tuple(sorted(page.files.items())),
                  given_digest(page.html, store) if search else "")
 
 
-def render_view(sources: Sources, plan: Plan, make_renderer: Callable[[], Renderer],
-                cache: Cache, problems: Problems, rendering: str) -> Rendered:
-    """Render the translator's view into the store if it is stale, streamed. The copies of
-    the figures the memo holds are kept for the next build in any case; their HTML is
-    read from the store only when the view is rendered (`rendering`: their render_key)."""
+def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
+                rendering: str) -> tuple[Rendered, list[Problem]]:
+    """Render the translator's view into the store if it is stale, streamed, with the
+    problems found. The copies of the figures the memo holds are kept for the next build
+    in any case, and read from the store only when the view is rendered (`rendering`:
+    their render_key); the others are made (over the cores, outside a worker) and
+    stored, for the next build to keep (Rendered.copies, by copy_key)."""
+    remembered = remembered_copies(sources, cache, rendering)
+    rendered, found = Rendered({}, {}), renderer.collect_problems()
+    if not plan.stale:
+        return rendered, []
+    made = {}
+    for figure_id, stored in remembered.items():
+        copy = cache.load_copy(stored)
+        if copy is not None:
+            made[figure_id] = copy
+    copies = view_copies(renderer, list(sources.figures), made)
+    for figure_id in copies.keys() - made.keys():
+        rendered.copies[copy_key(rendering, sources.figures[figure_id].digest)] = \
+            cache.store_copy(copies[figure_id])
+    stored = cache.store.put_chunks(render_translator_view(renderer, sources, plan.links,
+                                                           copies))
+    job = plan.stale[0]
+    if not found:
+        rendered.pages[job.path] = Entry(plan.keys[job], (), (),
+                                         texts_digest((), sources.dictionary), *stored)
+    rendered.specs, renderer.figures.clean = renderer.figures.clean, {}
+    return rendered, list(found)
+
+
+def remembered_copies(sources: Sources, cache: Cache, rendering: str) -> dict[str, StoredCopy]:
+    """The view's figure copies the memo holds, by figure id: asked of it in this
+    process, the memo keeps them for the next build."""
     remembered = {}
     for figure_id, file in sources.figures.items():
         stored = cache.stored_copy(copy_key(rendering, file.digest))
         if stored is not None:
             remembered[figure_id] = stored
-    rendered = Rendered({}, {})
-    for job in plan.stale:
-        renderer = make_renderer()
-        found = renderer.collect_problems()
-        made = {}
-        for figure_id, stored in remembered.items():
-            copy = cache.load_copy(stored)
-            if copy is not None:
-                made[figure_id] = copy
-        copies = view_copies(renderer, list(sources.figures), made)
-        for figure_id in copies.keys() - made.keys():
-            cache.keep_copy(copy_key(rendering, sources.figures[figure_id].digest),
-                            cache.store_copy(copies[figure_id]))
-        stored = cache.store.put_chunks(
-            render_translator_view(renderer, sources, plan.links, copies))
-        if not found:
-            rendered.pages[job.path] = Entry(plan.keys[job], (), (),
-                                             texts_digest((), sources.dictionary), *stored)
-        rendered.specs, renderer.figures.clean = renderer.figures.clean, {}
-        problems.extend(found)
-    return rendered
+    return remembered
 
 
 def check_figures(figures: dict[str, FigureFile], dictionary: Dictionary, memo: Memo,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -26,6 +27,10 @@ def run(default_root: Path | None = None) -> NoReturn:
         module = Path(sys.argv[0]).name == "__main__.py"
         os.environ.setdefault("ARTICLESITE_COMMAND",
                               "python -m articlesite" if module else "articlesite")
+    # A build makes millions of objects that live on (tokens, pages, entries) and few
+    # cycles: with the collector's default (a collection every 700 new objects) it spent
+    # some 4 s of CPU collecting at N=1000, nothing found; now some 1.2 s.
+    gc.set_threshold(20_000, 20, 20)
     code = main(default_root=default_root)
     sys.stdout.flush()
     sys.stderr.flush()

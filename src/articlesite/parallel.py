@@ -28,6 +28,8 @@ PARENT_CHECK = 0.5
 # so that they find it here.
 _work: dict[int, tuple[Callable[[Any], Any], Sequence[Any]]] = {}
 _numbers = itertools.count()
+# True in a worker: its own work is done in it (a worker does not start a pool).
+_in_worker = False
 
 
 def cores() -> int:
@@ -39,7 +41,7 @@ def cores() -> int:
 
 def in_process(count: int, items: int) -> bool:
     """Whether map_unordered does `count` units of work on `items` items in this process."""
-    if count < PARALLEL_FROM or min(cores(), items) < 2:
+    if count < PARALLEL_FROM or min(cores(), items) < 2 or _in_worker:
         return True
     import multiprocessing
 
@@ -83,9 +85,12 @@ def _over_pool(function: Callable[[Any], Any], items: Sequence[Any],
 
 
 def _watch_parent(parent: int) -> None:
-    """In a worker: end when the build that forked it is gone. A build killed outright
-    (SIGKILL, no cleanup) would otherwise leave its workers waiting for work forever:
-    each holds the pool's pipes open for the others."""
+    """In a worker, first: note that it is one, and end when the build that forked it
+    is gone. A build killed outright (SIGKILL, no cleanup) would otherwise leave its
+    workers waiting for work forever: each holds the pool's pipes open for the others."""
+    global _in_worker
+    _in_worker = True
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK)

@@ -22,6 +22,7 @@ from .cache import (
 from .load.content import Article
 from .load.sources import Sources
 from .load.texts import Dictionary
+from .memo import OUTLINE
 from .pages import PageJob, site_pages
 from .render import assets
 from .translate.view import PATH as VIEW
@@ -170,8 +171,31 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
                     and pages[stale.path].figures == cache.pages[stale.path].figures
                     for stale in plan.stale):
         return Plan({job: entry.key}, {job.path: entry}, [])
-    links = figure_links(sources.articles, {
-        path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()})
+    return _view_plan(sources, cache, plan, figure_links(sources.articles, {
+        path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()}))
+
+
+def plan_view_early(sources: Sources, cache: Cache, plan: Plan) -> Plan | None:
+    """The translator's view's plan before the pages of `plan` are rendered, if the view
+    must be rendered: the figures each stale article page will place are those its
+    source's outline (in the memo) places. The pages rendered, plan_view's key says
+    whether this one held (build.render_the_view)."""
+    placed = {path: [figure_id for figure_id, _ in entry.figures]
+              for path, entry in plan.cached.items()}
+    articles = {article.slug: article for article in sources.articles}
+    for job in plan.stale:
+        if job.slug is not None:
+            outline = cache.memo.recall(OUTLINE, articles[job.slug].sources[job.language].digest)
+            if outline is None:
+                return None
+            # As a page's entry lists them: each figure once, by id.
+            placed[job.path] = sorted({figure_id for figure_id, *_ in outline[1]})
+    view = _view_plan(sources, cache, plan, figure_links(sources.articles, placed))
+    return view if view.stale else None
+
+
+def _view_plan(sources: Sources, cache: Cache, plan: Plan, links: Links) -> Plan:
+    job = PageJob(VIEW, sources.site.default_language)
     key = view_key(plan.page_keys.page(VIEW), job.path, cache.texts_key(sources.dictionary),
                    sources.confirmed,
                    [(file.id, file.digest) for file in sources.figures.values()], links,
