@@ -56,6 +56,11 @@ class Memo:
         except ValueError:  # not plain values: parse again next time
             pass
 
+    def take(self, kept: dict[str, Any]) -> None:
+        """Keep what another process's memo (a build worker's) kept, by memo key: checked
+        by its `keep` there."""
+        self.kept.update(kept)
+
     def parse(self, kind: str, digest: str, parse: Callable[[], Any],
               problems: Problems) -> Any:
         """The remembered result, or `parse()`'s, remembered if it found no problem."""

@@ -9,13 +9,14 @@ their tokens on to rendering (load/outlines.py)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import parallel
-from .cache import Cache, KeptBody, StoredCopy, body_key, copy_key, render_key
+from .cache import Cache, StoredCopy, body_key, copy_key, render_key
 from .check.marks import spec_links
 from .load.content import Article
 from .load.outlines import outline_plain
@@ -32,15 +33,12 @@ if TYPE_CHECKING:
 
 @dataclass
 class Parsed:
-    """What a worker made of one article's sources not parsed before."""
+    """What a worker made of one article's sources not parsed before: what the build's
+    memo is to keep (outlines, sections, bodies, figure copies, clean specs and their node
+    links: see parse_one), by memo key, already checked there (Memo.keep)."""
 
-    outlines: dict[str, tuple] = field(default_factory=dict)    # plain, by source digest
-    sections: dict[str, list] = field(default_factory=dict)     # by source digest
+    kept: dict[str, Any] = field(default_factory=dict)
     changed: list[tuple[Path, str]] = field(default_factory=list)  # changed since read
-    bodies: dict[str, KeptBody] = field(default_factory=dict)   # by body_key
-    copies: dict[str, StoredCopy] = field(default_factory=dict)  # by copy_key
-    specs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # clean, by digest
-    links: dict[str, list] = field(default_factory=dict)   # check/marks.py's, by digest
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -71,18 +69,7 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
     for done in parallel.map_unordered(parse_article, todo, count):
         for path, language in done.changed:
             problems.add(path, None, CHANGED, language=language)
-        for digest, plain in done.outlines.items():
-            memo.keep(OUTLINE, digest, plain)
-        for digest, found in done.sections.items():
-            memo.keep(SECTIONS, digest, found)
-        for key, kept in done.bodies.items():
-            cache.keep_body(key, kept)
-        for key, stored in done.copies.items():
-            cache.keep_copy(key, stored)
-        for spec, keys in done.specs.items():
-            memo.keep(SPEC, spec, list(keys))
-        for spec, links in done.links.items():
-            memo.keep(LINKS, spec, links)
+        memo.take(done.kept)
         problems.extend(done.problems)
 
 
@@ -91,11 +78,14 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     """In a worker: these languages' sources of the article parsed, once each, into
     their outlines, sections and bodies (a body only when rendering it found no
     problem: then its page renders it again, to report them), and the node links of the
-    figures they place (the check stage's: then it does not load their specs again)."""
+    figures they place (the check stage's: then it does not load their specs again),
+    kept in the worker's memo: what it kept of them goes back (Parsed.kept)."""
     from .render import markdown  # markdown-it: only when a source is parsed
 
-    done = Parsed()
+    done, memo = Parsed(), cache.memo
+    first = len(memo.kept)   # what the memo keeps from here on is this article's
     found = renderer.collect_problems()
+    outlines = {}
     for language in languages:
         source = article.sources[language]
         try:
@@ -104,32 +94,35 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
             done.changed.append((source.path, language))
             continue
         tokens = renderer.parsed[source.digest] = markdown.parse(text)
-        done.outlines[source.digest] = outline_plain(tokens, source.body_line)
-        done.sections[source.digest] = sections_in(tokens, text, source.body_line)
-        # Here, for the notices of the article's other languages (load/sections.py):
-        cache.memo.keep(SECTIONS, source.digest, done.sections[source.digest])
+        outlines[source.digest] = outline_plain(tokens, source.body_line)
+        memo.keep(OUTLINE, source.digest, outlines[source.digest])
+        # (Here also for the notices of the article's other languages: load/sections.py)
+        memo.keep(SECTIONS, source.digest, sections_in(tokens, text, source.body_line))
     placed: set[str] = set()
     for language in languages:
         source = article.sources[language]
-        if source.digest not in done.outlines:
+        if source.digest not in outlines:
             continue
         before = len(found)
-        made = renderer.render_body(article, language,
-                                    headings=done.outlines[source.digest][0])
+        made = renderer.render_body(article, language, headings=outlines[source.digest][0])
         if made is None or len(found) > before:
             continue
         key = body_key(rendering, article.slug, language, source.digest,
                        article.references_digest,
                        sources.sections.notices(article.slug, language))
-        done.bodies[key] = cache.store_body(made[0], sources.dictionary)
+        cache.keep_body(key, cache.store_body(made[0], sources.dictionary))
         placed.update(made[0].figures)
-    done.copies = figure_copies(renderer, placed, sources, cache, rendering)
+    for key, stored in figure_copies(renderer, placed, sources, cache, rendering).items():
+        cache.keep_copy(key, stored)
     for figure_id in placed:
         spec = renderer.figures.get(figure_id) if figure_id in renderer.figures else None
         if spec is not None:
-            done.links[renderer.figures.files[figure_id].digest] = spec_links(spec)
-    done.specs, renderer.figures.clean = renderer.figures.clean, {}
-    renderer.sections = {}
+            memo.keep(LINKS, renderer.figures.files[figure_id].digest, spec_links(spec))
+    for spec, keys in renderer.figures.clean.items():
+        memo.keep(SPEC, spec, list(keys))
+    renderer.figures.clean, renderer.sections = {}, {}
+    # (The newest first: the memo of a large build holds thousands before them.)
+    done.kept = dict(itertools.islice(reversed(memo.kept.items()), len(memo.kept) - first))
     done.problems = list(found)
     return done
 

@@ -165,6 +165,7 @@ class SectionStates:
         self._sections: dict[tuple[str, str], tuple[Section, ...]] = {}
         self._digests: dict[tuple[str, str], dict[str, str]] = {}
         self._notices: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._key: list | None = None   # of every article
 
     def sections(self, slug: str, language: str) -> tuple[Section, ...]:
         if (slug, language) not in self._sections:
@@ -237,6 +238,10 @@ class SectionStates:
         their ids and states, of every article or of those named. Not their titles: then
         an edit to a heading, the most common kind, leaves the view as it is (serve's
         quick rebuild needs that)."""
+        if slugs is None:
+            if self._key is None:
+                self._key = self.key(self.articles)
+            return self._key
         return [(slug, [(section_id, [(cell.language, cell.state) for cell in cells])
                         for section_id, cells in self.table(slug)])
-                for slug in (self.articles if slugs is None else slugs)]
+                for slug in slugs]
