@@ -333,7 +333,7 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     early = rendered.view
     if early is not None and view_plan.keys == early[0].keys:   # it held: see render
         view = early[1]
-        remembered_copies(sources, cache, plan.rendering)
+        remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
                                   plan.rendering)
