@@ -332,14 +332,14 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     view_plan = plan_view(sources, pages, cache, delta, plan)
     early = rendered.view
     if early is not None and view_plan.keys == early[0].keys:   # it held: see render
-        view = early[1]
+        view = early[1]   # (its copies were kept with the pages')
         remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
                                   plan.rendering)
         run.problems.extend(found)
-    for key, stored in view.copies.items():
-        cache.keep_copy(key, stored)
+        for key, stored in view.copies.items():
+            cache.keep_copy(key, stored)
     for spec, keys in (rendered.specs | view.specs).items():
         cache.memo.keep(SPEC, spec, list(keys))
     if delta is None or (delta.dictionary_changed and

@@ -20,7 +20,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
-from .load.sourcefiles import digest
 from .problems import Problems
 from .search_service import Service, warm_text
 
@@ -236,17 +235,16 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
             target = work / path
             target.parent.mkdir(parents=True, exist_ok=True)
             hand_over(store, given, blob, target)
-    failure = service.index(work, BUNDLE)
-    bundle = work / BUNDLE
-    if failure or not (bundle / "pagefind-entry.json").is_file():
+    files, failure = service.index(work)
+    if failure or "pagefind-entry.json" not in files:
         for code in groups:
             problems.add(root / "site" / BUNDLE, None, "the search index could not be "
                          "built by Pagefind (is it installed? pip install "
                          f"'pagefind[extended]'): {failure or 'no index written'}",
                          language=code)
         return None
-    entry = json.loads((bundle / "pagefind-entry.json").read_bytes())
-    owners = file_owners(bundle, entry, {code: work / code for code in groups})
+    entry = json.loads(files.pop("pagefind-entry.json"))
+    owners = file_owners(sorted(files), entry, {code: work / code for code in groups})
     if owners is None:
         made: dict[str, tuple[dict, dict, dict]] = {}
         for code, group in groups.items():
@@ -256,30 +254,27 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                 return None
             made |= alone
         return made
-    common = {f"{BUNDLE}/{name}": moved_into(store, bundle / name)
+    common = {f"{BUNDLE}/{name}": store.put_bytes(files[name])
               for name, owner in owners.items() if owner is None}
     made = {code: ({}, common, entry | {"languages": {
         key: record for key, record in entry["languages"].items()
         if len(groups) == 1 or key == language_key(work / code)}}) for code in groups}
     for name, owner in owners.items():
         if owner is not None:
-            made[owner][0][f"{BUNDLE}/{name}"] = moved_into(store, bundle / name)
+            made[owner][0][f"{BUNDLE}/{name}"] = store.put_bytes(files[name])
     return made
 
 
-def file_owners(bundle: Path, entry: dict, folders: dict[str, Path]) -> dict | None:
-    """Each file of a bundle (path in it) -> the language it belongs to, None for the
-    program's own; None if some file's language is not certain."""
+def file_owners(names: list[str], entry: dict, folders: dict[str, Path]) -> dict | None:
+    """Each file of a bundle but its entry file (path in it) -> the language it belongs
+    to, None for the program's own; None if some file's language is not certain."""
     owners: dict[str, str | None] = {}
     keys = {code: language_key(folder) for code, folder in folders.items()}
     one = len(folders) == 1
     if not one and (len(set(keys.values())) < len(keys) or set(keys.values()) !=
                     set(entry["languages"])):
         return None
-    for path in sorted(bundle.rglob("*")):
-        name = path.relative_to(bundle).as_posix()
-        if not path.is_file() or name == "pagefind-entry.json":
-            continue
+    for name in names:
         if name in SHARED or (name.startswith("pagefind-") and name.endswith((".js", ".css"))):
             owners[name] = None
             continue
@@ -315,13 +310,3 @@ def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
             os.link(store.path(given), target)
             return
     target.write_text(search_input(store.path(blob).read_text("utf-8")), "utf-8")
-
-
-def moved_into(store: Store, path: Path) -> tuple[str, int, int]:
-    """Store a file Pagefind wrote, as Store.put_bytes does, by moving it into the store
-    rather than writing it again (the work folder is beside the store)."""
-    blob = digest(path.read_bytes())
-    stored = store.path(blob)
-    os.replace(path, stored)
-    stat = stored.stat()
-    return blob, stat.st_size, stat.st_mtime_ns

@@ -92,20 +92,20 @@ class PagefindService:
                   "content": text, "language": language})
         self.ask({"type": "DeleteIndex", "index_id": index["index_id"]})
 
-    def index_folder(self, folder: Path, output: Path) -> None:
-        """Index the HTML pages under `folder` into the bundle folder `output`, as
-        `pagefind --site FOLDER` would. The files are asked for and written here: the
-        service answers a request to write them before they are all written."""
+    def index_folder(self, folder: Path) -> dict[str, bytes]:
+        """Index the HTML pages under `folder` as `pagefind --site FOLDER` would; the
+        bundle's files, by their path in it. (They are asked for, not written by the
+        service: it answers a request to write them before they are all written.)"""
         index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
         self.ask({"type": "AddDir", "index_id": index, "path": str(folder)})
-        output = output.resolve()
+        files = {}
         for file in self.ask({"type": "GetFiles", "index_id": index})["files"]:
-            target = output / file["path"]
-            if output not in target.resolve().parents:
-                raise ServiceError(f"a file outside the bundle: {file['path']}")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(base64.b64decode(file["content"]))
+            name = file["path"]
+            if name.startswith("/") or ".." in name.split("/"):
+                raise ServiceError(f"a file outside the bundle: {name}")
+            files[name] = base64.b64decode(file["content"])
         self.ask({"type": "DeleteIndex", "index_id": index})
+        return files
 
     def stop(self) -> None:
         """End the process (a request being read then fails with ServiceError)."""
@@ -149,16 +149,15 @@ class Service:
                                              daemon=True)
             self._warming.start()
 
-    def index(self, folder: Path, output: str) -> str | None:
-        """Index the pages under `folder` into its `output` subfolder; what went wrong,
-        if anything (also when `stop` ended the service meanwhile)."""
+    def index(self, folder: Path) -> tuple[dict[str, bytes], str | None]:
+        """The bundle's files for the pages under `folder` (PagefindService.index_folder),
+        or what went wrong (also when `stop` ended the service meanwhile)."""
         try:
             self.warm()
             self._warming.join()
-            self._service.index_folder(folder, folder / output)
+            return self._service.index_folder(folder), None
         except (ServiceError, OSError, ValueError) as error:
-            return str(error)
-        return None
+            return {}, str(error)
 
     def stop(self) -> None:
         """End the service's process, and refuse to start another: a request being
