@@ -78,6 +78,23 @@ def test_a_change_outside_the_article_does_not_index_again(root: Path,
     assert indexed == [["ja"]]
 
 
+def test_a_change_to_the_pages_pagefind_leaves_out_does_not_index_again(
+        root: Path, monkeypatch: pytest.MonkeyPatch):
+    """A language's index page marks no data-pagefind-body, so Pagefind leaves it out of
+    the index: an edit of base.html, which changes it too, indexes nothing again."""
+    build(root)
+    index = snapshot(root / "site" / "pagefind")
+    indexed = []
+    real = search.index_languages
+    monkeypatch.setattr(search, "index_languages",
+                        lambda groups, *rest: indexed.append(sorted(groups)) or
+                        real(groups, *rest))
+    edit(root, "templates/base.html", '<a class="skip"', '<a data-edit="1" class="skip"')
+    assert {"en/index.html", "ja/loop.html"} <= set(build(root).rendered)
+    assert 'data-edit="1"' in (root / "site" / "en" / "index.html").read_text("utf-8")
+    assert indexed == [] and snapshot(root / "site" / "pagefind") == index
+
+
 def test_one_language_indexed_again_gives_the_index_of_a_clean_build(root: Path,
                                                                        tmp_path: Path):
     """The languages are indexed in one Pagefind run and its files told apart by

@@ -77,11 +77,21 @@ def search_input(html: str) -> str:
     return "".join(kept) + html[position:end] + "</body></html>\n"
 
 
+# In place of a digest, for a page that marks no element data-pagefind-body (a
+# language's index page). Once some page of its language marks one, Pagefind leaves it
+# out of the index (pagefind.app, "Configuring the index"): it is then not handed over,
+# and a change to it (an edit of base.html) does not make Pagefind index the language
+# again.
+UNMARKED = "-"
+
+
 def given_digest(html: str, store: Store) -> str:
     """Store what Pagefind is given of a page (search_input); its digest, the name it is
-    stored under, so that indexing hands it to Pagefind as it is (index_languages). Only
-    for this build: the cache does not keep it (it is nearly the page's size: 42 MB at
-    N=200), so a page cached before is worked out again."""
+    stored under, so that indexing hands it to Pagefind as it is (index_languages), or
+    UNMARKED. Only for this build: the cache does not keep it (it is nearly the page's
+    size: 42 MB at N=200), so a page cached before is worked out again."""
+    if f"{MARK}body" not in html:
+        return UNMARKED
     return store.put_bytes(search_input(html).encode("utf-8"))[0]
 
 
@@ -126,12 +136,18 @@ def element_end(html: str, start: int) -> int | None:
 def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list]:
     """The pages Pagefind reads, by site language: every HTML page under `<code>/` (it
     indexes the articles among them), for each language that has an article; each with
-    the digest of what Pagefind is given of it (Entry.search, else the page's own)."""
+    the digest of what Pagefind is given of it (Entry.search, else the page's own). The
+    pages that mark no data-pagefind-body are left out once one of the others marks it
+    (UNMARKED); until then they are given whole."""
     groups = {}
     for code in codes:
         group = sorted((path, entry.search or entry.blob, entry.blob)
                        for path, entry in pages.items()
                        if path.startswith(f"{code}/") and path.endswith(".html"))
+        if any(given != blob and given != UNMARKED for _, given, blob in group):
+            group = [page for page in group if page[1] != UNMARKED]
+        group = [(path, blob if given == UNMARKED else given, blob)
+                 for path, given, blob in group]
         if any(path != f"{code}/index.html" for path, *_ in group):
             groups[code] = group
     return groups
@@ -303,8 +319,8 @@ def language_key(folder: Path) -> str | None:
 
 def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
     """Put what Pagefind is given of the page `blob` at `target`: the text stored as the
-    page was rendered (given_digest), linked rather than copied; else (a page cached
-    before, a page with no digest of its own, no hard links here) worked out again."""
+    page was rendered (given_digest), linked rather than copied; else (a page with no
+    digest of its own, a stored text gone, no hard links here) worked out again."""
     if given != blob:
         with contextlib.suppress(OSError):
             os.link(store.path(given), target)
