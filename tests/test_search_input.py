@@ -20,6 +20,7 @@ from test_serve_search import indexed
 
 from articlesite import search
 from articlesite.build import build
+from articlesite.cache import Cache
 from articlesite.search import search_input
 
 
@@ -93,6 +94,21 @@ def test_a_change_to_the_pages_pagefind_leaves_out_does_not_index_again(
     assert {"en/index.html", "ja/loop.html"} <= set(build(root).rendered)
     assert 'data-edit="1"' in (root / "site" / "en" / "index.html").read_text("utf-8")
     assert indexed == [] and snapshot(root / "site" / "pagefind") == index
+
+
+def test_what_pagefind_is_given_is_kept_for_the_next_build(root: Path):
+    """What Pagefind is given of each page stays in the store with the page: a template
+    edit that leaves the article's text as it was stores no new copy of it."""
+    build(root)
+    store = Cache(root).store
+    before = {path.name for path in store.folder.iterdir()}
+    edit(root, "templates/article.html", '<nav class="toc"', '<nav data-edit="1" class="toc"')
+    assert "ja/loop.html" in build(root).rendered
+    entries = Cache(root).pages
+    for page in ("en/loop.html", "zh/loop.html", "ja/loop.html"):
+        given = store.path(entries[page].search)
+        assert given.name in before and given.read_text("utf-8") == \
+            search_input((root / "site" / page).read_text("utf-8"))
 
 
 def test_one_language_indexed_again_gives_the_index_of_a_clean_build(root: Path,

@@ -468,7 +468,9 @@ class Cache:
         os.replace(temporary, self.folder / "index")
         copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
-        self.store.keep_only({entry.blob for entry in pages.values()} | copies | bodies)
+        given = {entry.search for entry in pages.values()}   # (search.given_digest)
+        self.store.keep_only({entry.blob for entry in pages.values()} | given | copies |
+                             bodies)
 
 
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,

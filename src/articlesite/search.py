@@ -88,8 +88,8 @@ UNMARKED = "-"
 def given_digest(html: str, store: Store) -> str:
     """Store what Pagefind is given of a page (search_input); its digest, the name it is
     stored under, so that indexing hands it to Pagefind as it is (index_languages), or
-    UNMARKED. Only for this build: the cache does not keep it (it is nearly the page's
-    size: 42 MB at N=200), so a page cached before is worked out again."""
+    UNMARKED. The cache keeps it with the page (some 40 % of the page's size): a build
+    that renders the page again with the same text then creates no file for it."""
     if f"{MARK}body" not in html:
         return UNMARKED
     return store.put_bytes(search_input(html).encode("utf-8"))[0]
