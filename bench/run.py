@@ -12,7 +12,8 @@ sampled every 20 ms). Our build is also timed, alternating with the others, on a
 the project with `search: false`, to show what the search index (Pagefind) costs.
 Then, at the largest N, our rebuilds:
 nothing changed; one article edited in one language; one dictionary value edited; the
-article page template edited (every article page written again, their bodies reused); and
+article page template edited (every article page written again, their bodies reused); the
+base page template edited (every page written again, the translator's view too); and
 the time from a save to the rebuilt page served over HTTP, in `python build.py serve`
 and in `hugo server`. Prints a Markdown table and writes it to WORK/results.md.
 Needs Debian's hugo: apt-get install -y hugo.
@@ -277,9 +278,18 @@ def dictionary_edit(project: Path, number: int) -> Edit:
 
 def template_edit(project: Path, number: int) -> Edit:
     """A change to the page template every article page is rendered with."""
-    path = project / "templates" / "article.html"
-    return path, re.sub(r'<nav(?: data-edit="\d+")? class="toc"',
-                        f'<nav data-edit="{number}" class="toc"',
+    return marked(project / "templates" / "article.html", "nav", "toc", number)
+
+
+def base_edit(project: Path, number: int) -> Edit:
+    """A change to the page template every page extends (its skip link)."""
+    return marked(project / "templates" / "base.html", "a", "skip", number)
+
+
+def marked(path: Path, tag: str, name: str, number: int) -> Edit:
+    """The template with the first <tag class="name"> marked data-edit="number"."""
+    return path, re.sub(rf'<{tag}(?: data-edit="\d+")? class="{name}"',
+                        f'<{tag} data-edit="{number}" class="{name}"',
                         path.read_text(encoding="utf-8"), count=1)
 
 
@@ -291,13 +301,15 @@ def middle_article(project: Path) -> int:
 
 def rebuilds(project: Path, runs: int) -> dict:
     """Our rebuilds after no change, one article edited, one dictionary value edited,
-    the article page template edited (every article page written again)."""
+    the article page template edited (every article page written again), the base one
+    (every page)."""
     measure(ours(project, "--clean"))
     rows = {}
     for name, change in (("nothing changed", None),
                          ("one article edited in one language", article_edit),
                          ("one dictionary value edited", dictionary_edit),
-                         ("the article page template edited", template_edit)):
+                         ("the article page template edited", template_edit),
+                         ("the base page template edited", base_edit)):
         measured = []
         for number in range(runs):
             if change is not None:
