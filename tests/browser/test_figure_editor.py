@@ -16,7 +16,7 @@ import re
 
 import pytest
 from conftest import TEXTS, fixture_site, save
-from test_serve import Server
+from test_serve import Server, poll
 
 ARTICLE = "en/loop.html"
 FIGURE = "#figure-steps"
@@ -163,8 +163,9 @@ def test_a_node_narrowed_until_its_japanese_text_overflows_says_so_before_saving
     assert {name: (project / name).read_bytes() for name in files} == files
 
 
-def test_a_spec_changed_on_disk_refuses_the_save_and_the_edits_stay(page, project):
+def test_a_spec_changed_on_disk_refuses_the_save_and_the_edits_stay(page, project, served):
     figure = open_editor(page)
+    built = served.output().count("steps.yaml changed")
     figure.locator('[data-node="note"]').click()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
@@ -178,6 +179,9 @@ def test_a_spec_changed_on_disk_refuses_the_save_and_the_edits_stay(page, projec
     assert "figures/steps.yaml changed on disk since the editor loaded it" in message(figure)
     assert box_of(figure, "note")[:2] == [243, 150]         # the edit is still there
     assert (project / SPEC).read_text(encoding="utf-8") == other
+    # The build of that change ends before the next test opens the page: the page reloads
+    # then, which would close an editor opened before.
+    assert poll(lambda: served.output().count("steps.yaml changed") > built), served.output()
 
 
 def test_a_save_changes_the_moved_node_line_only_and_the_page_reloads(page, project):
