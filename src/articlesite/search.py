@@ -88,7 +88,7 @@ UNMARKED = "-"
 def given_digest(html: str, store: Store) -> str:
     """Store what Pagefind is given of a page (search_input); its digest, the name it is
     stored under, so that indexing hands it to Pagefind as it is (index_languages), or
-    UNMARKED. The cache keeps it with the page (some 40 % of the page's size): a build
+    UNMARKED. The cache keeps it with the page (some 60 % of the page's size): a build
     that renders the page again with the same text then creates no file for it."""
     if f"{MARK}body" not in html:
         return UNMARKED
