@@ -61,39 +61,41 @@ def test_what_is_given_leaves_out_the_rest_of_the_page(root: Path):
     assert 'data-pagefind-filter="part"' in search_input(marked)
 
 
-def test_a_change_outside_the_article_does_not_index_again(root: Path,
-                                                           monkeypatch: pytest.MonkeyPatch):
-    build(root)
-    index = snapshot(root / "site" / "pagefind")
-    indexed = []
+@pytest.fixture
+def index_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The languages of each Pagefind run from now on (search.index_languages)."""
+    runs = []
     real = search.index_languages
     monkeypatch.setattr(search, "index_languages",
-                        lambda groups, *rest: indexed.append(sorted(groups)) or
+                        lambda groups, *rest: runs.append(sorted(groups)) or
                         real(groups, *rest))
+    return runs
+
+
+def test_a_change_outside_the_article_does_not_index_again(root: Path, index_runs: list):
+    build(root)
+    index_runs.clear()   # (the first build's run)
+    index = snapshot(root / "site" / "pagefind")
     edit(root, "templates/article.html", '<nav class="toc"', '<nav data-edit="1" class="toc"')
     assert "ja/loop.html" in build(root).rendered
-    assert indexed == [] and snapshot(root / "site" / "pagefind") == index
+    assert index_runs == [] and snapshot(root / "site" / "pagefind") == index
     # A change inside the article indexes its language again.
     edit(root, "content/loop/ja.md", "## 収集 {#collect}", "## 採集 {#collect}")
     build(root)
-    assert indexed == [["ja"]]
+    assert index_runs == [["ja"]]
 
 
-def test_a_change_to_the_pages_pagefind_leaves_out_does_not_index_again(
-        root: Path, monkeypatch: pytest.MonkeyPatch):
+def test_a_change_to_the_pages_pagefind_leaves_out_does_not_index_again(root: Path,
+                                                                         index_runs: list):
     """A language's index page marks no data-pagefind-body, so Pagefind leaves it out of
     the index: an edit of base.html, which changes it too, indexes nothing again."""
     build(root)
+    index_runs.clear()   # (the first build's run)
     index = snapshot(root / "site" / "pagefind")
-    indexed = []
-    real = search.index_languages
-    monkeypatch.setattr(search, "index_languages",
-                        lambda groups, *rest: indexed.append(sorted(groups)) or
-                        real(groups, *rest))
     edit(root, "templates/base.html", '<a class="skip"', '<a data-edit="1" class="skip"')
     assert {"en/index.html", "ja/loop.html"} <= set(build(root).rendered)
     assert 'data-edit="1"' in (root / "site" / "en" / "index.html").read_text("utf-8")
-    assert indexed == [] and snapshot(root / "site" / "pagefind") == index
+    assert index_runs == [] and snapshot(root / "site" / "pagefind") == index
 
 
 def test_what_pagefind_is_given_is_kept_for_the_next_build(root: Path):

@@ -144,10 +144,9 @@ def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list
         group = sorted((path, entry.search or entry.blob, entry.blob)
                        for path, entry in pages.items()
                        if path.startswith(f"{code}/") and path.endswith(".html"))
-        if any(given != blob and given != UNMARKED for _, given, blob in group):
-            group = [page for page in group if page[1] != UNMARKED]
+        marked = any(given not in (blob, UNMARKED) for _, given, blob in group)
         group = [(path, blob if given == UNMARKED else given, blob)
-                 for path, given, blob in group]
+                 for path, given, blob in group if not (marked and given == UNMARKED)]
         if any(path != f"{code}/index.html" for path, *_ in group):
             groups[code] = group
     return groups
