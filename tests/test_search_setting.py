@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
+import pytest
 from conftest import edit, failed_build, line_of, run_build, soup
 
+from articlesite.build import build
 from articlesite.cache import Cache, Store
+from articlesite.problems import BuildError
 from articlesite.search import given_digest, search_input
 
 
@@ -72,6 +76,40 @@ def test_a_pagefind_that_fails_is_named_for_each_language_and_the_site_is_kept(p
         [f"cannot read its dictionary [language '{code}']" for code in ("en", "ja", "zh")], \
         result.stderr
     assert (project / "site" / "en" / "index.html").read_bytes() == kept
+
+
+def test_the_stages_beside_a_failed_index_do_not_see_part_of_its_problems(
+        project: Path, monkeypatch: pytest.MonkeyPatch):
+    """The index is made in a thread while the stages after rendering stop at their own
+    problems: if those saw the index's problems as it added them, one language's alone
+    could be named (a CI run did). They are the build's once the index is waited for."""
+    from articlesite import build as stages
+
+    edit(project, "content/site.yaml", "search: false", "search: true")
+    broken = project / "broken-pagefind"
+    broken.write_text("#!/bin/sh\necho 'pagefind: cannot read its dictionary' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(broken))
+    indexed, seen = threading.Event(), []
+    bundle, publish = stages.search_bundle, stages.publish_files
+
+    def search_bundle(*args):
+        try:
+            return bundle(*args)
+        finally:
+            indexed.set()
+
+    def publish_files(run, pages):
+        assert indexed.wait(30)
+        seen.extend(run.problems)   # what this stage's raise_if_any would name
+        return publish(run, pages)
+
+    monkeypatch.setattr(stages, "search_bundle", search_bundle)
+    monkeypatch.setattr(stages, "publish_files", publish_files)
+    with pytest.raises(BuildError) as failed:
+        build(project, clean=True)
+    assert seen == []
+    assert sorted(problem.language for problem in failed.value.problems) == ["en", "ja", "zh"]
 
 
 def test_a_build_that_fails_beside_the_index_names_only_its_problem(project: Path):

@@ -383,8 +383,11 @@ def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
     from concurrent.futures import ThreadPoolExecutor, wait  # (only a build that indexes)
 
     pool = ThreadPoolExecutor(1, thread_name_prefix="index")
+    # Its problems are its own until it is waited for: the stages beside it stop at
+    # theirs, and would otherwise name some of a failed index's languages only.
+    found = Problems(run.root)
     indexing = pool.submit(search_bundle, pages, run.cache.store, dict(run.cache.pages),
-                           run.problems, run.root, loaded.sources.site.codes, service)
+                           found, run.root, loaded.sources.site.codes, service)
     pool.shutdown(wait=False)   # its thread ends with the index
 
     def indexed() -> dict[str, Entry]:
@@ -395,6 +398,7 @@ def index(run: Run, loaded: Loaded, pages: dict[str, Entry],
             except TimeoutError:
                 if run.interrupt():
                     raise Interrupted from None
+        run.problems.extend(found)
         run.problems.raise_if_any()
         return bundle
     try:
