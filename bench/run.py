@@ -387,25 +387,28 @@ def save_to_ready_hugo(site: Path, runs: int) -> float | None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    served = site / "public-serve"
+    served, log = site / "public-serve", site / "hugo-server.log"
     shutil.rmtree(served, ignore_errors=True)
-    server = subprocess.Popen(
-        ["hugo", "server", "--source", str(site), "--destination", str(served),
-         "--renderToDisk", "--port", str(port), "--bind", "127.0.0.1", "--disableLiveReload",
-         "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            ["hugo", "server", "--source", str(site), "--destination", str(served),
+             "--renderToDisk", "--port", str(port), "--bind", "127.0.0.1",
+             "--disableLiveReload"], stdout=out, stderr=subprocess.STDOUT)
     try:
         source = sorted((site / "content" / "ja").glob("*.md"))[len(
             list((site / "content" / "ja").glob("*.md"))) // 2]
         page = served / "ja" / f"{source.stem}.html"
+        # Its first build done and its watcher started (a save made while the pages are
+        # still being written, as at N = 1000, is never seen).
         deadline = time.monotonic() + 120
-        while not page.exists():
+        while "Web Server is available" not in log.read_text("utf-8", "replace"):
             if time.monotonic() > deadline or server.poll() is not None:
                 return None
             time.sleep(0.05)
         time.sleep(1.0)
         times = []
         for number in range(runs):
-            marker = f"（保存 {number}）"
+            marker = f"（保存 {number}, {time.time_ns()}）"   # not in the page before
             edit = body_edit(source, marker, "\n\n")
             started = time.perf_counter()
             save(edit)
