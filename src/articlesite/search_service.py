@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import functools
+import html
 import json
 import os
 import subprocess
@@ -82,15 +83,22 @@ class PagefindService:
         lines = self._errors.read().decode("utf-8", "replace").strip().splitlines()
         return lines[-1] if lines else f"it ended (exit code {self.process.returncode})"
 
-    def warm(self, language: str) -> None:
-        """Have the service load the language's segmenter now, in a throwaway index."""
-        text = warm_text(language)
-        if text is None:
+    def warm(self, languages: list[str]) -> None:
+        """Have the service load these languages' segmenters now, in a throwaway index
+        of one small page each: from a folder, since Pagefind reads a folder's pages at
+        once, loading the Japanese and Chinese segmenters side by side (0.9 s of wall on
+        2 cores, where one record after the other took 1.1 s)."""
+        texts = {language: text for language in languages if (text := warm_text(language))}
+        if not texts:
             return
-        index = self.ask({"type": "NewIndex", "config": {"force_language": language}})
-        self.ask({"type": "AddRecord", "index_id": index["index_id"], "url": "/",
-                  "content": text, "language": language})
-        self.ask({"type": "DeleteIndex", "index_id": index["index_id"]})
+        with tempfile.TemporaryDirectory(prefix="articlesite-warm-") as folder:
+            for number, (language, text) in enumerate(texts.items()):
+                Path(folder, f"{number}.html").write_text(
+                    f'<html lang="{html.escape(language)}"><body><p>{text}</p></body></html>',
+                    "utf-8")
+            index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
+            self.ask({"type": "AddDir", "index_id": index, "path": folder})
+            self.ask({"type": "DeleteIndex", "index_id": index})
 
     def index_folder(self, folder: Path) -> dict[str, bytes]:
         """Index the HTML pages under `folder` as `pagefind --site FOLDER` would; the
@@ -178,8 +186,7 @@ class Service:
 
 def _warm(service: PagefindService, languages: list[str]) -> None:
     with contextlib.suppress(ServiceError, OSError):   # indexing names what went wrong
-        for language in languages:
-            service.warm(language)
+        service.warm(languages)
 
 
 def pagefind_program() -> str | None:
