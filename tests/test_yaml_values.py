@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,24 @@ def test_every_key_keeps_its_line():
     assert value.key_lines == {"a": 1, "nodes": 2}
     assert [(n.line, n.key_lines) for n in value["nodes"]] == [
         (3, {"id": 3, "box": 4}), (6, {"id": 6})]
+
+
+@pytest.mark.parametrize("text", ["[" * 40_000, "- " * 40_000 + "x\n",
+                                  "a:\n" + "  - " * 40_000 + "x\n", "{a: " * 40_000],
+                         ids=["flow sequences", "block sequences", "under a key", "flow maps"])
+def test_nesting_too_deep_for_libyaml_is_reported_not_a_crash(tmp_path: Path, text: str):
+    # libyaml's recursion crashes the process at some 30 000 levels: in a child process,
+    # a crash shows as a negative exit code instead of taking the test run down.
+    source = tmp_path / "deep.yaml"
+    source.write_text(text, "utf-8")
+    script = ("import sys; from pathlib import Path; "
+              "from articlesite.load.sourcefiles import parse_yaml; "
+              "from articlesite.problems import Problems; "
+              "path = Path(sys.argv[1]); problems = Problems(path.parent); "
+              "parse_yaml(path.read_text('utf-8'), path, problems); "
+              "print([problem.message for problem in problems])")
+    done = subprocess.run([sys.executable, "-c", script, str(source)], check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "invalid YAML" in done.stdout
+

@@ -153,14 +153,23 @@ def _load_with(loader_class: type, text: str) -> Any:
 _LOADERS = [_composer(base) for base in (getattr(yaml, "CSafeLoader", None),
                                          yaml.SafeLoader) if base is not None]
 # libyaml builds the document tree by recursion in C: nesting some 30 000 levels deep
-# ("[[[…" or "- - - …") crashes the process instead of raising an error. Every level of
-# nesting starts at one of these characters, so a text with few of them is shallow; any
-# other text goes to the pure-Python loader, whose recursion stops with RecursionError.
-_OPENERS, _SHALLOW = "[{-?:", 5000
+# ("[[[…" or "- - - …") crashes the process instead of raising an error. A level of flow
+# nesting starts at a bracket; one of block nesting starts further right than the level
+# around it, or (a sequence under a mapping's key) at the same column, the level inside
+# it further right again. So twice the longest line plus the brackets bounds the depth:
+# a text under _SHALLOW goes to libyaml, any other to the pure-Python loader, whose
+# recursion stops with RecursionError. (Every key's colon counted as a level, as before,
+# sent a bibliography of a few hundred entries to the slow loader.)
+_SHALLOW = 10_000
+
+
+def _depth_bound(text: str) -> int:
+    longest = max(map(len, text.split("\n")))   # YAML's lines are no longer than these
+    return 2 * longest + text.count("[") + text.count("{") + 2
 
 
 def _load(text: str) -> Any:
-    if sum(map(text.count, _OPENERS)) < _SHALLOW:
+    if _depth_bound(text) < _SHALLOW:
         for loader in _LOADERS[:-1]:
             with contextlib.suppress(yaml.YAMLError):
                 return _load_with(loader, text)
