@@ -115,4 +115,3 @@ def test_nesting_too_deep_for_libyaml_is_reported_not_a_crash(tmp_path: Path, te
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "invalid YAML" in done.stdout
-

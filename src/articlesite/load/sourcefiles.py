@@ -158,8 +158,7 @@ _LOADERS = [_composer(base) for base in (getattr(yaml, "CSafeLoader", None),
 # around it, or (a sequence under a mapping's key) at the same column, the level inside
 # it further right again. So twice the longest line plus the brackets bounds the depth:
 # a text under _SHALLOW goes to libyaml, any other to the pure-Python loader, whose
-# recursion stops with RecursionError. (Every key's colon counted as a level, as before,
-# sent a bibliography of a few hundred entries to the slow loader.)
+# recursion stops with RecursionError.
 _SHALLOW = 10_000
 
 
