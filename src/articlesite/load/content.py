@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import parallel
 from ..memo import REFERENCES, SOURCE, Memo
 from ..problems import Problems
 from . import wordcount
@@ -139,36 +141,69 @@ def drop_drafts(articles: list[Article]) -> list[Article]:
 
 
 def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> list[Article]:
-    """Every article folder under content/; `memo` spares parsing files seen before."""
+    """Every article folder under content/; `memo` spares parsing files seen before. A
+    build that remembers nothing (the first, or --clean) reads, parses and counts the
+    words of every source: over the cores when there are many (parallel.py)."""
     memo = memo or Memo()
+    folders = article_folders(site.root / "content", problems)
+    count = 0 if memo.known else len(folders) * len(site.codes)
+    if parallel.in_process(count, len(folders)):
+        loaded = (load_article(site, folder, problems, memo) for folder in folders)
+        return [article for article in loaded if article is not None]
+
+    def load(folder: Path) -> tuple[str, Article | None, list, dict]:
+        """In a worker: the article, its problems and what the memo kept of it."""
+        found, first = Problems(problems.root), len(memo.kept)
+        article = load_article(site, folder, found, memo)
+        kept = dict(itertools.islice(reversed(memo.kept.items()), len(memo.kept) - first))
+        return folder.name, article, list(found), kept
+
+    done = {}
+    for name, article, found, kept in parallel.map_unordered(load, folders, count):
+        memo.take(kept)
+        done[name] = article, found
     articles = []
-    folders = (p for p in (site.root / "content").iterdir() if p.is_dir())
-    for folder in sorted(folders, key=lambda p: p.name):  # names sort faster than paths
+    for folder in folders:   # in the order of their names, as in one process
+        article, found = done[folder.name]
+        problems.extend(found)
+        if article is not None:
+            articles.append(article)
+    return articles
+
+
+def article_folders(content: Path, problems: Problems) -> list[Path]:
+    """The folders under content/ that are articles, by name."""
+    folders = []
+    for folder in sorted((p for p in content.iterdir() if p.is_dir()), key=lambda p: p.name):
         if folder.name.startswith((".", "_")):
             continue
         if not SLUG.match(folder.name):
             problems.add(folder, None, f"article folder '{folder.name}' must be named with "
                          "lower-case letters, digits and hyphens (it becomes the page's URL)")
             continue
-        article = Article(folder.name, folder)
-        names = {entry.name for entry in os.scandir(folder) if entry.is_file()}
-        for code in site.codes:
-            if f"{code}.md" in names:
-                source = load_source(folder / f"{code}.md", code, problems, memo)
-                if source is not None:
-                    article.sources[code] = source
-        for name in sorted(names):
-            if name.endswith(".md") and name[:-3] not in site.codes:
-                problems.add(folder / name, None, f"'{name}' is not named after a configured "
-                             f"language ({', '.join(site.codes)})", language=name[:-3])
-        if "references.yaml" in names:
-            references = article.references_path = folder / "references.yaml"
-            loaded = load_references(references, problems, memo)
-            if loaded is not None:
-                article.references, article.references_digest = loaded
-        if article.sources:
-            articles.append(article)
-    return articles
+        folders.append(folder)
+    return folders
+
+
+def load_article(site: Site, folder: Path, problems: Problems, memo: Memo) -> Article | None:
+    """An article folder's sources and bibliography; None if it has no source."""
+    article = Article(folder.name, folder)
+    names = {entry.name for entry in os.scandir(folder) if entry.is_file()}
+    for code in site.codes:
+        if f"{code}.md" in names:
+            source = load_source(folder / f"{code}.md", code, problems, memo)
+            if source is not None:
+                article.sources[code] = source
+    for name in sorted(names):
+        if name.endswith(".md") and name[:-3] not in site.codes:
+            problems.add(folder / name, None, f"'{name}' is not named after a configured "
+                         f"language ({', '.join(site.codes)})", language=name[:-3])
+    if "references.yaml" in names:
+        references = article.references_path = folder / "references.yaml"
+        loaded = load_references(references, problems, memo)
+        if loaded is not None:
+            article.references, article.references_digest = loaded
+    return article if article.sources else None
 
 
 def load_source(path: Path, language: str, problems: Problems,
