@@ -502,3 +502,29 @@ def test_a_quick_rebuild_checks_the_edited_article(project: Path):
     assert [(problem.file, problem.line) for problem in raised.value.problems
             if "section id 'figure-steps' is already an id of the page" in problem.message] \
         == [(f"content/{COPY}/ja.md", 14)]
+
+
+def test_the_pages_a_build_superseded_are_deleted_by_the_next(project: Path, tmp_path: Path):
+    """A stored page no build uses any more is deleted by the build after the one that
+    left it (in a thread, beside loading): the store does not grow with every edit, and
+    a page rendered back into bytes stored before is kept."""
+    store = project / ".articlesite-cache" / "pages"
+    template = project / "templates" / "article.html"
+    first = template.read_text(encoding="utf-8")
+    before = set(os.listdir(store))
+    edit(template, '<nav class="toc"', '<nav data-edited class="toc"')
+    build(project)
+    superseded = before - set(os.listdir(store))
+    assert not superseded   # left for the next build to delete
+    edited = set(os.listdir(store))
+    template.write_text(first, encoding="utf-8")   # back to the first build's pages
+    assert set(build(project).rendered) == set(article_pages(ARTICLE) + article_pages(COPY))
+    now = set(os.listdir(store))
+    assert before <= now   # the first build's pages, written again, are kept
+    edit(template, '<nav class="toc"', '<nav data-edited-again class="toc"')
+    build(project)
+    assert build(project).rendered == []
+    gone = edited - before
+    assert gone and not gone & set(os.listdir(store))   # the edited build's pages
+    assert len(os.listdir(store)) <= len(edited) + len(article_pages(ARTICLE)) * 2
+    assert_same_as_clean_build(project, tmp_path)

@@ -20,7 +20,8 @@
   needed; the files the articles reference;
 - write: the new site in a fresh folder swapped in place of site/, or, after a change,
   only the pages that changed, each in one atomic rename (write.py);
-- save: the cache records the build.
+- save: the cache records the build, and the stored files it left unused: the next
+  build deletes them in a thread while it loads (cache.py).
 
 There is one build: `serve` calls it after every save with the previous build and the
 paths that changed, and it reuses what that build loaded and rendered.
@@ -184,9 +185,11 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
+    run.cache.delete_superseded()   # in a thread, beside loading
     loaded = load(run, base, changed, drafts)
     with contextlib.closing(search_service(run, loaded)) as service:
         renderers = Renderers.of(run, loaded)
+        run.cache.store.settle()   # before workers that write to the store are forked
         parse(run, loaded, renderers)
         warnings = check(run, loaded, renderers)
         plan, phases = plan_site(run, loaded)
