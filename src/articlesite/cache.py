@@ -215,7 +215,6 @@ class Saved(NamedTuple):
     pages: dict[str, Entry]
     memo: dict
     texts: str
-    superseded: list[str]   # the store's files it left unused (Cache.superseded)
 
 
 class Entry(NamedTuple):
@@ -244,13 +243,16 @@ def batched(chunks: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
     yield "".join(pending)
 
 
+# The thread deleting files in a store's folder, if one was started (Store.delete_soon).
+_deleting: dict[Path, threading.Thread] = {}
+
+
 class Store:
     """HTML files named after their digest."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self._temporaries = itertools.count()
-        self._deleting: threading.Thread | None = None
 
     def put(self, html: str) -> Stored:
         """Write a page; return its digest, size and modification time."""
@@ -325,13 +327,14 @@ class Store:
     def delete_soon(self, names: list[str]) -> None:
         """Delete these files in a thread of their own, beside the work that follows (on
         a disk mounted with `discard` a deletion waits for the disk: 3000 pages took
-        0.7-1.6 s at N=1000). A write waits for the thread first (settle), so that a file
-        written again is never deleted after."""
+        0.7-1.6 s at N=1000). A write to the store, through any Store of its folder in
+        this process, waits for the thread first (settle), so that a file written again
+        is never deleted after."""
         self.settle()
         if names:
-            self._deleting = threading.Thread(target=self._delete, args=(names,),
-                                              name="store-delete", daemon=True)
-            self._deleting.start()
+            thread = _deleting[self.folder] = threading.Thread(
+                target=self._delete, args=(names,), name="store-delete", daemon=True)
+            thread.start()
 
     def _delete(self, names: list[str]) -> None:
         for name in names:
@@ -339,10 +342,10 @@ class Store:
                 os.unlink(self.folder / name)
 
     def settle(self) -> None:
-        """Wait for the deletions under way (delete_soon)."""
-        if self._deleting is not None:
-            self._deleting.join()
-            self._deleting = None
+        """Wait for the deletions under way in this folder (delete_soon)."""
+        thread = _deleting.pop(self.folder, None)
+        if thread is not None:
+            thread.join()
 
 
 class Cache:
@@ -359,21 +362,20 @@ class Cache:
         self.texts: str | None = None
         self._texts_key: tuple[Dictionary | None, str] = (None, "")
         self.saved: Saved | None = None
-        # The files of the store the last build left unused, deleted by the next one
-        # beside its first stages (delete_superseded), not at the end of that build.
+        # The files of the store the last build left unused, if a process that ended may
+        # have left some of them (Cache.save).
         self.superseded: list[str] = []
         self.store.folder.mkdir(parents=True, exist_ok=True)
-        if after is not None:
-            after.store.settle()   # its deletions, if any, are over before this one writes
         if after is not None and after.saved is not None and after.folder == self.folder:
-            self.texts, self.superseded = after.saved.texts, after.saved.superseded
+            self.texts = after.saved.texts
             self.pages, self.memo = dict(after.saved.pages), Memo(dict(after.saved.memo))
             self._texts_key = after._texts_key   # worked out for the same dictionary
         elif not clean:
             self._load()
 
     def delete_superseded(self) -> None:
-        """Delete the files the last build left unused, in a thread (Store.delete_soon)."""
+        """Delete the files the last build left unused that are still there, in a thread
+        (Store.delete_soon)."""
         self.store.delete_soon(self.superseded)
 
     def compiled_templates(self) -> Path:
@@ -492,11 +494,13 @@ class Cache:
 
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
-        from `dictionary`, and the stored files it no longer uses: the next build deletes
-        them (delete_superseded)."""
+        from `dictionary`, and delete the stored files it no longer uses, in a thread: a
+        process that goes on (serve) deletes them all while it waits; one that ends at
+        once (the build command) leaves them to the next build, which finds them named
+        in the index (delete_superseded)."""
         texts = self.texts_key(dictionary)
+        self.saved = Saved(pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
-            self.saved = Saved(pages, self.memo.kept, texts, [])
             return
         copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
@@ -504,13 +508,13 @@ class Cache:
         self.store.settle()
         unused = self.store.unused({entry.blob for entry in pages.values()} | given |
                                    copies | bodies)
-        self.saved = Saved(pages, self.memo.kept, texts, unused)
         data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
                 "texts": texts, "pages": {path: tuple(entry) for path, entry in pages.items()},
                 "superseded": unused}
         temporary = self.folder / f".index.{os.getpid()}.tmp"
         temporary.write_bytes(marshal.dumps(data))
         os.replace(temporary, self.folder / "index")
+        self.store.delete_soon(unused)
 
 
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,
