@@ -20,8 +20,9 @@
   needed; the files the articles reference;
 - write: the new site in a fresh folder swapped in place of site/, or, after a change,
   only the pages that changed, each in one atomic rename (write.py);
-- save: the cache records the build, and the stored files it left unused: the next
-  build deletes them in a thread while it loads (cache.py).
+- save: the cache records the build, and deletes the stored files it left unused in a
+  thread (what a process that ends at once leaves, the next build deletes while it
+  loads: cache.py).
 
 There is one build: `serve` calls it after every save with the previous build and the
 paths that changed, and it reuses what that build loaded and rendered.
