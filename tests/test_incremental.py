@@ -8,6 +8,7 @@ article made here by copying the first; what is expected is derived from that fi
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 from collections.abc import Callable
@@ -532,8 +533,6 @@ def test_a_build_deletes_what_the_last_one_left_unused(project: Path):
     """The build command ends as soon as its site is written, before the thread deleting
     the stored files it no longer uses is done: the next build deletes those the cache's
     index names."""
-    import marshal
-
     index = project / ".articlesite-cache" / "index"
     stray = project / ".articlesite-cache" / "pages" / "0123456789abcdef.html"
     stray.write_text("a page the last build superseded", encoding="utf-8")

@@ -7,6 +7,7 @@ every kind of thing it remembers is named here, once.
 
 from __future__ import annotations
 
+import itertools
 import marshal
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,12 @@ class Memo:
                 self.kept[memo_key(kind, digest)] = value
         except ValueError:  # not plain values: parse again next time
             pass
+
+    def kept_since(self, count: int) -> dict[str, Any]:
+        """What this memo kept after its first `count` entries (a build worker's, for
+        the build's `take`), the newest first: a large build's memo holds thousands
+        before them."""
+        return dict(itertools.islice(reversed(self.kept.items()), len(self.kept) - count))
 
     def take(self, kept: dict[str, Any]) -> None:
         """Keep what another process's memo (a build worker's) kept, by memo key: checked

@@ -9,7 +9,6 @@ their tokens on to rendering (load/outlines.py)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,8 +120,7 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     for spec, keys in renderer.figures.clean.items():
         memo.keep(SPEC, spec, list(keys))
     renderer.figures.clean, renderer.sections = {}, {}
-    # (The newest first: the memo of a large build holds thousands before them.)
-    done.kept = dict(itertools.islice(reversed(memo.kept.items()), len(memo.kept) - first))
+    done.kept = memo.kept_since(first)
     done.problems = list(found)
     return done
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -155,8 +154,7 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
         """In a worker: the article, its problems and what the memo kept of it."""
         found, first = Problems(problems.root), len(memo.kept)
         article = load_article(site, folder, found, memo)
-        kept = dict(itertools.islice(reversed(memo.kept.items()), len(memo.kept) - first))
-        return folder.name, article, list(found), kept
+        return folder.name, article, list(found), memo.kept_since(first)
 
     done = {}
     for name, article, found, kept in parallel.map_unordered(load, folders, count):

@@ -77,9 +77,9 @@ def _bool(text: str) -> bool:
     return text.lower() in ("yes", "true", "on")
 
 
-# The value of each common tagged scalar, by tag and text (a spec's coordinates repeat):
-# numbers, booleans and null, which no one can change in place.
-_MADE: dict[tuple[str, str], Any] = {}
+# The value of a number, boolean or null (no one can change them in place), by its tag
+# and text, as _PLAIN_TAGS keeps tags: a spec's coordinates repeat.
+_COMMON: dict[tuple[str, str], Any] = {}
 _SCALARS: dict[str, Callable[[str], Any]] = {
     "tag:yaml.org,2002:int": _int,
     "tag:yaml.org,2002:float": float,  # .inf, .nan and 1:30.5 raise ValueError
@@ -113,16 +113,16 @@ class _Builder:
         return self.constructor.construct_object(node, deep=True)
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
-        made = _MADE.get((node.tag, node.value), _MADE)
-        if made is not _MADE:
-            return made
+        key = (node.tag, node.value)
+        if key in _COMMON:
+            return _COMMON[key]
         convert = _SCALARS.get(node.tag)
         if convert is not None:
             with contextlib.suppress(ValueError):
-                made = _MADE[node.tag, node.value] = convert(node.value)
-                if len(_MADE) > _REMEMBERED:
-                    _MADE.clear()
-                return made
+                value = convert(node.value)
+                if len(_COMMON) < _REMEMBERED:
+                    _COMMON[key] = value
+                return value
         return self.constructor.construct_object(node, deep=True)
 
     def mapping(self, node: yaml.MappingNode) -> LineDict:
