@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import run_build, soup
 
-from articlesite.load.texts import plain_text, rich_text
+from articlesite.load.markup import plain_text, rich_text
 
 
 @pytest.mark.parametrize("value, html", [

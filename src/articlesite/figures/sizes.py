@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..check.fit import BrowserUnavailable, evaluate
-from ..load.texts import plain_text, rich_text
+from ..load.markup import plain_text, rich_text
 
 STYLES = ("blog", "engineering")
 SPARE = 10.0          # px on each side beyond the text's own padding: room to breathe
@@ -61,12 +61,14 @@ def estimate(item: Texts) -> tuple[float, float]:
 
 
 def _node_html(item: Texts, number: int) -> Markup:
-    sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub)) if item.sub else ""
+    sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub, item.language)) \
+        if item.sub else ""
     return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
                   '<div class="node{cls}" data-measure="{n}" style="position:absolute;left:0;'
                   'top:0;width:max-content;height:auto"><strong>{text}</strong>{sub}</div>'
                   '</div>').format(lang=item.language, cls=f" {item.cls}" if item.cls else "",
-                                   n=number, text=rich_text(item.text), sub=sub)
+                                   n=number, text=rich_text(item.text, item.language),
+                                   sub=sub)
 
 
 MEASURE = """(styles) => {

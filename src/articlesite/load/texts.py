@@ -1,50 +1,19 @@
 """Translated texts: the figure-text dictionary and the templates' interface strings.
 
 A dictionary maps a key to one text per language. Values are plain text with a small
-markup a translator can read: `π_old` or `r_{t+1}` is a subscript, `x^2` or `x^{n}` a
-superscript, a newline a line break, and `\\_` / `\\^` a literal character.
+markup a translator can read (load/markup.py: subscripts, superscripts, code, line
+breaks; identifiers shown as written).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
-
-from markupsafe import Markup, escape
 
 from ..problems import Problems
 from .schema import Context, MapOf, Value, anything
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
-
-_SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
-
-
-@lru_cache(maxsize=2048)  # figures repeat their texts across pages
-def rich_text(value: str) -> Markup:
-    """Escape a dictionary value and turn its sub/superscript markup into HTML."""
-    out: list[str] = []
-    position = 0
-    for match in _SCRIPT.finditer(value):
-        out.append(escape(value[position:match.start()]))
-        if match.group(1):
-            out.append(escape(match.group(1)))
-        else:
-            tag = "sub" if match.group(2) == "_" else "sup"
-            inner = match.group(3) if match.group(3) is not None else match.group(4)
-            out.append(Markup(f"<{tag}>{escape(inner)}</{tag}>"))
-        position = match.end()
-    out.append(escape(value[position:]))
-    html = Markup("").join(out)
-    return Markup(html.replace("\n", Markup("<br>")))
-
-
-@lru_cache(maxsize=2048)
-def plain_text(value: str) -> str:
-    """A dictionary value as plain text (markup removed), for attributes and alt text."""
-    return _SCRIPT.sub(lambda m: m.group(1) or m.group(3) or m.group(4) or "", value).replace(
-        "\n", " ")
 
 
 @dataclass

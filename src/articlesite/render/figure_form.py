@@ -23,12 +23,13 @@ from markupsafe import Markup, escape
 from ..load.figures import Figure
 
 _MARK = re.compile("<\x00(\\d+)\x00>")
-TEXT, UI, SENTENCE = "text", "ui", "sentence"
+TEXT, PHRASED, UI, SENTENCE = "text", "phrased", "ui", "sentence"
 
 
 class FigureForm:
     """The HTML between the texts (`parts`) and what fills each gap (`slots`: a
-    dictionary key, an interface string's key, or the number of a connection sentence)."""
+    dictionary key, an interface string's key, or the number of a connection sentence).
+    A text on the canvas is `t(key, true)`: set in its phrases (load/markup.py)."""
 
     def __init__(self, macro: Callable[..., Any], spec: Figure, sentences: int):
         slots: list[tuple[str, Any]] = []
@@ -37,21 +38,23 @@ class FigureForm:
             slots.append((kind, value))
             return Markup(f"<\x00{len(slots) - 1}\x00>")
 
-        html = str(macro(spec, lambda key: mark(TEXT, key),
+        html = str(macro(spec, lambda key, phrased=False: mark(PHRASED if phrased else TEXT,
+                                                               key),
                          [mark(SENTENCE, n) for n in range(sentences)],
                          lambda key: mark(UI, key)))
         pieces = _MARK.split(html)
         self.parts = pieces[0::2]
         self.slots = [slots[int(number)] for number in pieces[1::2]]
 
-    def fill(self, text: Callable[[str], Markup], sentences: list[Markup],
+    def fill(self, text: Callable[..., Markup], sentences: list[Markup],
              ui: Callable[[str], str]) -> str:
-        """The figure in one language: `text(key)` and `ui(key)` as the macro takes them,
-        and the connection sentences. Values are escaped as the macro's autoescape would."""
+        """The figure in one language: `text(key, phrased)` and `ui(key)` as the macro
+        takes them, and the connection sentences. Values are escaped as the macro's
+        autoescape would."""
         out = [self.parts[0]]
         for (kind, value), part in zip(self.slots, self.parts[1:]):
-            filled = text(value) if kind == TEXT else ui(value) if kind == UI \
-                else sentences[value]
+            filled = text(value) if kind == TEXT else text(value, True) if kind == PHRASED \
+                else ui(value) if kind == UI else sentences[value]
             out.append(escape(filled))
             out.append(part)
         return "".join(out)

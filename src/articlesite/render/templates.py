@@ -23,9 +23,10 @@ from markupsafe import Markup
 from ..load.config import Site
 from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
+from ..load.markup import rich_text
 from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged
-from ..load.texts import Dictionary, rich_text
+from ..load.texts import Dictionary
 from ..pages import Body, Page, PageJob
 from ..problems import Problems
 
@@ -219,14 +220,16 @@ class Renderer:
     def texts(self, language: str, read: set) -> Callable[[str], Markup]:
         fallbacks = self.dictionary.fallbacks
         source = self.site.language(self.site.source_language)
+        lang = self.site.language(language).lang
 
-        def text(key: str) -> Markup:
+        def text(key: str, phrased: bool = False) -> Markup:
+            """A text as HTML; `phrased` (a figure's canvas): broken only between phrases."""
             read.add((key, language))
-            html = rich_text(self.dictionary.texts.get(key, {}).get(language, ""))
+            value = self.dictionary.texts.get(key, {}).get(language, "")
             if fallbacks and (key, language) in fallbacks:   # a language in progress
-                return Markup('<span data-fallback lang="{}">{}</span>').format(source.lang,
-                                                                               html)
-            return html
+                return Markup('<span data-fallback lang="{}">{}</span>').format(
+                    source.lang, rich_text(value, source.lang if phrased else None))
+            return rich_text(value, lang if phrased else None)
         return text
 
     def ui(self, language: str) -> Callable[[str], str]:
@@ -418,7 +421,7 @@ class Renderer:
         """The translator's view's copy of a figure: in no language (see figure.html)."""
         try:
             macro = self.env.get_template("figure.html").module.figure
-            return str(macro(spec, lambda key: "", [], self.ui(self.site.default_language),
+            return str(macro(spec, lambda key, phrased=False: "", [], self.ui(self.site.default_language),
                              "copy"))
         except TEMPLATE_MISTAKES as exc:
             self.template_error("figure.html", exc)

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from .. import parallel
 from ..load.config import Site
 from ..load.content import Article
-from ..load.texts import rich_text
+from ..load.markup import rich_text
 from .record import OK, Status, status
 
 if TYPE_CHECKING:
@@ -96,8 +96,8 @@ def render_translator_view(renderer: Renderer, sources: Sources, links: Links,
                 table[key].uses.append(Use(figure_id, element, html))
     for key, row in table.items():
         texts = sources.dictionary.texts[key]
-        row.cells = [Cell(code, rich_text(texts.get(code, "")), status(sources, key, code))
-                     for code in site.codes]
+        row.cells = [Cell(lang.code, rich_text(texts.get(lang.code, ""), lang.lang),
+                          status(sources, key, lang.code)) for lang in site.languages]
     script = files("articlesite.translate").joinpath("measure.js").read_text(encoding="utf-8")
     articles = [(article.slug, sources.sections.table(article.slug))
                 for article in sources.articles]

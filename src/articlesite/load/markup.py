@@ -1,0 +1,178 @@
+"""A dictionary text's markup, read as a translator writes it (the rule is on the docs'
+translating page, with examples; translate/richtext.js draws it the same way in the
+browser, and a test holds the two to the same table):
+
+- `` `code` `` is code: monospace, shown as written, never broken inside;
+- `\\_`, `\\^` and `` \\` `` are the characters themselves;
+- a word with an underscore is an identifier, shown as written, when it has two or more
+  underscores, starts or ends with one, or has more than two characters before it
+  (`batched_forward_pass`, `max_len`, `ppo_trainer.step()`, `_private`);
+- otherwise `_x` / `_{…}` make a subscript and `^x` / `^{…}` a superscript (`π_old`,
+  `r_t`, `V_{t+1}`, `x^2`); braces always do (`score_{max}`);
+- a newline is a line break.
+
+A word is a run of Latin letters (with their accents), Greek letters and digits, joined
+by underscores; a Chinese or Japanese character is not part of one (`价值V_t` is 价值 and
+V_t). Some words could be meant either way (`kl_coef`: kl with the subscript coef, or the
+identifier; `sum_i`: the identifier, or sum with the subscript i): `ambiguous` names them
+for `check`.
+
+In a Japanese or Chinese figure text, a zero-width space (U+200B) marks each place a line
+may break, between two phrases (load/phrases.py); the figure's CSS lets it break nowhere
+else but at spaces. (A zero-width space rather than `<wbr>`: an element splits the text
+it stands in, and Chromium then shapes each part apart, which moves glyphs by a fraction
+of a pixel; a character in the text does not.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from .phrases import breaks, model_of
+
+_LETTER = "A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f\u0370-\u03ff"
+_SCRIPT_CHARS = "A-Za-z0-9\u0370-\u03ff"
+_TOKEN = re.compile(
+    r"`(?P<code>[^`\n]+)`"
+    r"|\\(?P<escaped>[_^`])"
+    rf"|(?<![{_LETTER}])(?P<word>_*[{_LETTER}]+(?:_+[{_LETTER}]+)*(?:_+(?![{{]))?)"
+    rf"|(?P<mark>[_^])(?:\{{(?P<braced>[^{{}}]*)\}}|(?P<bare>[{_SCRIPT_CHARS}]+))")
+_SUBSCRIPT = re.compile(rf"([{_SCRIPT_CHARS}]+)(.*)", re.DOTALL)
+TEXT, CODE, SUB, SUP = "text", "code", "sub", "sup"
+BREAK = "\u200b"   # a zero-width space: where a line may break between two phrases
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One run of a text as shown: plain text, code, a subscript or a superscript."""
+
+    kind: str
+    text: str
+
+
+def identifier(word: str) -> bool:
+    """Is this word, which has an underscore, shown as written? (Two underscores or
+    more, one at its end, more than two characters before it, or one at its start
+    before more than two.)"""
+    if word.count("_") >= 2 or word.endswith("_"):
+        return True
+    return len(word) - 1 > 2 if word.startswith("_") else word.index("_") > 2
+
+
+def _word(word: str) -> list[Piece]:
+    if "_" not in word or identifier(word):
+        return [Piece(TEXT, word)]
+    base, rest = word.split("_")
+    found = _SUBSCRIPT.match(rest)
+    if found is None:   # no character a subscript takes (`x_é`): as written
+        return [Piece(TEXT, word)]
+    return [Piece(TEXT, base), Piece(SUB, found[1]), Piece(TEXT, found[2])]
+
+
+def _token(match: re.Match) -> list[Piece]:
+    if match["code"] is not None:
+        return [Piece(CODE, match["code"])]
+    if match["escaped"] is not None:
+        return [Piece(TEXT, match["escaped"])]
+    if match["word"] is not None:
+        return _word(match["word"])
+    inner = match["braced"] if match["braced"] is not None else match["bare"]
+    return [Piece(SUB if match["mark"] == "_" else SUP, inner)]
+
+
+@lru_cache(maxsize=4096)
+def pieces(value: str) -> tuple[Piece, ...]:
+    """A dictionary value read into its pieces, neighbouring plain texts joined."""
+    out: list[Piece] = []
+    position = 0
+    for match in _TOKEN.finditer(value):
+        found = [Piece(TEXT, value[position:match.start()]), *_token(match)]
+        position = match.end()
+        for piece in found:
+            if piece.kind == TEXT and out and out[-1].kind == TEXT:
+                out[-1] = Piece(TEXT, out[-1].text + piece.text)
+            elif piece.text or piece.kind != TEXT:
+                out.append(piece)
+    if value[position:]:
+        if out and out[-1].kind == TEXT:
+            out[-1] = Piece(TEXT, out[-1].text + value[position:])
+        else:
+            out.append(Piece(TEXT, value[position:]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)  # figures repeat their texts across pages
+def rich_text(value: str, lang: str | None = None) -> Markup:
+    """A dictionary value as HTML; in a Japanese or Chinese `lang` (an HTML language tag
+    or a site's language code), BREAK between its phrases."""
+    found = pieces(value)
+    allowed = set(breaks(plain_text(value, newlines=True), lang)) if model_of(lang) else set()
+    out: list[Markup] = []
+    position = 0
+    for piece in found:
+        end = position + len(piece.text)
+        if position in allowed:
+            out.append(Markup(BREAK))
+        if piece.kind == TEXT:
+            cuts = [cut - position for cut in sorted(allowed) if position < cut < end]
+            parts = [piece.text[a:b] for a, b in zip([0, *cuts], [*cuts, None])]
+            out.append(Markup(BREAK).join(escape(part) for part in parts))
+        elif piece.kind == CODE:
+            out.append(Markup("<code>{}</code>").format(piece.text))
+        else:
+            out.append(Markup("<{0}>{1}</{0}>").format(Markup(piece.kind), piece.text))
+        position = end
+    return Markup(Markup("").join(out).replace("\n", Markup("<br>")))
+
+
+@lru_cache(maxsize=2048)
+def plain_text(value: str, newlines: bool = False) -> str:
+    """A dictionary value as plain text (markup removed), for attributes and alt text;
+    a newline is a space unless `newlines`."""
+    text = "".join(piece.text for piece in pieces(value))
+    return text if newlines else text.replace("\n", " ")
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """A word that could be meant either way, and how it is shown."""
+
+    word: str
+    written: str     # as written: an identifier
+    script: str      # as a subscript: base, then the subscript in brackets
+    shown: str       # "identifier" or "subscript"
+
+    def message(self) -> str:
+        subscript = self.word.replace("_", "_{", 1) + "}"
+        literal = self.word.replace("_", "\\_")
+        return (f"'{self.word}' could be meant two ways: the identifier {self.written}, "
+                f"or {self.script} with a subscript; it is shown as {self.shown_as}. Say "
+                f"which: `{self.word}` in backticks (code) or {literal} (as written), or "
+                f"{subscript} (a subscript)")
+
+    @property
+    def shown_as(self) -> str:
+        return "written" if self.shown == "identifier" else "a subscript"
+
+
+def ambiguous(value: str) -> list[Ambiguous]:
+    """The words of `value` with one underscore that could be an identifier or a base
+    with a subscript: a short ASCII base with a subscript of three or more letters
+    (`kl_coef`, `x_train`), or a longer base with a subscript of one or two (`sum_i`)."""
+    out = []
+    for match in _TOKEN.finditer(value):
+        word = match["word"]
+        if word is None or word.count("_") != 1 or word.strip("_") != word:
+            continue
+        base, rest = word.split("_")
+        if not (base + rest).isascii() or not rest.isalnum():
+            continue
+        if identifier(word) and len(rest) <= 2:
+            out.append(Ambiguous(word, word, f"{base}[{rest}]", "identifier"))
+        elif not identifier(word) and len(rest) >= 3 and rest.isalpha():
+            out.append(Ambiguous(word, word, f"{base}[{rest}]", "subscript"))
+    return out
