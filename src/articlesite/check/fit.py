@@ -80,10 +80,14 @@ def element_line(spec: Figure, kind: str, name: str) -> int | None:
     return next(found, None)
 
 
-def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings) -> str:
+def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings,
+              breaks: bool = True) -> str:
     """Add a finding per element and language that does not fit, in its worst diagram
-    style; return what was measured."""
+    style, and (`breaks`) per line broken where it may not be; return what was
+    measured."""
     result = measure(view_html)
+    if breaks:
+        check_breaks(figures, result["breaks"], findings)
     worst: dict[tuple, dict] = {}
     styles: dict[tuple, list[str]] = defaultdict(list)
     for found in result["findings"]:
@@ -106,4 +110,22 @@ def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings) ->
                      key=keys[0], language=language, check="fit", figure=figure_id,
                      element=element, overflow=px)
     return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "
-            "of every figure, language and diagram style)")
+            "of every figure, language and diagram style), and where each line breaks")
+
+
+def check_breaks(figures: dict[str, Figure], found: list[dict], findings: Findings) -> None:
+    """A finding per line broken inside a word or a phrase, or against the kinsoku rules
+    (measure.js's `breaks`), with the diagram styles it is seen in."""
+    styles: dict[tuple, list[str]] = defaultdict(list)
+    for item in found:
+        styles[(item["figure"], item["element"], item["language"], item["key"], item["why"],
+                item["before"], item["after"])].append(item["style"])
+    for (figure_id, element, language, key, why, before, after), seen in styles.items():
+        spec = figures[figure_id]
+        kind, name = element.split(" ", 1)
+        seen_in = " and ".join(seen) + (" styles" if len(seen) > 1 else " style")
+        findings.add(spec.path, element_line(spec, kind, name),
+                     f"{kind} '{name}': the {language} text {why}: “{before}” | “{after}” "
+                     f"({seen_in}); widen the box or shorten the text",
+                     key=key, language=language, check="fit", figure=figure_id,
+                     element=element)

@@ -2,9 +2,10 @@
 images and links, literal markup a reader would see, translations, article parity,
 bibliography, figure geometry and text fit.
 
-Findings are problems (exit 1) or warnings (reported, exit 0). The only warnings are
-bibliography entries marked unconfirmed: they are published, marked as awaiting the
-author, and stay until the author confirms them.
+Findings are problems (exit 1) or warnings (reported, exit 0). Warnings are what is not
+certainly a mistake: bibliography entries marked unconfirmed (published, marked as
+awaiting the author, until the author confirms them), translations never confirmed, a
+figure text that could be read two ways (check/readings.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
 from .parity import check_parity
+from .readings import check_readings
 from .stage import check_sources
 from .templates import check_templates
 
@@ -82,6 +84,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     templates = check_templates(renderer, sources, bodies)
     figures = renderer.figures.every()
     check_translations(sources, figures, findings)
+    check_readings(sources.dictionary, findings)
     check_sections(sources, findings)
     check_fallbacks(sources, findings)
     for article in sources.articles:

@@ -67,7 +67,8 @@ def stretch_check(root: Path, ratio: float) -> tuple[list[Overflow], str]:
         raise BuildError(of_figures)
     longer = replace(sources, dictionary=stretched_dictionary(sources.dictionary, ratio))
     found = Findings(root)
-    measured = check_fit(figures, translator_view(renderer, longer, {}), found)
+    measured = check_fit(figures, translator_view(renderer, longer, {}), found,
+                         breaks=False)
     boxes: dict[tuple, list] = {}
     for finding in found:
         where = finding.file if finding.line is None else f"{finding.file}:{finding.line}"

@@ -139,30 +139,27 @@ def plain_text(value: str, newlines: bool = False) -> str:
 
 @dataclass(frozen=True)
 class Ambiguous:
-    """A word that could be meant either way, and how it is shown."""
+    """A word that could be meant either way, and which way it is shown."""
 
     word: str
-    written: str     # as written: an identifier
-    script: str      # as a subscript: base, then the subscript in brackets
-    shown: str       # "identifier" or "subscript"
+    base: str
+    subscript: str
+    shown: str       # "as written" (the identifier) or "as a subscript"
 
     def message(self) -> str:
-        subscript = self.word.replace("_", "_{", 1) + "}"
+        braced = f"{self.base}_{{{self.subscript}}}"
         literal = self.word.replace("_", "\\_")
-        return (f"'{self.word}' could be meant two ways: the identifier {self.written}, "
-                f"or {self.script} with a subscript; it is shown as {self.shown_as}. Say "
-                f"which: `{self.word}` in backticks (code) or {literal} (as written), or "
-                f"{subscript} (a subscript)")
-
-    @property
-    def shown_as(self) -> str:
-        return "written" if self.shown == "identifier" else "a subscript"
+        return (f"'{self.word}' could be meant two ways: the identifier {self.word}, or "
+                f"{self.base} with the subscript {self.subscript}; it is shown "
+                f"{self.shown}. Say which: `{self.word}` in backticks (code) or {literal} "
+                f"(as written), or {braced} (a subscript)")
 
 
 def ambiguous(value: str) -> list[Ambiguous]:
     """The words of `value` with one underscore that could be an identifier or a base
     with a subscript: a short ASCII base with a subscript of three or more letters
-    (`kl_coef`, `x_train`), or a longer base with a subscript of one or two (`sum_i`)."""
+    (`kl_coef`, `x_train`: shown as a subscript), or a longer base with a subscript of
+    one or two (`sum_i`: shown as written)."""
     out = []
     for match in _TOKEN.finditer(value):
         word = match["word"]
@@ -172,7 +169,7 @@ def ambiguous(value: str) -> list[Ambiguous]:
         if not (base + rest).isascii() or not rest.isalnum():
             continue
         if identifier(word) and len(rest) <= 2:
-            out.append(Ambiguous(word, word, f"{base}[{rest}]", "identifier"))
+            out.append(Ambiguous(word, base, rest, "as written"))
         elif not identifier(word) and len(rest) >= 3 and rest.isalpha():
-            out.append(Ambiguous(word, word, f"{base}[{rest}]", "subscript"))
+            out.append(Ambiguous(word, base, rest, "as a subscript"))
     return out

@@ -421,8 +421,8 @@ class Renderer:
         """The translator's view's copy of a figure: in no language (see figure.html)."""
         try:
             macro = self.env.get_template("figure.html").module.figure
-            return str(macro(spec, lambda key, phrased=False: "", [], self.ui(self.site.default_language),
-                             "copy"))
+            return str(macro(spec, lambda key, phrased=False: "", [],
+                             self.ui(self.site.default_language), "copy"))
         except TEMPLATE_MISTAKES as exc:
             self.template_error("figure.html", exc)
             return ""

@@ -98,9 +98,68 @@
     return worst;
   }
 
+  /* Where the browser broke each line of el's text, and every break a reader of the
+     language would not accept: inside a word (no hyphen) or a phrase (Japanese and
+     Chinese break only at the zero-width spaces between phrases, load/phrases.py), a
+     line starting with a character that may not start one (a small kana, the prolonged
+     sound mark, closing punctuation) or ending with one that may not end one (opening
+     punctuation). The two sets are load/phrases.py's (a test keeps them equal). */
+  var BREAK = "\u200b";
+  var NO_START = ")]}）〕］｝〉》」』】〙〗〟’”｠»、。，．,.:;!?：；！？‼⁇⁈⁉・‥…〜～ー゠ゝゞヽヾ々〻" +
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ";
+  var NO_END = "([{（〔［｛〈《「『【〘〖〝‘“｟«";
+  var AFTER_OK = "-\u2010\u2011\u2013\u2014/、。，．：；！？)]}）〕］｝〉》」』】";
+  var WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+  /* The glyphs of el in order, each with its rect, and whether a space, a zero-width
+     space or a <br> comes before it. */
+  function glyphs(el) {
+    var out = [], range = document.createRange(), gap = false, forced = false, node;
+    var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    while ((node = walker.nextNode())) {
+      if (node.nodeType === 1) { forced = forced || node.tagName === "BR"; continue; }
+      for (var i = 0; i < node.data.length; i++) {
+        var ch = node.data.charAt(i);
+        if (/\s/.test(ch) || ch === BREAK) { gap = true; continue; }
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        var rects = range.getClientRects();
+        if (!rects.length) continue;
+        out.push({ ch: ch, rect: rects[0], gap: gap, forced: forced });
+        gap = forced = false;
+      }
+    }
+    return out;
+  }
+
+  function badBreak(prev, cur) {
+    if (NO_START.indexOf(cur.ch) >= 0) return "breaks before “" + cur.ch + "”, which may not start a line";
+    if (NO_END.indexOf(prev.ch) >= 0) return "breaks after “" + prev.ch + "”, which may not end a line";
+    if (cur.gap || AFTER_OK.indexOf(prev.ch) >= 0 || NO_END.indexOf(cur.ch) >= 0) return null;
+    return WIDE.test(prev.ch) || WIDE.test(cur.ch) ? "breaks inside a phrase"
+      : "breaks inside a word, without a hyphen";
+  }
+
+  function lineBreaks(el) {
+    var all = glyphs(el), lines = [""], found = [];
+    all.forEach(function (cur, i) {
+      var prev = all[i - 1];
+      var broken = prev && cur.rect.left < prev.rect.left - 1 && cur.rect.top > prev.rect.top + 2;
+      if (broken) {
+        lines.push("");
+        var why = cur.forced ? null : badBreak(prev, cur);
+        if (why) found.push({ line: lines.length - 2, why: why });
+      } else if (cur.gap && i) lines[lines.length - 1] += " ";
+      lines[lines.length - 1] += cur.ch;
+    });
+    return found.map(function (f) {
+      return { why: f.why, before: lines[f.line].slice(-12), after: lines[f.line + 1].slice(0, 12) };
+    });
+  }
+
   function measure(root) {
     var figures = (root || document).querySelectorAll("[data-language] [data-figure]");
-    var findings = [], boxes = 0;
+    var findings = [], breaks = [], boxes = 0;
     STYLES.forEach(function (style) {
       figures.forEach(function (figure) {
         figure.setAttribute("data-diagram-style", style);
@@ -114,22 +173,31 @@
             covered_by: coveredBy || null
           }));
         }
+        function broken(element, el) {
+          lineBreaks(el).forEach(function (b) {
+            breaks.push(Object.assign({}, base, b, { element: element, key: el.getAttribute("data-key") }));
+          });
+        }
         var nodes = Array.prototype.slice.call(figure.querySelectorAll(".node"));
         nodes.forEach(function (node) {
           boxes++;
           var o = overflow(node);
           if (o.px > SLACK) add("node " + node.getAttribute("data-node"), o.keys, o.px);
+          node.querySelectorAll("[data-key]").forEach(function (el) {
+            broken("node " + node.getAttribute("data-node"), el);
+          });
         });
         figure.querySelectorAll(".figure-label").forEach(function (label) {
           boxes++;
           var key = label.getAttribute("data-key"), o = overflow(label), c = covered(label, nodes);
           if (o.px > SLACK) add("label " + key, [key], o.px);
           if (c.px > SLACK) add("label " + key, [key], c.px, c.node);
+          broken("label " + key, label);
         });
       });
     });
     figures.forEach(function (figure) { figure.setAttribute("data-diagram-style", STYLES[0]); });
-    return { boxes: boxes, findings: findings };
+    return { boxes: boxes, findings: findings, breaks: breaks };
   }
   window.articlesiteMeasure = measure;
 
@@ -158,9 +226,21 @@
         cell.closest("tr").setAttribute("data-problem", "");
       });
     });
-    var count = Object.keys(seen).length;
+    var badly = {};
+    result.breaks.forEach(function (b) {
+      var id = [b.key, b.language, b.figure, b.element, b.before, b.after].join("|");
+      var cell = document.querySelector('[data-fit="' + CSS.escape(b.key + "|" + b.language) + '"]');
+      if (badly[id] || !cell) return;
+      var item = badly[id] = cell.appendChild(document.createElement("span"));
+      item.className = "status overflowing";
+      item.textContent = b.why + ": " + b.before + " | " + b.after + " (" + b.figure + ", " +
+        b.element + ")";
+      cell.closest("tr").setAttribute("data-problem", "");
+    });
+    var count = Object.keys(seen).length, bad = Object.keys(badly).length;
     summary.textContent = "Text fit measured in this browser: " + result.boxes + " boxes in " +
-      STYLES.length + " diagram styles, " + (count ? count + " overflowing." : "all fit.");
+      STYLES.length + " diagram styles, " + (count ? count + " overflowing" : "all fit") +
+      (bad ? ", " + bad + " broken where a line may not break." : ".");
   }
   if (document.readyState === "complete") show();
   else window.addEventListener("load", show);

@@ -1,9 +1,83 @@
-/* A dictionary value as DOM nodes, by the rules of texts.rich_text (sub/superscripts
-   with _ and ^, escaped \_ and \^, newlines), built as nodes, never as HTML: shared by
-   serve's editors (the translator's, translate/editor.js; the figure editor, figures/editor.js). */
+/* A dictionary value as DOM nodes, by the rules of load/markup.py (code in backticks;
+   escaped \_ \^ \`; identifiers shown as written; sub/superscripts with _ and ^;
+   newlines), built as nodes, never as HTML: shared by serve's editors (the translator's,
+   translate/editor.js; the figure editor, figures/editor.js). A test holds the two to
+   one table of texts.
+   In Japanese and Chinese (the language of the element filled, or `lang`), a zero-width
+   space goes where a line may break. The build puts it between BudouX's phrases; the
+   browser has no BudouX, so here it goes between the words of Intl.Segmenter (finer than
+   phrases, never inside a word), with the same line-breaking rules: `check` measures the
+   build's. */
 (function () {
   "use strict";
-  var SCRIPT = /\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))/g;
+  var LETTER = "A-Za-z0-9\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u0300-\\u036f\\u0370-\\u03ff";
+  var SCRIPT_CHARS = "A-Za-z0-9\\u0370-\\u03ff";
+  var TOKEN = new RegExp(
+    "`([^`\\n]+)`" +
+    "|\\\\([_^`])" +
+    "|(?<![" + LETTER + "])(_*[" + LETTER + "]+(?:_+[" + LETTER + "]+)*(?:_+(?![{]))?)" +
+    "|([_^])(?:\\{([^{}]*)\\}|([" + SCRIPT_CHARS + "]+))", "g");
+  var SUBSCRIPT = new RegExp("^([" + SCRIPT_CHARS + "]+)([\\s\\S]*)$");
+  var BREAK = "\u200b";
+  var NO_START = ")]}）〕］｝〉》」』】〙〗〟’”｠»、。，．,.:;!?：；！？‼⁇⁈⁉・‥…〜～ー゠ゝゞヽヾ々〻" +
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ";
+  var NO_END = "([{（〔［｛〈《「『【〘〖〝‘“｟«";
+  var WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+  function identifier(word) {
+    if (word.split("_").length - 1 >= 2 || word.slice(-1) === "_") return true;
+    return word.charAt(0) === "_" ? word.length - 1 > 2 : word.indexOf("_") > 2;
+  }
+
+  /* The value's pieces: [kind, text], kind "text", "code", "sub" or "sup". */
+  function pieces(value) {
+    var out = [], position = 0, match;
+    function add(kind, text) {
+      var last = out[out.length - 1];
+      if (kind === "text" && last && last[0] === "text") last[1] += text;
+      else if (text || kind !== "text") out.push([kind, text]);
+    }
+    function word(w) {
+      if (w.indexOf("_") < 0 || identifier(w)) return add("text", w);
+      var parts = w.split("_"), found = SUBSCRIPT.exec(parts[1]);
+      if (!found) return add("text", w);
+      add("text", parts[0]);
+      add("sub", found[1]);
+      add("text", found[2]);
+    }
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(value))) {
+      add("text", value.slice(position, match.index));
+      if (match[1] !== undefined) add("code", match[1]);
+      else if (match[2] !== undefined) add("text", match[2]);
+      else if (match[3] !== undefined) word(match[3]);
+      else add(match[4] === "_" ? "sub" : "sup", match[5] !== undefined ? match[5] : match[6]);
+      position = TOKEN.lastIndex;
+    }
+    add("text", value.slice(position));
+    return out;
+  }
+
+  function phrased(lang) {
+    var tag = (lang || "").toLowerCase();
+    return /^(ja|zh)(-|$)/.test(tag) && typeof Intl !== "undefined" && Intl.Segmenter;
+  }
+  function mayBreak(before, after) {
+    if (/\s/.test(before) || /\s/.test(after)) return false;
+    if (!WIDE.test(before) && !WIDE.test(after)) return false;
+    return NO_START.indexOf(after) < 0 && NO_END.indexOf(before) < 0;
+  }
+  /* The offsets in the plain text where a line may break. */
+  function breaks(plain, lang) {
+    var out = {};
+    if (!phrased(lang)) return out;
+    var segments = new Intl.Segmenter(lang, { granularity: "word" }).segment(plain);
+    for (var it = segments[Symbol.iterator](), s = it.next(); !s.done; s = it.next()) {
+      var i = s.value.index;
+      if (i > 0 && mayBreak(plain.charAt(i - 1), plain.charAt(i))) out[i] = true;
+    }
+    return out;
+  }
 
   function appendText(parent, text) {
     text.split("\n").forEach(function (part, i) {
@@ -11,25 +85,35 @@
       if (part) parent.appendChild(document.createTextNode(part));
     });
   }
-  function rich(value) {
-    var fragment = document.createDocumentFragment(), position = 0, match;
-    SCRIPT.lastIndex = 0;
-    while ((match = SCRIPT.exec(value))) {
-      appendText(fragment, value.slice(position, match.index));
-      if (match[1]) appendText(fragment, match[1]);
-      else {
-        var el = document.createElement(match[2] === "_" ? "sub" : "sup");
-        appendText(el, match[3] !== undefined ? match[3] : match[4]);
+  function rich(value, lang) {
+    var fragment = document.createDocumentFragment(), found = pieces(value), position = 0;
+    var allowed = breaks(found.map(function (p) { return p[1]; }).join(""), lang);
+    found.forEach(function (piece) {
+      var kind = piece[0], text = piece[1], end = position + text.length;
+      if (allowed[position] && position) appendText(fragment, BREAK);
+      if (kind === "text") {
+        var out = "";
+        for (var i = 0; i < text.length; i++) {
+          if (i && allowed[position + i]) out += BREAK;
+          out += text.charAt(i);
+        }
+        appendText(fragment, out);
+      } else {
+        var el = document.createElement(kind);
+        appendText(el, text);
         fragment.appendChild(el);
       }
-      position = SCRIPT.lastIndex;
-    }
-    appendText(fragment, value.slice(position));
+      position = end;
+    });
     return fragment;
   }
-  function replace(el, value) {
+  function replace(el, value, lang) {
+    if (lang === undefined) {
+      var holder = el.closest ? el.closest("[lang]") : null;
+      lang = holder ? holder.getAttribute("lang") : document.documentElement.lang;
+    }
     while (el.firstChild) el.removeChild(el.firstChild);
-    el.appendChild(rich(value));
+    el.appendChild(rich(value, lang));
   }
-  window.articlesiteRichText = { rich: rich, replace: replace };
+  window.articlesiteRichText = { rich: rich, replace: replace, pieces: pieces, breaks: breaks };
 })();
