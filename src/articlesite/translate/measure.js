@@ -111,22 +111,22 @@
   var AFTER_OK = "-\u2010\u2011\u2013\u2014/、。，．：；！？)]}）〕］｝〉》」』】";
   var WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
 
-  /* The glyphs of el in order, each with its rect, and whether a space, a zero-width
-     space or a <br> comes before it. */
+  /* The glyphs of el in order, each with its rect, and whether a space or a zero-width
+     space (gap), a space (space) or a <br> (forced) comes before it. */
   function glyphs(el) {
-    var out = [], range = document.createRange(), gap = false, forced = false, node;
+    var out = [], range = document.createRange(), gap = false, space = false, forced = false, node;
     var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     while ((node = walker.nextNode())) {
       if (node.nodeType === 1) { forced = forced || node.tagName === "BR"; continue; }
       for (var i = 0; i < node.data.length; i++) {
         var ch = node.data.charAt(i);
-        if (/\s/.test(ch) || ch === BREAK) { gap = true; continue; }
+        if (/\s/.test(ch) || ch === BREAK) { gap = true; space = space || ch !== BREAK; continue; }
         range.setStart(node, i);
         range.setEnd(node, i + 1);
         var rects = range.getClientRects();
         if (!rects.length) continue;
-        out.push({ ch: ch, rect: rects[0], gap: gap, forced: forced });
-        gap = forced = false;
+        out.push({ ch: ch, rect: rects[0], gap: gap, space: space, forced: forced });
+        gap = space = forced = false;
       }
     }
     return out;
@@ -149,7 +149,7 @@
         lines.push("");
         var why = cur.forced ? null : badBreak(prev, cur);
         if (why) found.push({ line: lines.length - 2, why: why });
-      } else if (cur.gap && i) lines[lines.length - 1] += " ";
+      } else if (cur.space && i) lines[lines.length - 1] += " ";
       lines[lines.length - 1] += cur.ch;
     });
     return found.map(function (f) {
