@@ -110,7 +110,8 @@ def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings,
                      key=keys[0], language=language, check="fit", figure=figure_id,
                      element=element, overflow=px)
     return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "
-            "of every figure, language and diagram style), and where each line breaks")
+            "of every figure, language and diagram style)"
+            + (", and where each line breaks" if breaks else ""))
 
 
 def check_breaks(figures: dict[str, Figure], found: list[dict], findings: Findings) -> None:
