@@ -117,7 +117,11 @@
     var out = [], range = document.createRange(), gap = false, space = false, forced = false, node;
     var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     while ((node = walker.nextNode())) {
-      if (node.nodeType === 1) { forced = forced || node.tagName === "BR"; continue; }
+      if (node.nodeType === 1) {   /* a <br> breaks the line; a <wbr> (the editors') may */
+        forced = forced || node.tagName === "BR";
+        gap = gap || node.tagName === "WBR";
+        continue;
+      }
       for (var i = 0; i < node.data.length; i++) {
         var ch = node.data.charAt(i);
         if (/\s/.test(ch) || ch === BREAK) { gap = true; space = space || ch !== BREAK; continue; }

@@ -3,11 +3,13 @@
    newlines), built as nodes, never as HTML: shared by serve's editors (the translator's,
    translate/editor.js; the figure editor, figures/editor.js). A test holds the two to
    one table of texts.
-   In Japanese and Chinese (the language of the element filled, or `lang`), a zero-width
-   space goes where a line may break. The build puts it between BudouX's phrases; the
-   browser has no BudouX, so here it goes between the words of Intl.Segmenter (finer than
-   phrases, never inside a word), with the same line-breaking rules: `check` measures the
-   build's. */
+   In Japanese and Chinese (the language of the element filled, or `lang`), a <wbr> goes
+   where a line may break (an element, not the build's zero-width space: what the editors
+   preview is their input, and its text stays the same). The build puts its breaks
+   between BudouX's phrases; the browser has no BudouX, so here they go between the words
+   of Intl.Segmenter, the words that only end a phrase joined to the one before, with the
+   same line-breaking rules: close to the build's phrases, never inside a word; `check`
+   measures the build's. */
 (function () {
   "use strict";
   var LETTER = "A-Za-z0-9\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u0300-\\u036f\\u0370-\\u03ff";
@@ -18,10 +20,10 @@
     "|(?<![" + LETTER + "])(_*[" + LETTER + "]+(?:_+[" + LETTER + "]+)*(?:_+(?![{]))?)" +
     "|([_^])(?:\\{([^{}]*)\\}|([" + SCRIPT_CHARS + "]+))", "g");
   var SUBSCRIPT = new RegExp("^([" + SCRIPT_CHARS + "]+)([\\s\\S]*)$");
-  var BREAK = "\u200b";
   var NO_START = ")]}）〕］｝〉》」』】〙〗〟’”｠»、。，．,.:;!?：；！？‼⁇⁈⁉・‥…〜～ー゠ゝゞヽヾ々〻" +
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ";
   var NO_END = "([{（〔［｛〈《「『【〘〖〝‘“｟«";
+  var PARTICLES = "的地得了着过们";
   var WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
 
   function identifier(word) {
@@ -67,15 +69,28 @@
     if (!WIDE.test(before) && !WIDE.test(after)) return false;
     return NO_START.indexOf(after) < 0 && NO_END.indexOf(before) < 0;
   }
-  /* The offsets in the plain text where a line may break. */
+  /* The offsets in the plain text where a line may break: the starts of the browser's
+     words, but that a word that only ends a phrase (Japanese kana after a word:
+     particles, inflections; a Chinese particle such as 的; punctuation) joins the one
+     before, a word of one character the one after (as the build's phrases do), and a
+     run of katakana is never cut. */
+  var KATAKANA = /[\u30a0-\u30ff\u31f0-\u31ff]/;
   function breaks(plain, lang) {
-    var out = {};
+    var out = {}, words = [];
     if (!phrased(lang)) return out;
+    var japanese = /^ja/i.test(lang);
     var segments = new Intl.Segmenter(lang, { granularity: "word" }).segment(plain);
-    for (var it = segments[Symbol.iterator](), s = it.next(); !s.done; s = it.next()) {
-      var i = s.value.index;
-      if (i > 0 && mayBreak(plain.charAt(i - 1), plain.charAt(i))) out[i] = true;
-    }
+    for (var it = segments[Symbol.iterator](), s = it.next(); !s.done; s = it.next()) words.push(s.value);
+    var ending = words.map(function (w) {
+      return !w.isWordLike || (japanese ? /^[\u3041-\u309f]+$/.test(w.segment)
+        : PARTICLES.indexOf(w.segment) >= 0);
+    });
+    words.forEach(function (w, k) {
+      var i = w.index, before = plain.charAt(i - 1), after = plain.charAt(i);
+      var single = k > 0 && !ending[k - 1] && words[k - 1].segment.length === 1;
+      var katakana = KATAKANA.test(before) && KATAKANA.test(after);
+      if (k > 0 && !ending[k] && !single && !katakana && mayBreak(before, after)) out[i] = true;
+    });
     return out;
   }
 
@@ -89,19 +104,20 @@
     var fragment = document.createDocumentFragment(), found = pieces(value), position = 0;
     var allowed = breaks(found.map(function (p) { return p[1]; }).join(""), lang);
     found.forEach(function (piece) {
-      var kind = piece[0], text = piece[1], end = position + text.length;
-      if (allowed[position] && position) appendText(fragment, BREAK);
-      if (kind === "text") {
-        var out = "";
-        for (var i = 0; i < text.length; i++) {
-          if (i && allowed[position + i]) out += BREAK;
-          out += text.charAt(i);
-        }
-        appendText(fragment, out);
-      } else {
+      var kind = piece[0], text = piece[1], end = position + text.length, from = 0;
+      if (allowed[position] && position) fragment.appendChild(document.createElement("wbr"));
+      if (kind !== "text") {
         var el = document.createElement(kind);
         appendText(el, text);
         fragment.appendChild(el);
+      } else {
+        for (var i = 1; i < text.length; i++) {
+          if (!allowed[position + i]) continue;
+          appendText(fragment, text.slice(from, i));
+          fragment.appendChild(document.createElement("wbr"));
+          from = i;
+        }
+        appendText(fragment, text.slice(from));
       }
       position = end;
     });
