@@ -111,3 +111,17 @@ def test_the_browser_knows_the_same_line_breaking_rules(script):
     end = re.search(r'var NO_END = "([^"]*)";', text)[1]
     assert set("".join(re.findall(r'"([^"]*)"', start))) == NO_START
     assert set(end) == NO_END
+
+
+def test_figure_layout_says_which_placed_box_a_word_overflows(tmp_path):
+    root = fixture_site("typeset", tmp_path / "project")
+    result = run_build(root, "figure", "layout", "typeset", "--no-browser")
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = [line for line in result.stdout.splitlines() if "narrower than" in line]
+    # Estimated: "demonstrations", 14 characters of 0.62 em at 18 px, and アドバンテージ推定,
+    # one phrase of 9 characters of 1 em, each with the box's padding (26 px).
+    assert said == [
+        (f"{SPEC}: node 'long-word': its box is 120 px wide, narrower than the 183 px the "
+        "longest word or phrase of its en text needs: that text overflows it; widen the box"),
+        (f"{SPEC}: node 'loose': its box is 121 px wide, narrower than the 188 px the "
+        "longest word or phrase of its ja text needs: that text overflows it; widen the box")]

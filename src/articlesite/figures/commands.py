@@ -44,6 +44,8 @@ PAGE_WIDTH = 1240
 
 def report(root: Path, placed) -> int:
     where = placed.path.relative_to(root)
+    for narrow in placed.narrow:   # a word or a phrase is never cut: it overflows
+        print(f"{where}: {narrow}")
     if not placed.boxes:
         print(f"{where}: every node has a box already; nothing to place.")
         return 0

@@ -10,7 +10,7 @@ canvas that holds every box. The boxes are written into the spec through the spe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ class Placed:
     canvas: tuple[float, float] | None   # set by the command, or None (the spec's own)
     measured: str                        # how the texts were measured
     outside: tuple[float, float] | None = None   # where the boxes reach, beyond the canvas
+    narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -88,7 +89,13 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
                    dictionary.texts[node["sub"]][language.code] if node.get("sub") else None,
                    node.get("class"))
              for node in drafts for language in site.languages]
-    sizes, measured = box_sizes(items, css_of(root), browser) if items else ({}, "")
+    placed_texts = tuple(
+        (Texts(node["id"], language.lang, dictionary.texts[node["text"]][language.code],
+               dictionary.texts[node["sub"]][language.code] if node.get("sub") else None,
+               node.get("class")), float(node["box"][2]), language.code)
+        for node in nodes if node.get("box") is not None for language in site.languages)
+    sizes, measured, narrow = box_sizes(items, css_of(root), browser, placed_texts) \
+        if items or placed_texts else ({}, "", [])
     edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
     feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
@@ -103,7 +110,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
-    result = Placed(path, boxes, canvas, measured)
+    result = Placed(path, boxes, canvas, measured, narrow=narrow)
     width, height = canvas or (data["width"], data["height"])
     right = max(x + w for x, _, w, _ in placed + list(boxes.values()))
     bottom = max(y + h for _, y, _, h in placed + list(boxes.values()))

@@ -14,6 +14,7 @@ fit.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from markupsafe import Markup
 
 from ..check.fit import BrowserUnavailable, evaluate
 from ..load.markup import plain_text, rich_text
+from ..load.phrases import phrases
 
 STYLES = ("blog", "engineering")
 SPARE = 10.0          # px on each side beyond the text's own padding: room to breathe
@@ -77,16 +79,20 @@ MEASURE = """(styles) => {
     document.querySelector(".figure").setAttribute("data-diagram-style", style);
     document.querySelectorAll("[data-measure]").forEach((el) => {
       const r = el.getBoundingClientRect(), n = el.getAttribute("data-measure");
-      const [w, h] = out[n] || [0, 0];
-      out[n] = [Math.max(w, r.width), Math.max(h, r.height)];
+      el.style.width = "min-content";   // as narrow as the longest word or phrase allows
+      const narrowest = el.getBoundingClientRect().width;
+      el.style.width = "max-content";
+      const [w, h, least] = out[n] || [0, 0, 0];
+      out[n] = [Math.max(w, r.width), Math.max(h, r.height), Math.max(least, narrowest)];
     });
   }
   return out;
 }"""
 
 
-def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, float]]:
-    """The natural size of each item's box, measured in Chromium (BrowserUnavailable)."""
+def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, ...]]:
+    """The natural size of each item's box, and the least width that holds its longest
+    word or phrase, measured in Chromium (BrowserUnavailable)."""
     body = Markup("").join(_node_html(item, n) for n, item in enumerate(items))
     html = Markup('<!doctype html><html><head><meta charset="utf-8"><style>{}</style></head>'
                   '<body><figure class="figure" data-diagram-style="blog">{}</figure>'
@@ -95,26 +101,66 @@ def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, float
     return [tuple(found[str(n)]) for n in range(len(items))]
 
 
-def box_sizes(items: list[Texts], css: str, browser: bool = True
-              ) -> tuple[dict[str, tuple[float, float]], str]:
-    """Each node's box size (the largest of its items, with SPARE, at least MIN_SIZE),
-    and how it was found ("measured in Chromium" or why it was estimated)."""
-    how = "measured in Chromium"
-    natural: list[tuple[float, float]] | None = None
-    if browser:
+def least_width(item: Texts) -> float:
+    """The narrowest box for an item's texts, estimated from the font sizes: its longest
+    word, or in Japanese and Chinese its longest phrase, unbroken."""
+    def widest(text: str, size: float) -> float:
+        plain = plain_text(text, newlines=True)
+        units = re.split(r"[\s\u200b]+", "\u200b".join(phrases(plain, item.language)))
+        return max(sum(WIDE_EM if unicodedata.east_asian_width(c) in "WF" else NARROW_EM
+                       for c in unit) for unit in units) * size
+    width = widest(item.text, TEXT[0])
+    if item.sub:
+        width = max(width, widest(item.sub, SUB[0]))
+    return width + PADDING[0]
+
+
+@dataclass(frozen=True)
+class Narrow:
+    """A placed box narrower than the longest word or phrase of its text in a language:
+    the word overflows it (a word is never cut, nor a phrase)."""
+
+    node: str
+    language: str
+    need: float    # the least width that holds it, in px
+    width: float   # the box's
+
+    def __str__(self) -> str:
+        return (f"node '{self.node}': its box is {self.width:g} px wide, narrower than the "
+                f"{math.ceil(self.need):g} px the longest word or phrase of its "
+                f"{self.language} text needs: that text overflows it; widen the box")
+
+
+def natural_sizes(items: list[Texts], css: str, browser: bool = True
+                  ) -> tuple[list[tuple[float, ...]], str]:
+    """Each item's natural size and least width, and how they were found ("measured in
+    Chromium" or why they were estimated)."""
+    if not browser:
+        how = "estimated from the font sizes (--no-browser)"
+    else:
         try:
-            natural = measure_in_chromium(items, css)
+            return measure_in_chromium(items, css), "measured in Chromium"
         except BrowserUnavailable as exc:
             how = f"estimated from the font sizes ({exc})"
-    else:
-        how = "estimated from the font sizes (--no-browser)"
-    if natural is None:
-        natural = [estimate(item) for item in items]
+    return [(*estimate(item), least_width(item)) for item in items], how
+
+
+def box_sizes(items: list[Texts], css: str, browser: bool = True,
+              placed: tuple[tuple[Texts, float, str], ...] = ()
+              ) -> tuple[dict[str, tuple[float, float]], str, list[Narrow]]:
+    """Each node's box size (the largest of its items, with SPARE, at least MIN_SIZE),
+    how it was found, and the `placed` boxes (texts, box width, language code) too
+    narrow for a word or phrase of theirs."""
+    natural, how = natural_sizes([*items, *(placed_item[0] for placed_item in placed)], css,
+                                 browser)
     sizes: dict[str, tuple[float, float]] = {}
-    for item, (w, h) in zip(items, natural, strict=True):
+    for item, (w, h, _) in zip(items, natural, strict=False):
         w = max(MIN_SIZE[0], math.ceil(w) + 2 * SPARE)
         h = max(MIN_SIZE[1], math.ceil(h) + SPARE)
         old = sizes.get(item.node, (0.0, 0.0))
         sizes[item.node] = (max(old[0], w), max(old[1], h))
-    return sizes, how
-
+    narrow = [Narrow(texts.node, code, need, width)
+              for (texts, width, code), (_, _, need) in zip(placed, natural[len(items):],
+                                                            strict=True)
+              if need > width + 0.5]
+    return sizes, how, narrow
