@@ -20,7 +20,7 @@ from ..render.templates import renderer_for
 from .fit import BrowserUnavailable, check_fit
 from .report import translator_view
 
-MARKUP = set("_^{}\\")   # repeated, these would start a subscript or an escape
+MARKUP = set("_^{}\\`")   # repeated, these would start a subscript, code or an escape
 
 
 def stretched(text: str, ratio: float) -> str:
