@@ -37,8 +37,12 @@ LINES = """el => {
 
 @pytest.fixture(scope="module")
 def typeset(chromium, tmp_path_factory):
-    """The fixture site built and served: `open(path)` gives a page of it."""
+    """The fixture site built and served: `open(path)` gives a page of it. One box, of
+    the node 'loose', is let break anywhere."""
     root = fixture_site("typeset", tmp_path_factory.mktemp("typeset") / "project")
+    with (root / "templates" / "figure.css").open("a", encoding="utf-8") as css:
+        css.write(".figure .canvas .node[data-node=loose]"   # breaks anywhere, as a theme
+                  "{word-break:normal;line-break:anywhere}\n")   # without phrases would
     result = run_build(root)
     assert result.returncode == 0, result.stdout + result.stderr
     with serving(root / "site") as url, visitor(chromium, url, root / "site") as open_page:
@@ -119,3 +123,13 @@ def test_first_article_texts_are_set_in_phrases_on_the_canvas_only(built_site: P
     assert "\u200b" not in html.split('<figcaption', 1)[1].split("</figcaption>", 1)[0]
     assert "\u200b" not in (built_site / "en" / "ppo-long-horizon.html").read_text(
         encoding="utf-8")
+
+
+def test_the_translators_view_shows_a_bad_break_in_its_cell(typeset):
+    page = typeset("translations.html")
+    cell = page.locator('[data-fit="advantage|ja"]')
+    assert cell.inner_text() == ("breaks before “ー”, which may not start a line: アドバンテ | "
+                                 "ージ推定 (typeset, node loose)")
+    assert page.locator('[data-fit="advantage|en"]').inner_text() == ""
+    assert page.locator("#fit-summary").inner_text().endswith(
+        "1 overflowing, 3 broken where a line may not break.")
