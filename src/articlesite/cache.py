@@ -311,6 +311,18 @@ class Store:
             return False
         return (stat.st_size, stat.st_mtime_ns) == (entry.size, entry.mtime_ns)
 
+    def intact(self, entry: Entry) -> bool:
+        """Whether the stored file of `entry` is still what was stored: as the build wrote
+        it (size and modification time as recorded then), else by the digest of its
+        bytes (a file stored again with the same bytes). A missing or damaged one is
+        not (the build makes it again)."""
+        if self.holds(entry):
+            return True
+        try:
+            return digest(self.path(entry.blob).read_bytes()) == entry.blob
+        except OSError:
+            return False
+
     def place(self, blob: str, target: Path) -> None:
         """Put a stored page at `target`: a hard link, or a copy across file systems."""
         source = self.path(blob)
