@@ -18,6 +18,9 @@ from .outcome import BuildState, Outcome
 
 STATUS = "/__articlesite/status"
 DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
+DISCARD_WAIT = 2.0          # s without a byte of it, after which the 413 is sent anyway
+# A request nobody can want: a path of more parts, or a longer name, than a site has.
+PATH_PARTS_AT_MOST = 64
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}
@@ -85,18 +88,22 @@ class Handler(BaseHTTPRequestHandler):
         # The build's outcome is read before the file: a page read just before a swap
         # then carries the older version and reloads, never the reverse.
         outcome = self.state.outcome
-        target = self.resolve(path)
+        try:
+            target = self.resolve(path)
+            kind = target and ("dir" if target.is_dir() else "file" if target.is_file() else "")
+        except (OSError, ValueError):   # a name too long for the disk, a loop of links
+            target, kind = self.site, ""
         if target is None:
             self.respond(HTTPStatus.FORBIDDEN, ".html", status_page(
                 "403 Forbidden: only files inside site/ are served", outcome), head)
-        elif target.is_dir() and not path.endswith("/"):
+        elif kind == "dir" and not path.endswith("/"):
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
             self.send_header("Location", path + "/")
             self.send_header("Content-Length", "0")
             self.end_headers()
-        elif target.is_dir() and (target / "index.html").is_file():
+        elif kind == "dir" and (target / "index.html").is_file():
             self.send_file(target / "index.html", outcome, head)
-        elif target.is_file():
+        elif kind == "file":
             self.send_file(target, outcome, head)
         else:
             self.not_found(outcome, head)
@@ -115,6 +122,8 @@ class Handler(BaseHTTPRequestHandler):
         if any(part in (".", "..") or "\\" in part or "\0" in part for part in parts):
             return None
         site = self.site.resolve()
+        if len(parts) > PATH_PARTS_AT_MOST:
+            raise ValueError("a path deeper than any site's")
         target = site.joinpath(*parts).resolve()
         return target if target == site or target.is_relative_to(site) else None
 
@@ -137,10 +146,11 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         length = self.headers.get("Content-Length", "")
         route = self.extensions.route(path)
+        wanted = self.close_connection   # whether the client asked to close (HTTP/1.0, …)
         self.close_connection = True   # unless the body is read
         if route is None:
             status, answer = HTTPStatus.NOT_FOUND, {"ok": False, "message": "not found"}
-        elif not length.isdigit():
+        elif not (length.isascii() and length.isdigit()):   # not "²", "١", "-1", "1e3"
             status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
                                                           "message": "Content-Length needed"}
         elif int(length) > route.max_body:
@@ -151,16 +161,22 @@ class Handler(BaseHTTPRequestHandler):
                 "ok": False, "message": f"the body is larger than {route.max_body} bytes"}
         else:
             body = self.rfile.read(int(length))
-            self.close_connection = False
+            self.close_connection = wanted
             status, answer = route.handle(path, self.headers, body)
         self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
 
     def discard(self, length: int) -> None:
-        while length > 0:
-            chunk = self.rfile.read(min(length, 1 << 16))
-            if not chunk:
-                return
-            length -= len(chunk)
+        """Read and drop up to `length` bytes of the body, or what the client sends before it
+        stops sending for a moment (it may have declared more than it sends)."""
+        self.connection.settimeout(DISCARD_WAIT)
+        try:
+            while length > 0:
+                chunk = self.rfile.read1(min(length, 1 << 16))
+                if not chunk:
+                    return
+                length -= len(chunk)
+        except OSError:   # (TimeoutError included) the answer is sent all the same
+            return
 
     def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool) -> None:
         kind = TEXT_TYPES.get(suffix)
