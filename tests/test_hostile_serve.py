@@ -186,3 +186,69 @@ def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
         assert "The mended loop" in running.get("/en/loop.html")[2]
         assert running.stop() == 0
     assert "Traceback" not in running.output()
+
+
+# Files beside an article are not trusted -------------------------------------------------
+SCRIPTED_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">'
+                '<script>alert(1)</script><rect width="40" height="20"/></svg>')
+SCRIPTED_HTML = '<html><body><script>fetch("/translations.html")</script></body></html>'
+
+
+def with_scripted_files(tmp_path: Path) -> Path:
+    root = fixture_site("sources", tmp_path / "project")
+    folder = root / "content/loop"
+    (folder / "diagram.svg").write_text(SCRIPTED_SVG, "utf-8")
+    (folder / "demo.html").write_text(SCRIPTED_HTML, "utf-8")
+    source = folder / "en.md"
+    source.write_text(source.read_text("utf-8") + "\n![A diagram](diagram.svg)\n\n"
+                      "Try [the demo](demo.html).\n", "utf-8")
+    return root
+
+
+def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp_path: Path):
+    root = with_scripted_files(tmp_path)
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    output = result.stdout + result.stderr
+    assert "2 files left out of the site:" in output
+    for name in ("diagram.svg", "demo.html"):
+        assert f"content/loop/{name}: not published: an HTML or SVG file runs scripts" in output
+        assert not (root / "site/assets/loop" / name).exists()
+    assert "publish_html_and_svg: true" in output
+
+    config = root / "content/site.yaml"
+    config.write_text(config.read_text("utf-8") + "publish_html_and_svg: true\n", "utf-8")
+    result = run_build(root)
+    assert result.returncode == 0 and "left out" not in result.stdout + result.stderr
+    assert (root / "site/assets/loop/diagram.svg").read_text("utf-8") == SCRIPTED_SVG
+    assert (root / "site/assets/loop/demo.html").read_text("utf-8") == SCRIPTED_HTML
+    page = (root / "site/en/loop.html").read_text("utf-8")
+    # The SVG is shown as an image (no script of an image runs), never inlined.
+    assert '<img src="../assets/loop/diagram.svg" alt="A diagram" width="40" height="20"' in page
+    assert "alert(1)" not in page
+
+    config.write_text(config.read_text("utf-8").replace("true", "yes please"), "utf-8")
+    result = run_build(root)
+    assert result.returncode == 1
+    assert "publish_html_and_svg must be true or false, not 'yes please'" in result.stderr
+
+
+def test_serve_gives_its_token_to_no_file_copied_from_an_article(tmp_path: Path):
+    root = with_scripted_files(tmp_path)
+    config = root / "content/site.yaml"
+    config.write_text(config.read_text("utf-8") + "publish_html_and_svg: true\n", "utf-8")
+    assert run_build(root).returncode == 0   # serve's first build then takes no time
+    with Server(root, "--port", "0") as running:
+        token = re.search(r'"token": "([^"]+)"', running.get("/translations.html")[2])
+        assert token
+        for path in ("/assets/loop/demo.html", "/assets/loop/diagram.svg"):
+            status, headers, body = running.get(path)
+            assert status == 200
+            assert body == (SCRIPTED_HTML if path.endswith(".html") else SCRIPTED_SVG)
+            # Opened alone, it runs in a sandbox: no script, no origin of serve's.
+            assert headers["Content-Security-Policy"] == "sandbox"
+            assert token.group(1) not in body and "articlesite" not in body
+        # The build's own pages get serve's script (and its figure editor, the token).
+        status, headers, body = running.get("/en/loop.html")
+        assert status == 200 and "articlesiteLive" in body and token.group(1) in body
+        assert "Content-Security-Policy" not in headers

@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..render.assets import is_published_file
 from .extensions import Extensions
 from .inject import EVENTS, inject, status_page
 from .outcome import BuildState, Outcome
@@ -19,8 +20,10 @@ from .outcome import BuildState, Outcome
 STATUS = "/__articlesite/status"
 DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
 DISCARD_WAIT = 2.0          # s without a byte of it, after which the 413 is sent anyway
+BODY_WAIT = 10.0            # s without a byte of a body, after which it is given up (408)
 # A request nobody can want: a path of more parts, or a longer name, than a site has.
 PATH_PARTS_AT_MOST = 64
+SANDBOX = {"Content-Security-Policy": "sandbox"}   # (see send_file)
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}
@@ -133,8 +136,15 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             self.not_found(outcome, head)
             return
+        page = target.relative_to(self.site.resolve()).as_posix()
+        if is_published_file(page):
+            # A file copied from an article's folder, not written by the build: it gets
+            # nothing of serve's (no editor token) and, as a document, runs in a sandbox of
+            # its own origin, so that a script in it can neither read serve's pages nor
+            # post to the editors.
+            self.respond(HTTPStatus.OK, target.suffix, body, head, SANDBOX)
+            return
         if target.suffix == ".html":
-            page = target.relative_to(self.site.resolve()).as_posix()
             body = inject(body, outcome, self.extensions.page_snippet(page, self.headers))
         self.respond(HTTPStatus.OK, target.suffix, body, head)
         if target.suffix == ".html":
@@ -159,11 +169,23 @@ class Handler(BaseHTTPRequestHandler):
             self.discard(min(int(length), DISCARD_AT_MOST))
             status, answer = HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
                 "ok": False, "message": f"the body is larger than {route.max_body} bytes"}
+        elif (body := self.body(int(length))) is None:
+            status, answer = HTTPStatus.REQUEST_TIMEOUT, {
+                "ok": False, "message": f"the body did not come within {BODY_WAIT:g} s"}
         else:
-            body = self.rfile.read(int(length))
             self.close_connection = wanted
             status, answer = route.handle(path, self.headers, body)
         self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
+
+    def body(self, length: int) -> bytes | None:
+        """The request's body, None when the client stops sending it before its end."""
+        self.connection.settimeout(BODY_WAIT)
+        try:
+            data = self.rfile.read(length)
+        except OSError:   # (TimeoutError included)
+            return None
+        self.connection.settimeout(None)
+        return data if len(data) == length else None
 
     def discard(self, length: int) -> None:
         """Read and drop up to `length` bytes of the body, or what the client sends before it
@@ -178,7 +200,8 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:   # (TimeoutError included) the answer is sent all the same
             return
 
-    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool) -> None:
+    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool,
+                headers: dict[str, str] | None = None) -> None:
         kind = TEXT_TYPES.get(suffix)
         kind = f"{kind}; charset=utf-8" if kind else (
             mimetypes.guess_type(f"x{suffix}")[0] or "application/octet-stream")
@@ -187,6 +210,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         if not head:
             self.wfile.write(body)
