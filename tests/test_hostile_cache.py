@@ -10,12 +10,14 @@ that first build, byte for byte: what a reader would be served."""
 from __future__ import annotations
 
 import os
+import pickle
 import struct
 import zlib
 from pathlib import Path
 
 import pytest
 from conftest import run_build
+from jinja2.bccache import bc_magic
 
 from articlesite.cache import FOLDER
 from articlesite.cli import main
@@ -70,8 +72,9 @@ def damage(path: Path, how: str) -> None:
         path.write_bytes(bytes(data))
 
 
-def rebuilt(root: Path, clean_site: dict[str, bytes]) -> str:
-    result = run_build(root)
+def rebuilt(root: Path, clean_site: dict[str, bytes], *args: str,
+            env: dict | None = None) -> str:
+    result = run_build(root, *args, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     now = files_of(root / "site")
     assert sorted(now) == sorted(clean_site)
@@ -127,3 +130,32 @@ def test_the_site_itself_damaged_is_put_right(project):
         with target.open("r+b") as out:   # in place: the store's hard link sees it
             out.write(bytes(data))
     rebuilt(root, clean_site)
+
+
+class Touch:
+    """Pickled, it creates a file when unpickled: code a cache file must never run."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self):
+        return Path.touch, (self.path,)
+
+
+def test_compiled_templates_damaged_or_forged_are_compiled_again_never_run(project,
+                                                                          tmp_path: Path):
+    """Jinja's compiled templates are kept across --clean builds: each one changed on disk,
+    or replaced by a file in Jinja's own format whose pickle runs code, is compiled again."""
+    root, clean_site = project
+    ran = tmp_path / "ran"
+    forged = bc_magic + pickle.dumps(Touch(ran), protocol=4)
+    compiled = sorted((root / FOLDER / "templates").rglob("*.cache"))
+    assert compiled
+    for number, path in enumerate(compiled):
+        if number % 2:
+            damage(path, "changed")
+        else:
+            path.write_bytes(forged)
+    # In a process of its own: this one keeps the templates it compiled in memory.
+    rebuilt(root, clean_site, "--clean", env=dict(os.environ))
+    assert not ran.exists()
