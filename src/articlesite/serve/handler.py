@@ -33,6 +33,9 @@ class Handler(BaseHTTPRequestHandler):
     """Serves files inside site/ only, with the live-reload script added to HTML."""
 
     server_version = "articlesite"
+    # Seconds a connection may stay silent (a request line never sent, a page that stopped
+    # reading its event stream, which is written to every 15 s): then it is closed.
+    timeout = 120
     site: Path
     state: BuildState
     extensions: Extensions   # the POST routes and page snippets (extensions.py)
@@ -184,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
             data = self.rfile.read(length)
         except OSError:   # (TimeoutError included)
             return None
-        self.connection.settimeout(None)
+        self.connection.settimeout(self.timeout)
         return data if len(data) == length else None
 
     def discard(self, length: int) -> None:

@@ -68,7 +68,8 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
             failed = build_failure(server, build_limit)
             if failed is not None and restarts.allowed():
                 # A build crashed or ran too long: serving goes on, with what it says.
-                print(failed.message, flush=True)
+                print(f"{failed.message} Serving the last good site/; save a fix to build "
+                      "again.", flush=True)
                 halt(server)
                 server = start(listener, root, host, token, drafts=drafts, failure=failed)
                 continue

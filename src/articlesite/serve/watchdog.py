@@ -103,8 +103,8 @@ def crashed(watch: BuildWatch, returncode: int) -> Failure | None:
     else:
         how = f"ended with exit code {returncode}"
     if watch.since is None:   # between builds
-        return Failure(f"The server process {how}; serve started it again. site/ keeps "
-                       "the last good build.", "serve", time.time())
+        return Failure(f"The server process {how}; serve started it again.", "serve",
+                       time.time())
     return failure(watch, f"stopped the server process: it {how}")
 
 
@@ -117,8 +117,7 @@ def failure(watch: BuildWatch, what: str) -> Failure:
     paths = watch.paths
     after = (f"after {', '.join(paths[:3])}{' and more' if len(paths) > 3 else ''} changed"
              if paths else "of the whole site")
-    return Failure(f"The build {after} {what}. site/ keeps the last good build; fix the "
-                   "sources and save to build again.", paths[0] if paths else "serve",
+    return Failure(f"The build {after} {what}.", paths[0] if paths else "serve",
                    watch.started_at)
 
 
