@@ -9,14 +9,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import TEXTS, fixture_site, run_build, save
-from test_serve import Server, poll
+from conftest import REPO, TEXTS, fixture_site, run_build, save
+from test_serve import RUN_CLI, Server, poll
 
 SAVE = "/__articlesite/editor/save"
 POST_ROUTES = (SAVE, "/__articlesite/editor/confirm", "/__articlesite/figure/open",
@@ -252,3 +254,29 @@ def test_serve_gives_its_token_to_no_file_copied_from_an_article(tmp_path: Path)
         status, headers, body = running.get("/en/loop.html")
         assert status == 200 and "articlesiteLive" in body and token.group(1) in body
         assert "Content-Security-Policy" not in headers
+
+
+def test_while_no_server_process_runs_every_request_gets_503_at_once(tmp_path: Path):
+    """A change to the package that stops the server process as it starts (a syntax
+    error): the supervisor answers in its place, 503 and why, until the code is fixed."""
+    package = tmp_path / "package"
+    shutil.copytree(REPO / "src" / "articlesite", package / "articlesite",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    root = fixture_site("sources", tmp_path / "project")
+    assert run_build(root).returncode == 0
+    with Server(root, "--port", "0", env=dict(os.environ, PYTHONPATH=str(package)),
+                command=[sys.executable, "-c", RUN_CLI]) as running:
+        handler = package / "articlesite" / "serve" / "handler.py"
+        text = handler.read_text("utf-8")
+        handler.write_text(text + "\nthis is not Python\n", "utf-8")
+        assert poll(lambda: "The server process stopped (exit code 1)" in running.output())
+
+        def answered() -> str | None:
+            status, _, body = running.get("/en/loop.html")
+            return body if status == 503 else None
+        body = poll(answered)
+        assert "fix the package&#x27;s code and save to start it again" in body
+
+        handler.write_text(text, "utf-8")
+        assert poll(lambda: running.get("/en/loop.html")[0] == 200), running.output()
+        assert running.stop() == 0

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..problems import UsageError
 from .messages import PACKAGE, changed_names
+from .standin import StandIn
 from .watchdog import BUILD_LIMIT, BuildWatch, Failure, crashed, overdue_failure
 
 # Seconds after SIGTERM: a server process's stop that takes longer is reported and ended
@@ -60,7 +61,8 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     previous = signal.signal(signal.SIGTERM, terminated)
     previous_interrupt = signal.signal(signal.SIGINT, interrupted)
     server = start(listener, root, host, token, clean=clean, drafts=drafts)
-    reported, restarts = False, Restarts()
+    stand_in: StandIn | None = None   # answers while no server process runs
+    restarts = Restarts()
     try:
         for changes in watchfiles.watch(PACKAGE, stop_event=stop, debounce=400, step=5,
                                         raise_interrupt=False, rust_timeout=200,
@@ -70,27 +72,29 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
                 # A build crashed or ran too long: serving goes on, with what it says.
                 print(f"{failed.message} Serving the last good site/; save a fix to build "
                       "again.", flush=True)
-                halt(server)
-                server = start(listener, root, host, token, drafts=drafts, failure=failed)
+                halt(server, stand_in)
+                server, stand_in = start(listener, root, host, token, drafts=drafts,
+                                         failure=failed), None
                 continue
-            if server.poll() not in (None, 0) and not reported:
-                print(f"The server process stopped (exit code {server.returncode}): fix "
-                      "the package's code and save to start it again.", flush=True)
-                reported = True
+            if server.poll() not in (None, 0) and stand_in is None:
+                message = (f"The server process stopped (exit code {server.returncode}): fix "
+                           "the package's code and save to start it again.")
+                print(message, flush=True)
+                stand_in = StandIn(listener, message)
             if not changes:
                 continue
             paths = sorted({Path(p) for _, p in changes})
             print(f"{changed_names(paths, root)} changed: restarting with the new code.",
                   flush=True)
-            halt(server)
-            server = start(listener, root, host, token, drafts=drafts, restarted=True)
-            reported = False
+            halt(server, stand_in)
+            server, stand_in = start(listener, root, host, token, drafts=drafts,
+                                     restarted=True), None
     except KeyboardInterrupt:
         pass  # Ctrl-C while restarting
     finally:
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGINT, previous_interrupt)
-        halt(server)
+        halt(server, stand_in)
         listener.close()
         print("Stopped.", flush=True)
     return 0
@@ -169,8 +173,11 @@ class Restarts:
         return True
 
 
-def halt(server: subprocess.Popen) -> None:
-    """Stop the server process (a build it is running is interrupted), and wait for it."""
+def halt(server: subprocess.Popen, stand_in: StandIn | None = None) -> None:
+    """Stop the server process (a build it is running is interrupted), and wait for it;
+    and the stand-in answering in its place, if one is."""
+    if stand_in is not None:
+        stand_in.stop()
     if server.poll() is None:
         server.terminate()
     try:
