@@ -24,9 +24,14 @@ SAVE = "/__articlesite/editor/save"
 POST_ROUTES = (SAVE, "/__articlesite/editor/confirm", "/__articlesite/figure/open",
                "/__articlesite/figure/route", "/__articlesite/figure/save")
 SOURCE = "content/loop/en.md"
-# A build slow on purpose: the article template runs a loop of a billion steps (minutes)
-# when the page's title says SLOW; the fixture's own titles render at once.
-SLOW_LOOP = '{% if "SLOW" in source.title %}{% for i in range(10**9) %}{% endfor %}{% endif %}'
+# A build slow on purpose: the article template sums 10^11 numbers (minutes, in C, in
+# constant memory) when the page's title says SLOW, and holds 700 MB besides when it
+# says BIG; the fixture's own titles render at once.
+# (Of values known only when rendering: Jinja works out constant expressions as it
+# compiles.)
+SLOW_LOOP = ('{% if "BIG" in source.title %}{% set big = "x" * (source.title|length * '
+             '40000000) %}{% endif %}{% if "SLOW" in source.title %}'
+             '{{ range(source.title|length * 10**10)|sum }}{% endif %}')
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +165,7 @@ def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
     source = root / SOURCE
     original = source.read_text("utf-8")
     assert run_build(root).returncode == 0   # serve's first build then takes no time
-    with Server(root, "--port", "0", "--build-limit", "4") as running:
+    with Server(root, "--port", "0", "--build-limit", "4", "--build-memory", "400") as running:
         page = running.get("/en/loop.html")
         assert page[0] == 200 and "The training loop" in page[2]
 
@@ -172,6 +177,11 @@ def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
         status, _, body = running.get("/en/loop.html")
         assert status == 200 and "The training loop" in body
         assert 'id="articlesite-overlay"' in body and "ran for more than 4 s" in body
+
+        # A build that takes too much memory is ended too.
+        save(root, source, original.replace("The training loop", "The BIG SLOW loop"))
+        outcome = failure_shown(running, "took more than 400 MiB of memory and was stopped")
+        assert running.get("/en/loop.html")[0] == 200
 
         # A build whose process crashes (as a segmentation fault in a library would).
         save(root, source, original.replace("The training loop", "The SLOW loop, again"))

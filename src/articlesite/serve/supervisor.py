@@ -27,7 +27,15 @@ from pathlib import Path
 from ..problems import UsageError
 from .messages import PACKAGE, changed_names
 from .standin import StandIn
-from .watchdog import BUILD_LIMIT, BuildWatch, Failure, crashed, overdue_failure
+from .watchdog import (
+    BUILD_LIMIT,
+    BUILD_MEMORY,
+    BuildWatch,
+    Failure,
+    crashed,
+    overdue_failure,
+    oversized_failure,
+)
 
 # Seconds after SIGTERM: a server process's stop that takes longer is reported and ended
 # by the process itself (process.py).
@@ -40,7 +48,7 @@ TOKEN_VARIABLE = "ARTICLESITE_EDITOR_TOKEN"
 
 
 def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True,
-          build_limit: float = BUILD_LIMIT) -> int:
+          build_limit: float = BUILD_LIMIT, build_memory: int = BUILD_MEMORY) -> int:
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
@@ -67,7 +75,7 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
         for changes in watchfiles.watch(PACKAGE, stop_event=stop, debounce=400, step=5,
                                         raise_interrupt=False, rust_timeout=200,
                                         yield_on_timeout=True):
-            failed = build_failure(server, build_limit)
+            failed = build_failure(server, build_limit, build_memory)
             if failed is not None and restarts.allowed():
                 # A build crashed or ran too long: serving goes on, with what it says.
                 print(f"{failed.message} Serving the last good site/; save a fix to build "
@@ -146,13 +154,18 @@ def start(listener: socket.socket, root: Path, host: str, token: str, *, clean: 
     return server
 
 
-def build_failure(server: ServerProcess, limit: float) -> Failure | None:
-    """How the server process's build failed, if it crashed or ran longer than `limit` s
-    (then it is ended here: a build stuck in a library's code may not heed SIGTERM)."""
-    if server.watch.overdue(limit) and server.poll() is None:
-        server.kill()
-        server.wait()
-        return overdue_failure(server.watch, limit)
+def build_failure(server: ServerProcess, limit: float, memory: int) -> Failure | None:
+    """How the server process's build failed, if it crashed, ran longer than `limit` s or
+    took more than `memory` MiB (then it is ended here: a build stuck in a library's code
+    may not heed SIGTERM)."""
+    if server.poll() is None:
+        ended = overdue_failure(server.watch, limit) if server.watch.overdue(limit) else \
+            oversized_failure(server.watch, memory) \
+            if server.watch.oversized(server.pid, memory) else None
+        if ended is not None:
+            server.kill()
+            server.wait()
+            return ended
     code = server.poll()
     return None if code is None else crashed(server.watch, code)
 

@@ -21,6 +21,9 @@ from pathlib import Path
 
 # Seconds a build may run in serve before it is ended (serve --build-limit).
 BUILD_LIMIT = 300.0
+# MiB of memory the server process may hold while it builds (serve --build-memory): a
+# build of 1000 articles holds about 1.1 GiB.
+BUILD_MEMORY = 4096
 
 
 class BuildReport:
@@ -74,6 +77,19 @@ class BuildWatch:
         since = self.since
         return since is not None and time.monotonic() - since > limit
 
+    def oversized(self, pid: int, limit: int) -> bool:
+        """Whether process `pid` holds more than `limit` MiB while it builds."""
+        return self.since is not None and resident_mib(pid) > limit
+
+
+def resident_mib(pid: int) -> int:
+    """The memory a process holds (its resident set), in MiB; 0 where it cannot be read."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -111,6 +127,11 @@ def crashed(watch: BuildWatch, returncode: int) -> Failure | None:
 def overdue_failure(watch: BuildWatch, limit: float) -> Failure:
     return failure(watch, f"ran for more than {limit:g} s and was stopped (serve "
                           "--build-limit SECONDS allows longer builds)")
+
+
+def oversized_failure(watch: BuildWatch, limit: int) -> Failure:
+    return failure(watch, f"took more than {limit} MiB of memory and was stopped (serve "
+                          "--build-memory MIB allows more)")
 
 
 def failure(watch: BuildWatch, what: str) -> Failure:
