@@ -30,6 +30,8 @@ Download [the table](data/table.csv) or read [the figures](#figures).
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     root = make_site(tmp_path / "project")
+    config = root / "content" / "site.yaml"   # its SVG is the author's own: published
+    config.write_text(config.read_text("utf-8") + "publish_html_and_svg: true\n", "utf-8")
     folder = write_article(root, "gallery", dict.fromkeys(("zh", "en", "ja"), GALLERY))
     add_image(folder, "chart.png", "chart.assets/chart.png")
     add_image(folder, "chart.ja.png", "chart.assets/chart.ja.png")

@@ -99,10 +99,10 @@ def test_the_stages_beside_a_failed_index_do_not_see_part_of_its_problems(
         finally:
             indexed.set()
 
-    def publish_files(run, pages):
+    def publish_files(run, pages, *args):
         assert indexed.wait(30)
         seen.extend(run.problems)   # what this stage's raise_if_any would name
-        return publish(run, pages)
+        return publish(run, pages, *args)
 
     monkeypatch.setattr(stages, "search_bundle", search_bundle)
     monkeypatch.setattr(stages, "publish_files", publish_files)

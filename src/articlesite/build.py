@@ -52,6 +52,7 @@ from .cache import (
     texts_digest,
 )
 from .check.stage import check_sources
+from .load.config import Site
 from .load.figures import FigureFile, FigureLibrary
 from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged
@@ -70,7 +71,7 @@ from .plan import (
     plan_view_early,
     same_keys,
 )
-from .problems import Interrupted, Problem, Problems
+from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, given_digest, search_bundle
 from .search_service import Service
@@ -197,7 +198,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         rendered = render(run, loaded, plan, phases, renderers)
         with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
             view, pages = render_the_view(run, loaded, plan, rendered, renderers)
-            pages, files = publish_files(run, pages)
+            pages, files = publish_files(run, pages, loaded.sources.site, warnings)
             bundle = indexed()
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
@@ -353,14 +354,23 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     return view, pages | view_plan.cached | view.pages
 
 
-def publish_files(run: Run, pages: dict[str, Entry]) -> tuple[dict[str, Entry],
-                                                              dict[str, Entry]]:
+def publish_files(run: Run, pages: dict[str, Entry], site: Site, warnings: list[Problem]
+                  ) -> tuple[dict[str, Entry], dict[str, Entry]]:
     """The pages (without any search bundle's files) and the files articles reference,
-    published beside them, each with its entry."""
+    published beside them, each with its entry. An HTML or SVG file (one that runs
+    scripts when opened) is left out, with a warning, unless site.yaml publishes them."""
     pages = {path: entry for path, entry in pages.items()
              if not assets.is_published_file(path) and not path.startswith(f"{BUNDLE}/")}
-    files = store_files(pages, run.cache.pages, run.cache.store, run.root, run.problems)
+    left_out: list[str] | None = None if site.publish_html_and_svg else []
+    files = store_files(pages, run.cache.pages, run.cache.store, run.root, run.problems,
+                        left_out)
     run.problems.raise_if_any()
+    notes = Problems(run.root)
+    for relative in sorted(left_out or ()):
+        notes.add(run.root / relative, None, f"{LEFT_OUT}an HTML or SVG file runs "
+                  "scripts when opened, on the site's address; if you trust it, set "
+                  "`publish_html_and_svg: true` in content/site.yaml")
+    warnings.extend(notes)
     return pages, files
 
 

@@ -44,7 +44,7 @@ from .load.texts import Dictionary
 from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import Problems
-from .render.assets import published
+from .render.assets import is_active, published
 
 FOLDER = ".articlesite-cache"
 FORMAT = 5
@@ -311,6 +311,18 @@ class Store:
             return False
         return (stat.st_size, stat.st_mtime_ns) == (entry.size, entry.mtime_ns)
 
+    def intact(self, entry: Entry) -> bool:
+        """Whether the stored file of `entry` is still what was stored: as the build wrote
+        it (size and modification time as recorded then), else by the digest of its
+        bytes (a file stored again with the same bytes). A missing or damaged one is
+        not (the build makes it again)."""
+        if self.holds(entry):
+            return True
+        try:
+            return digest(self.path(entry.blob).read_bytes()) == entry.blob
+        except OSError:
+            return False
+
     def place(self, blob: str, target: Path) -> None:
         """Put a stored page at `target`: a hard link, or a copy across file systems."""
         source = self.path(blob)
@@ -518,12 +530,18 @@ class Cache:
 
 
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,
-                root: Path, problems: Problems) -> dict[str, Entry]:
+                root: Path, problems: Problems, left_out: list[str] | None = None
+                ) -> dict[str, Entry]:
     """The files the pages show or link to, as cache entries of their copies in the store:
     the last build's entry while its copy is intact, else a new one (the copy put back
-    from the source if it was altered, e.g. edited through its hard link in site/)."""
+    from the source if it was altered, e.g. edited through its hard link in site/). With
+    `left_out`, the files that can run scripts (assets.is_active) are not published but
+    listed there (root-relative)."""
     found = {}
     for path, (blob, relative) in published(pages).items():
+        if left_out is not None and is_active(path):
+            left_out.append(relative)
+            continue
         entry = previous.get(path)
         if entry is not None and entry.blob == blob and store.holds(entry):
             found[path] = entry

@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from .problems import BuildError, Problems, UsageError, warning_lines
 from .problems import command as command_name
+from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -48,7 +49,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         if args.command == "serve":
             from .serve.supervisor import serve
             return serve(root, args.host, args.port, clean=args.clean,
-                         drafts=not args.no_drafts)
+                         drafts=not args.no_drafts, build_limit=args.build_limit,
+                         build_memory=args.build_memory)
         if args.command == "check":
             return run_check(root, args)
         if args.command == "translations":
@@ -130,6 +132,14 @@ def add_serve_and_check(command) -> None:
     serve_parser.add_argument("--no-drafts", action="store_true",
                               help="leave drafts out, as build does (serve shows them, "
                                    "marked as drafts)")
+    serve_parser.add_argument("--build-limit", type=seconds, default=BUILD_LIMIT,
+                              metavar="SECONDS",
+                              help=f"end a build that runs longer (default {BUILD_LIMIT:g}; "
+                                   "the last good site stays served)")
+    serve_parser.add_argument("--build-memory", type=mebibytes, default=BUILD_MEMORY,
+                              metavar="MIB",
+                              help=f"end a build that takes more memory (default "
+                                   f"{BUILD_MEMORY} MiB)")
     check_parser = command(
         "check", help="check translations, articles, bibliography, figure geometry and "
                       "text fit; exit 1 if a problem is found")
@@ -158,8 +168,24 @@ def run_init(folder: Path, languages: str, source: str | None) -> int:
     return 0
 
 
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds above 0")
+    return value
+
+
+def mebibytes(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of MiB above 0")
+    return int(text)
+
+
 def port_number(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port: give 0 to 65535")
     return int(text)
 

@@ -149,13 +149,24 @@ class Findings(Problems):
 WARNINGS_SHOWN = 10
 
 
+# How a warning about a file left out of the site begins (build.publish_files).
+LEFT_OUT = "not published: "
+
+
 def warning_lines(warnings: list[Problem]) -> list[str]:
-    """A build's warnings as printed after its summary: what readers will see as literal
+    """A build's warnings as printed after its summary: the files it left out of the site
+    (an HTML or SVG file beside an article), then what readers will see as literal
     markup, though the build went on (`check` lists them all, under markup)."""
+    left_out = [warning for warning in warnings if warning.message.startswith(LEFT_OUT)]
+    lines = [f"  {warning}" for warning in left_out]
+    if left_out:
+        lines.insert(0, f"{len(left_out)} file{'s' if len(left_out) != 1 else ''} left out "
+                        "of the site:")
+    warnings = [warning for warning in warnings if warning not in left_out]
     if not warnings:
-        return []
+        return lines
     count = len(warnings)
-    lines = [f"{count} warning{'s' if count != 1 else ''}: readers will see this as text"]
+    lines += [f"{count} warning{'s' if count != 1 else ''}: readers will see this as text"]
     lines += [f"  {warning}" for warning in warnings[:WARNINGS_SHOWN]]
     if count > WARNINGS_SHOWN:
         lines.append(f"  … and {count - WARNINGS_SHOWN} more: `{command()} check` "

@@ -20,6 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Entry, Store, key_of
+from .load.sourcefiles import digest
 from .problems import Problems
 from .search_service import Service, warm_text
 
@@ -171,19 +172,22 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     shared_key = key_of("pagefind", version)
     keys = {code: f"{code} {key_of(version, [(path, given) for path, given, _ in group])}"
             for code, group in groups.items()}
-    known = {path: entry for path, entry in cached.items()
-             if path.startswith(f"{BUNDLE}/") and store.holds(entry)}
+    known, damaged = cached_bundle(cached, store)
     shared = {path: entry for path, entry in known.items() if entry.key == shared_key}
+    if shared_key in damaged:
+        shared = {}   # the program's own files are made again with a language
     files = {code: {path: entry for path, entry in known.items() if entry.key == key}
              for code, key in keys.items()}
     entry_key = key_of(sorted(keys.values()))
-    stale = [code for code in groups if not files[code]]
+    header = cached_header(known.get(ENTRY), store)
+    # A language is indexed again when a file of its cached index is missing or damaged,
+    # or the entry file has no record of it.
+    stale = [code for code in groups if not files[code] or keys[code] in damaged
+             or not recorded(header, files[code])]
     if not stale and shared and ENTRY in known and known[ENTRY].key == entry_key:
-        # Nothing to index: the cached bundle, without reading or storing anything.
+        # Nothing to index: the cached bundle, without reading or storing anything more.
         return shared | {path: entry for code in groups for path, entry in files[code].items()} \
             | {ENTRY: known[ENTRY]}
-    header = json.loads(store.path(known[ENTRY].blob).read_bytes()) if ENTRY in known \
-        else {"languages": {}}
     if not shared and not stale:
         stale = [next(iter(groups))]   # the program's own files come with any language
     if stale:
@@ -205,6 +209,36 @@ def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry
     data = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     bundle[ENTRY] = Entry(entry_key, (), (), "", *store.put_bytes(data))
     return bundle
+
+
+def cached_bundle(cached: dict[str, Entry], store: Store) -> tuple[dict[str, Entry], set[str]]:
+    """The cached bundle's files whose copies in the store are intact (Store.intact), and
+    the keys of those that are missing or damaged."""
+    known, damaged = {}, set()
+    for path, entry in cached.items():
+        if path.startswith(f"{BUNDLE}/"):
+            if store.intact(entry):
+                known[path] = entry
+            else:
+                damaged.add(entry.key)
+    return known, damaged
+
+
+def cached_header(entry: Entry | None, store: Store) -> dict:
+    """The cached entry file's content ({"languages": {}} when there is none usable)."""
+    if entry is not None:
+        with contextlib.suppress(OSError, ValueError):
+            header = json.loads(store.path(entry.blob).read_bytes())
+            if isinstance(header, dict) and isinstance(header.get("languages"), dict):
+                return header
+    return {"languages": {}}
+
+
+def recorded(header: dict, own: dict[str, Entry]) -> bool:
+    """Whether the entry file names the language whose files are `own`."""
+    return any(isinstance(record, dict) and
+               f"{BUNDLE}/pagefind.{record.get('hash')}.pf_meta" in own
+               for record in header["languages"].values())
 
 
 def early_service(codes: list[str], cached: dict[str, Entry]) -> Service:
@@ -324,6 +358,7 @@ def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
     digest of its own, a stored text gone, no hard links here) worked out again."""
     if given != blob:
         with contextlib.suppress(OSError):
-            os.link(store.path(given), target)
-            return
+            if digest(store.path(given).read_bytes()) == given:   # not damaged since
+                os.link(store.path(given), target)
+                return
     target.write_text(search_input(store.path(blob).read_text("utf-8")), "utf-8")

@@ -37,6 +37,9 @@ class Site:
     admonitions: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
     # `link_base`: where site-absolute links go, per article (slug or "") and language.
     link_base: dict[str, dict[str, str]] = field(default_factory=dict)
+    # `publish_html_and_svg`: publish the HTML, SVG and XML files beside the articles
+    # (render/assets.py ACTIVE), which run scripts when opened. Off: they are left out.
+    publish_html_and_svg: bool = False
 
     @property
     def codes(self) -> list[str]:
@@ -83,7 +86,9 @@ SITE = Record(
     base_url=Value(scalar_text, "'{key}' must be a URL", required=False, default=""),
     search=Value(flag, "search must be true or false, not '{value}'", required=False,
                  default=True),
-    admonitions=ADMONITIONS, link_base=LINK_BASE)
+    admonitions=ADMONITIONS, link_base=LINK_BASE,
+    publish_html_and_svg=Value(flag, "publish_html_and_svg must be true or false, not "
+                               "'{value}'", required=False, default=False))
 
 
 def load_site(root: Path, problems: Problems) -> Site | None:
@@ -137,4 +142,5 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         base_url += "/"
     context = Context(path, problems)
     return Site(root, languages, default, source, base_url, config.get("search", True),
-                admonition_kinds(config, codes, context), link_bases(config, codes, context))
+                admonition_kinds(config, codes, context), link_bases(config, codes, context),
+                publish_html_and_svg=config.get("publish_html_and_svg", False))

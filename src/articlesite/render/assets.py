@@ -30,6 +30,18 @@ def is_published_file(path: str) -> bool:
     return path.startswith(f"{FOLDER}/")
 
 
+# The files a browser opens as a document that can run scripts, at the site's address (a
+# host serves each by its name's suffix): published only when site.yaml says so
+# (`publish_html_and_svg`). An image shown by <img> runs none, but can be opened alone.
+ACTIVE = (".html", ".htm", ".xhtml", ".xht", ".shtml", ".svg", ".svgz", ".xml", ".xsl",
+          ".xslt", ".mht", ".mhtml")
+
+
+def is_active(path: str) -> bool:
+    """Whether a published file is one a browser would run scripts in (ACTIVE)."""
+    return path.lower().endswith(ACTIVE)
+
+
 IMAGE_FORMATS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 
 

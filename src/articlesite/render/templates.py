@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import marshal
+import os
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -25,7 +27,7 @@ from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.markup import rich_text
 from ..load.sections import sections_in
-from ..load.sourcefiles import CHANGED, SourceChanged
+from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary
 from ..pages import Body, Page, PageJob
 from ..problems import Problems
@@ -87,11 +89,38 @@ class TextsLoader(BaseLoader):
 class CompiledTemplates(FileSystemBytecodeCache):
     """Jinja's compiled templates, kept in a folder (cache.compiled_templates). One that
     cannot be written there (the folder deleted meanwhile, a full disk) is compiled
-    again by the next process: never a failed build."""
+    again by the next process: never a failed build.
+
+    Each file is a line naming the template's source (Jinja's checksum of it) and the
+    digest of the compiled code, then the code (marshal): a file whose code is not what
+    was written (damaged, or written by anything else) is compiled again, never run.
+    (Jinja's own format reads a pickle, and runs whatever code a damaged file holds.)"""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            data = Path(self._get_cache_filename(bucket)).read_bytes()
+        except OSError:
+            return
+        head, _, code = data.partition(b"\n")
+        if head != compiled_head(bucket.checksum, code):
+            return
+        try:
+            bucket.code = marshal.loads(code)
+        except (EOFError, ValueError, TypeError):
+            bucket.reset()
 
     def dump_bytecode(self, bucket) -> None:
+        code = marshal.dumps(bucket.code)
+        target = Path(self._get_cache_filename(bucket))
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+            temporary.write_bytes(compiled_head(bucket.checksum, code) + b"\n" + code)
+            os.replace(temporary, target)
+
+
+def compiled_head(checksum: str, code: bytes) -> bytes:
+    """The first line of a compiled template's file (CompiledTemplates)."""
+    return f"articlesite-compiled-1 {checksum} {digest(code)}".encode()
 
 
 def create_environment(folder: Path) -> Environment:

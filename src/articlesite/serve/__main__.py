@@ -24,14 +24,20 @@ def main() -> int:
     parser.add_argument("--clean", action="store_true")
     parser.add_argument("--no-drafts", action="store_true")
     parser.add_argument("--restarted", action="store_true")
+    parser.add_argument("--report-fd", type=int, help="where to report each build's start "
+                        "and end (the supervisor's watch over builds)")
+    parser.add_argument("--failed", help="the failure of the build before (JSON)")
     args = parser.parse_args()
     from .process import serve_site
     from .supervisor import TOKEN_VARIABLE
+    from .watchdog import BuildReport, Failure
 
     return serve_site(socket.socket(fileno=args.fd), args.root, args.host,
                       clean=args.clean, drafts=not args.no_drafts,
                       token=os.environ.get(TOKEN_VARIABLE),
-                      restarted=args.restarted, parent=args.parent)
+                      restarted=args.restarted, parent=args.parent,
+                      report=BuildReport(args.report_fd),
+                      failed=Failure.parse(args.failed) if args.failed else None)
 
 
 if __name__ == "__main__":

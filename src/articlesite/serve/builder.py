@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..problems import Problem, warning_lines
-from .messages import changed_names
+from .messages import changed_names, shorten
 from .outcome import BuildState, problem_entries
+from .watchdog import BuildReport
 
 # Seconds a build waits, once its pages are in place, for the open pages it told to reload
 # to fetch them (BuildState.settle), before it goes on.
@@ -23,8 +24,9 @@ class Builder:
     `clean`."""
 
     def __init__(self, root: Path, state: BuildState, clean: bool = False,
-                 drafts: bool = True):
+                 drafts: bool = True, report: BuildReport | None = None):
         self.root, self.state, self.clean = root.resolve(), state, clean
+        self.report = report or BuildReport(None)   # to the supervisor (watchdog.py)
         self.drafts = drafts  # serve shows drafts (marked as such) unless --no-drafts
         self.cache = None  # the last good build's cache and summary, kept in memory for
         self.last = None   # the next build
@@ -41,10 +43,13 @@ class Builder:
         `interrupt()` turns true while the search index is made, the build is given up
         (its pages stay in place) and its paths are built again with the next change."""
         self.building = True
+        self.report.started(None if paths is None else [
+            shorten(path, self.root) for path in sorted(self.carried.union(paths))])
         try:
             self.rebuild(paths, interrupt)
         finally:
             self.building = False
+            self.report.ended()
 
     def rebuild(self, paths: list[Path] | None,
                 interrupt: Callable[[], bool] | None) -> None:
@@ -125,10 +130,13 @@ class Builder:
                                     if path in pages}, cache.store, written)
         self.unsettled = set()
 
-    def fail(self, problems) -> None:
+    def fail(self, problems, quiet: bool = False) -> None:
+        """Publish a failed build's problems to the open pages (and say so, unless
+        `quiet`: the supervisor said it)."""
         count = len(problems)
-        print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ keeps the "
-              "last good build, open pages show the problems.", flush=True)
-        for problem in problems:
-            print(f"  {problem}", flush=True)
+        if not quiet:
+            print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ keeps "
+                  "the last good build, open pages show the problems.", flush=True)
+            for problem in problems:
+                print(f"  {problem}", flush=True)
         self.state.publish(False, problem_entries(problems))

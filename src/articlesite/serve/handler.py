@@ -12,12 +12,18 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..render.assets import is_published_file
 from .extensions import Extensions
 from .inject import EVENTS, inject, status_page
 from .outcome import BuildState, Outcome
 
 STATUS = "/__articlesite/status"
 DISCARD_AT_MOST = 16 << 20  # bytes of an oversized body read before answering 413
+DISCARD_WAIT = 2.0          # s without a byte of it, after which the 413 is sent anyway
+BODY_WAIT = 10.0            # s without a byte of a body, after which it is given up (408)
+# A request nobody can want: a path of more parts, or a longer name, than a site has.
+PATH_PARTS_AT_MOST = 64
+SANDBOX = {"Content-Security-Policy": "sandbox"}   # (see send_file)
 TEXT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
               ".json": "application/json", ".svg": "image/svg+xml", ".txt": "text/plain",
               ".xml": "application/xml"}
@@ -27,6 +33,9 @@ class Handler(BaseHTTPRequestHandler):
     """Serves files inside site/ only, with the live-reload script added to HTML."""
 
     server_version = "articlesite"
+    # Seconds a connection may stay silent (a request line never sent, a page that stopped
+    # reading its event stream, which is written to every 15 s): then it is closed.
+    timeout = 120
     site: Path
     state: BuildState
     extensions: Extensions   # the POST routes and page snippets (extensions.py)
@@ -85,18 +94,22 @@ class Handler(BaseHTTPRequestHandler):
         # The build's outcome is read before the file: a page read just before a swap
         # then carries the older version and reloads, never the reverse.
         outcome = self.state.outcome
-        target = self.resolve(path)
+        try:
+            target = self.resolve(path)
+            kind = target and ("dir" if target.is_dir() else "file" if target.is_file() else "")
+        except (OSError, ValueError):   # a name too long for the disk, a loop of links
+            target, kind = self.site, ""
         if target is None:
             self.respond(HTTPStatus.FORBIDDEN, ".html", status_page(
                 "403 Forbidden: only files inside site/ are served", outcome), head)
-        elif target.is_dir() and not path.endswith("/"):
+        elif kind == "dir" and not path.endswith("/"):
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
             self.send_header("Location", path + "/")
             self.send_header("Content-Length", "0")
             self.end_headers()
-        elif target.is_dir() and (target / "index.html").is_file():
+        elif kind == "dir" and (target / "index.html").is_file():
             self.send_file(target / "index.html", outcome, head)
-        elif target.is_file():
+        elif kind == "file":
             self.send_file(target, outcome, head)
         else:
             self.not_found(outcome, head)
@@ -115,6 +128,8 @@ class Handler(BaseHTTPRequestHandler):
         if any(part in (".", "..") or "\\" in part or "\0" in part for part in parts):
             return None
         site = self.site.resolve()
+        if len(parts) > PATH_PARTS_AT_MOST:
+            raise ValueError("a path deeper than any site's")
         target = site.joinpath(*parts).resolve()
         return target if target == site or target.is_relative_to(site) else None
 
@@ -124,8 +139,15 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             self.not_found(outcome, head)
             return
+        page = target.relative_to(self.site.resolve()).as_posix()
+        if is_published_file(page):
+            # A file copied from an article's folder, not written by the build: it gets
+            # nothing of serve's (no editor token) and, as a document, runs in a sandbox of
+            # its own origin, so that a script in it can neither read serve's pages nor
+            # post to the editors.
+            self.respond(HTTPStatus.OK, target.suffix, body, head, SANDBOX)
+            return
         if target.suffix == ".html":
-            page = target.relative_to(self.site.resolve()).as_posix()
             body = inject(body, outcome, self.extensions.page_snippet(page, self.headers))
         self.respond(HTTPStatus.OK, target.suffix, body, head)
         if target.suffix == ".html":
@@ -137,10 +159,11 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         length = self.headers.get("Content-Length", "")
         route = self.extensions.route(path)
+        wanted = self.close_connection   # whether the client asked to close (HTTP/1.0, …)
         self.close_connection = True   # unless the body is read
         if route is None:
             status, answer = HTTPStatus.NOT_FOUND, {"ok": False, "message": "not found"}
-        elif not length.isdigit():
+        elif not (length.isascii() and length.isdigit()):   # not "²", "١", "-1", "1e3"
             status, answer = HTTPStatus.LENGTH_REQUIRED, {"ok": False,
                                                           "message": "Content-Length needed"}
         elif int(length) > route.max_body:
@@ -149,20 +172,39 @@ class Handler(BaseHTTPRequestHandler):
             self.discard(min(int(length), DISCARD_AT_MOST))
             status, answer = HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
                 "ok": False, "message": f"the body is larger than {route.max_body} bytes"}
+        elif (body := self.body(int(length))) is None:
+            status, answer = HTTPStatus.REQUEST_TIMEOUT, {
+                "ok": False, "message": f"the body did not come within {BODY_WAIT:g} s"}
         else:
-            body = self.rfile.read(int(length))
-            self.close_connection = False
+            self.close_connection = wanted
             status, answer = route.handle(path, self.headers, body)
         self.respond(status, ".json", json.dumps(answer, ensure_ascii=False).encode(), False)
 
-    def discard(self, length: int) -> None:
-        while length > 0:
-            chunk = self.rfile.read(min(length, 1 << 16))
-            if not chunk:
-                return
-            length -= len(chunk)
+    def body(self, length: int) -> bytes | None:
+        """The request's body, None when the client stops sending it before its end."""
+        self.connection.settimeout(BODY_WAIT)
+        try:
+            data = self.rfile.read(length)
+        except OSError:   # (TimeoutError included)
+            return None
+        self.connection.settimeout(self.timeout)
+        return data if len(data) == length else None
 
-    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool) -> None:
+    def discard(self, length: int) -> None:
+        """Read and drop up to `length` bytes of the body, or what the client sends before it
+        stops sending for a moment (it may have declared more than it sends)."""
+        self.connection.settimeout(DISCARD_WAIT)
+        try:
+            while length > 0:
+                chunk = self.rfile.read1(min(length, 1 << 16))
+                if not chunk:
+                    return
+                length -= len(chunk)
+        except OSError:   # (TimeoutError included) the answer is sent all the same
+            return
+
+    def respond(self, status: HTTPStatus, suffix: str, body: bytes, head: bool,
+                headers: dict[str, str] | None = None) -> None:
         kind = TEXT_TYPES.get(suffix)
         kind = f"{kind}; charset=utf-8" if kind else (
             mimetypes.guess_type(f"x{suffix}")[0] or "application/octet-stream")
@@ -171,6 +213,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         if not head:
             self.wfile.write(body)

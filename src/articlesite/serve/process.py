@@ -25,6 +25,7 @@ import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+from ..problems import Problem
 from .builder import Builder
 from .changes import Changes
 from .extensions import Extensions, serve_extensions
@@ -32,20 +33,24 @@ from .handler import Handler
 from .messages import address, announce
 from .outcome import BuildState
 from .supervisor import STUCK_AFTER
+from .watchdog import BuildReport, Failure, saved_since
 from .watcher import watch_saves, watched
 
 
 def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = False,
                drafts: bool = True, token: str | None = None, restarted: bool = False,
-               parent: int | None = None) -> int:
+               parent: int | None = None, report: BuildReport | None = None,
+               failed: Failure | None = None) -> int:
     """Build, then serve site/ on `listener` (bound by the supervisor) and rebuild on every
     save until SIGTERM (which interrupts a build, as Ctrl-C would), or until the
     supervisor (process `parent`) is gone. `token` is the editor's secret, kept by the
-    supervisor across restarts."""
+    supervisor across restarts; `report` tells the supervisor when each build starts and
+    ends. After a build that `failed` (crashed, or ran too long: watchdog.py), the last
+    good site/ is served with the failure shown, and the next save is built."""
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
     site, state, port = root / "site", BuildState(), listener.getsockname()[1]
     server = http_server(listener, site, state, serve_extensions(root, host, port, token))
-    builder = Builder(root, state, clean, drafts)
+    builder = Builder(root, state, clean, drafts, report or BuildReport(None))
     # While a build renders (an index of a thousand articles takes some 200 ms of Python),
     # a thread serving a page gets its turn within 0.1 ms rather than 5 ms: it waits for a
     # turn again after each read and write, and the reload of an edited article came
@@ -54,7 +59,9 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
     stop, changes = threading.Event(), Changes()
 
     def ready() -> None:
-        if restarted:
+        if failed is not None:
+            print(f"Serving again at {address(host, port)}", flush=True)
+        elif restarted:
             print(f"Serving again, with the package's new code, at {address(host, port)}",
                   flush=True)
         else:
@@ -62,10 +69,15 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
 
     previous = signal.signal(signal.SIGTERM, stopper(stop, builder))
     try:
-        builder.run()
+        if failed is None:
+            builder.run()
+        else:
+            builder.fail([Problem(failed.file, None, failed.message)], quiet=True)
         threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
         threading.Thread(target=watch_saves, args=(root, changes, stop), name="watch",
                          kwargs={"ready": ready, "parent": parent}, daemon=True).start()
+        if failed is not None and saved_since(watched(root), failed.started_at):
+            builder.run()   # saved while the failed build ran: build what is there now
         # Every save waiting is built at once; a build still making its search index when
         # another save comes is given up, and built again with it.
         while (paths := changes.take()) is not None:

@@ -21,10 +21,21 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from ..problems import UsageError
 from .messages import PACKAGE, changed_names
+from .standin import StandIn
+from .watchdog import (
+    BUILD_LIMIT,
+    BUILD_MEMORY,
+    BuildWatch,
+    Failure,
+    crashed,
+    overdue_failure,
+    oversized_failure,
+)
 
 # Seconds after SIGTERM: a server process's stop that takes longer is reported and ended
 # by the process itself (process.py).
@@ -36,7 +47,8 @@ STOP_WITHIN = STUCK_AFTER + 5
 TOKEN_VARIABLE = "ARTICLESITE_EDITOR_TOKEN"
 
 
-def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True) -> int:
+def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = True,
+          build_limit: float = BUILD_LIMIT, build_memory: int = BUILD_MEMORY) -> int:
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # Ctrl-C is not a warning
@@ -57,29 +69,40 @@ def serve(root: Path, host: str, port: int, clean: bool = False, drafts: bool = 
     previous = signal.signal(signal.SIGTERM, terminated)
     previous_interrupt = signal.signal(signal.SIGINT, interrupted)
     server = start(listener, root, host, token, clean=clean, drafts=drafts)
-    reported = False
+    stand_in: StandIn | None = None   # answers while no server process runs
+    restarts = Restarts()
     try:
         for changes in watchfiles.watch(PACKAGE, stop_event=stop, debounce=400, step=5,
                                         raise_interrupt=False, rust_timeout=200,
                                         yield_on_timeout=True):
-            if server.poll() not in (None, 0) and not reported:
-                print(f"The server process stopped (exit code {server.returncode}): fix "
-                      "the package's code and save to start it again.", flush=True)
-                reported = True
+            failed = build_failure(server, build_limit, build_memory)
+            if failed is not None and restarts.allowed():
+                # A build crashed or ran too long: serving goes on, with what it says.
+                print(f"{failed.message} Serving the last good site/; save a fix to build "
+                      "again.", flush=True)
+                halt(server, stand_in)
+                server, stand_in = start(listener, root, host, token, drafts=drafts,
+                                         failure=failed), None
+                continue
+            if server.poll() not in (None, 0) and stand_in is None:
+                message = (f"The server process stopped (exit code {server.returncode}): fix "
+                           "the package's code and save to start it again.")
+                print(message, flush=True)
+                stand_in = StandIn(listener, message)
             if not changes:
                 continue
             paths = sorted({Path(p) for _, p in changes})
             print(f"{changed_names(paths, root)} changed: restarting with the new code.",
                   flush=True)
-            halt(server)
-            server = start(listener, root, host, token, drafts=drafts, restarted=True)
-            reported = False
+            halt(server, stand_in)
+            server, stand_in = start(listener, root, host, token, drafts=drafts,
+                                     restarted=True), None
     except KeyboardInterrupt:
         pass  # Ctrl-C while restarting
     finally:
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGINT, previous_interrupt)
-        halt(server)
+        halt(server, stand_in)
         listener.close()
         print("Stopped.", flush=True)
     return 0
@@ -100,22 +123,74 @@ def listen(host: str, port: int) -> socket.socket:
     return listener
 
 
+class ServerProcess(subprocess.Popen):
+    """A server process, and the supervisor's watch over its builds (watchdog.py)."""
+
+    watch: BuildWatch
+
+
 def start(listener: socket.socket, root: Path, host: str, token: str, *, clean: bool = False,
-          drafts: bool = True, restarted: bool = False) -> subprocess.Popen:
-    """A server process running this package's code as it is now on disk."""
+          drafts: bool = True, restarted: bool = False,
+          failure: Failure | None = None) -> ServerProcess:
+    """A server process running this package's code as it is now on disk; after `failure`,
+    one that shows it and waits for a save to build."""
+    watch = BuildWatch()
     command = [sys.executable, "-m", "articlesite.serve", "--fd", str(listener.fileno()),
-               "--root", str(root), "--host", host, "--parent", str(os.getpid())]
+               "--root", str(root), "--host", host, "--parent", str(os.getpid()),
+               "--report-fd", str(watch.write_fd)]
     command += ["--clean"] * clean + ["--no-drafts"] * (not drafts)
     command += ["--restarted"] * restarted
+    command += ["--failed", failure.argument()] if failure else []
     environment = dict(os.environ, **{TOKEN_VARIABLE: token})
     # The package this process watches is the one the server process imports.
     environment["PYTHONPATH"] = os.pathsep.join(
         [str(PACKAGE.parent), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return subprocess.Popen(command, pass_fds=(listener.fileno(),), env=environment)
+    try:
+        server = ServerProcess(command, pass_fds=(listener.fileno(), watch.write_fd),
+                               env=environment)
+    finally:
+        watch.given()
+    server.watch = watch
+    return server
 
 
-def halt(server: subprocess.Popen) -> None:
-    """Stop the server process (a build it is running is interrupted), and wait for it."""
+def build_failure(server: ServerProcess, limit: float, memory: int) -> Failure | None:
+    """How the server process's build failed, if it crashed, ran longer than `limit` s or
+    took more than `memory` MiB (then it is ended here: a build stuck in a library's code
+    may not heed SIGTERM)."""
+    if server.poll() is None:
+        ended = overdue_failure(server.watch, limit) if server.watch.overdue(limit) else \
+            oversized_failure(server.watch, memory) \
+            if server.watch.oversized(server.pid, memory) else None
+        if ended is not None:
+            server.kill()
+            server.wait()
+            return ended
+    code = server.poll()
+    return None if code is None else crashed(server.watch, code)
+
+
+class Restarts:
+    """At most a few restarts after failures a minute: a server process that crashes as
+    it starts is left stopped, and said so, rather than started again and again."""
+
+    def __init__(self, most: int = 5, within: float = 60.0):
+        self.most, self.within, self.times = most, within, []
+
+    def allowed(self) -> bool:
+        now = time.monotonic()
+        self.times = [moment for moment in self.times if now - moment < self.within]
+        if len(self.times) >= self.most:
+            return False
+        self.times.append(now)
+        return True
+
+
+def halt(server: subprocess.Popen, stand_in: StandIn | None = None) -> None:
+    """Stop the server process (a build it is running is interrupted), and wait for it;
+    and the stand-in answering in its place, if one is."""
+    if stand_in is not None:
+        stand_in.stop()
     if server.poll() is None:
         server.terminate()
     try:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -50,6 +51,32 @@ class Refused(Exception):
     def __init__(self, status: HTTPStatus, message: str, **details):
         super().__init__(message)
         self.status, self.message, self.details = status, message, details
+
+
+MAX_DEPTH = 64   # arrays and objects within each other: an edit needs some 8
+TOO_DEEP = f"nests arrays and objects more than {MAX_DEPTH} deep"
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shape_problem(request: object) -> str | None:
+    """What makes a parsed request unusable whatever it asks: nesting deeper than any edit
+    (later steps walk it by recursion), or text holding an unpaired surrogate (JSON's
+    "\\ud800": no character, which no file can hold). None when there is nothing."""
+    pending = [(request, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if SURROGATE.search(value):
+                return ("holds an unpaired surrogate (such as \\ud800), which is no "
+                        "character: nothing was saved")
+            continue
+        if depth > MAX_DEPTH and isinstance(value, (dict, list)):
+            return TOO_DEEP
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in (*value, *value.values()))
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+    return None
 
 
 def file_digest(data: bytes) -> str:
@@ -108,6 +135,10 @@ class Editor:
             request = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise Refused(HTTPStatus.BAD_REQUEST, f"malformed JSON: {exc}") from None
+        except RecursionError:   # nested deeper than the parser goes
+            raise Refused(HTTPStatus.BAD_REQUEST, f"the body {TOO_DEEP}") from None
+        if problem := shape_problem(request):
+            raise Refused(HTTPStatus.BAD_REQUEST, f"the body {problem}")
         if not isinstance(request, dict):
             raise Refused(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
         return request
