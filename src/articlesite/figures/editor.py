@@ -36,11 +36,13 @@ from ..load.figures import FIGURE_ID, load_figure
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
 from ..load.texts import value_problem
+from ..load.theme import load_strings
 from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
 from .new import add_entries
+from .rename import keys_of, problems_of, rename_keys, used_elsewhere
 from .routing import route_request
 
 PREFIX = "/__articlesite/figure/"
@@ -81,7 +83,8 @@ class FigureEditor:
         if page == VIEW or headers.get("Host", "") not in self.guard.hosts():
             return ""
         here, translate = files("articlesite.figures"), files("articlesite.translate")
-        settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
+        settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX,
+                    **editor_strings(self.root)}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
                    here.joinpath("editor.js")]
@@ -141,6 +144,7 @@ class FigureEditor:
                 "transforms": changes.plain(standing.data.get("transforms") or []),
                 "texts": {key: texts.get(key, {}) for key in keys},
                 "taken": sorted(texts) if isinstance(texts, dict) else [],
+                "elsewhere": sorted(set(keys) & used_elsewhere(self.root, standing.path.stem)),
                 "languages": [{"code": lang.code, "lang": lang.lang, "name": lang.name}
                               for lang in site.languages],
                 "source": site.source_language,
@@ -174,7 +178,8 @@ class FigureEditor:
                               "close the editor to see the file as it is now.")
         spec = checked_spec(request.get("spec"))
         texts = checked_texts(request.get("texts"), self.site().codes)
-        new_texts = self.new_dictionary(texts_data.decode("utf-8"), texts)
+        renames = self.checked_renames(request.get("renames") or {}, standing, texts_data)
+        new_texts = self.new_dictionary(rename_keys(texts_data.decode("utf-8"), renames), texts)
         try:
             new_spec = changes.apply(standing.text, standing.data, spec)
         except ValueError as error:
@@ -188,11 +193,38 @@ class FigureEditor:
         if new_texts != texts_data.decode("utf-8"):
             write_atomically(self.dictionary_path, new_texts, self.root)
             changed.append(f"figures/{self.dictionary_path.name}")
+        changed += self.rename_in_record(renames)
         return {"ok": True, "changed": changed,
                 "base": {"spec": file_digest(new_spec.encode("utf-8")),
                          "texts": file_digest(new_texts.encode("utf-8"))},
                 "message": ("Saved " + " and ".join(changed) + "." if changed
                             else "Nothing to save: the files already say this.")}
+
+    def checked_renames(self, renames: object, standing: Standing, texts_data: bytes) -> dict:
+        """The keys to rename (old -> new), refused (422) unless each is a key of this
+        figure that no other figure uses, renamed to a key not taken."""
+        entries = set(json.loads(texts_data))
+        problems = problems_of(renames, entries, keys_of(standing.data),
+                               used_elsewhere(self.root, standing.path.stem))
+        if problems:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
+                          + "; ".join(problems), problems=problems)
+        return dict(renames)   # type: ignore[call-overload]
+
+    def rename_in_record(self, renames: dict) -> list[str]:
+        """The renamed keys renamed in the record of confirmed translations too."""
+        path = self.dictionary_path.with_name(f"{self.dictionary_path.stem}.confirmed.json")
+        if not renames or not path.is_file():
+            return []
+        text = path.read_bytes().decode("utf-8")
+        try:
+            new = rename_keys(text, renames)
+        except ValueError:   # a record the build will report on its own
+            return []
+        if new == text:
+            return []
+        write_atomically(path, new, self.root)
+        return [f"figures/{path.name}"]
 
     def new_dictionary(self, text: str, texts: dict[tuple[str, str], str]) -> str:
         """The dictionary's text with the edited texts; a new key (a node added) gets,
@@ -234,6 +266,26 @@ class FigureEditor:
             raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
                           + "; ".join(map(str, problems)),
                           problems=[str(problem) for problem in problems])
+
+
+# The editor's interface strings -------------------------------------------------------------
+
+def editor_strings(root: Path) -> dict:
+    """The editor's interface strings (the theme's `editor-` strings, with the project's
+    templates/strings.yaml over them) in each language of the site, by language code,
+    and the code of each `lang` a page may have."""
+    problems = Problems(root)
+    site = load_site(root, problems)
+    if site is None:
+        return {"strings": {}, "codes": {}}
+    found = load_strings(root, site.codes, problems, in_progress=site.in_progress,
+                         fallback=site.source_language)
+    texts = found.texts if found is not None else {}
+    strings = {code: {key.removeprefix("editor-"): values.get(code, "")
+                      for key, values in texts.items() if key.startswith("editor-")}
+               for code in site.codes}
+    return {"strings": strings, "codes": {lang.lang: lang.code for lang in site.languages},
+            "source": site.source_language}
 
 
 # The spec as the build reads it ----------------------------------------------------------
