@@ -442,3 +442,20 @@ def test_the_editor_speaks_japanese_on_the_ja_page_and_works_from_the_keyboard(p
     page.keyboard.press("ArrowDown")
     assert message(figure) == "ノード act を移動しました"
     assert violations(axe(page, "{include: [['" + FIGURE + "']]}")) == []
+
+
+def test_a_narrow_figure_heading_and_caption_start_where_its_canvas_does(page):
+    from browser.test_narrow_and_print import ALIGNED, PRINT_WIDTH
+
+    page.goto(page.origin + ARTICLE)
+    try:
+        for width, media in ((1300, "screen"), (PRINT_WIDTH, "print")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.emulate_media(media=media)
+            (_, (left, right), starts), = page.evaluate(ALIGNED)
+            assert right - left == 640
+            assert starts == [left, left], (width, media, left, starts)
+            assert left > 300 or media == "print"   # narrower than the page: centred
+    finally:
+        page.set_viewport_size({"width": 1300, "height": 900})
+        page.emulate_media(media="screen")
