@@ -331,6 +331,11 @@ def test_a_renamed_node_takes_its_edges_and_keys_along_and_an_edge_end_moves(pag
     field.press("Enter")
     assert message(figure) == "Node draft renamed reward; its edges follow"
     assert spec_of(page)["edges"][1] == {"origin": 1, "from": "note.right", "to": "reward.left"}
+    link = figure.get_by_label("Link to")   # the article's sections
+    assert link.locator("option").all_inner_texts() == ["(no link)", "Collect (#collect)",
+                                                        "Learn (#learn)"]
+    link.select_option("learn")
+    assert message(figure) == "Node reward links to #learn"
     # The edge's end, dragged from reward's left side to its top.
     segment = figure.locator(f'.canvas .edge[data-edge="{edge_uid(page, 1)}"]').last
     segment.click()
@@ -341,21 +346,22 @@ def test_a_renamed_node_takes_its_edges_and_keys_along_and_an_edge_end_moves(pag
     assert message(figure) == "The edge's end is now on reward, top side"
     saved(page, figure)
     after = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
-    assert changed_lines(before[SPEC], after[SPEC]) == [
-        ("  - id: draft", "  - id: reward"), ("    text: steps-draft", "    text: steps-reward"),
-        ("  - {from: note.right, to: draft.left}", "  - {from: note.right, to: reward.top}")]
-    assert changed_lines(before[TEXTS], after[TEXTS]) == [
-        ('  "steps-draft": {', '  "steps-reward": {')]
+    assert diff(before[SPEC], after[SPEC]) == [
+        "-  - id: draft", "+  - id: reward",
+        "-    text: steps-draft", "+    text: steps-reward", "+    link: learn",
+        "-  - {from: note.right, to: draft.left}", "+  - {from: note.right, to: reward.top}"]
+    assert diff(before[TEXTS], after[TEXTS]) == ['-  "steps-draft": {', '+  "steps-reward": {']
 
 
 def edge_uid(page, index: int) -> str:
     return page.evaluate(f"window.articlesiteFigureEditor.current.model.edges[{index}].uid")
 
 
-def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
-    assert len(before.splitlines()) == len(after.splitlines())
-    return [(old, new) for old, new in zip(before.splitlines(), after.splitlines())
-            if old != new]
+def diff(before: str, after: str) -> list[str]:
+    """The lines `git diff` would show removed (-) and added (+)."""
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                  lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 
 
 def test_undo_and_redo_a_resize_followed_at_once_by_arrow_presses(page):

@@ -895,11 +895,18 @@
         : T("unlinked", { what: self.describe([item]) }));
     });
   };
+  /* The article's sections: its headings with an id, but those of the page's template
+     (its contents, its references: F.reserved), each named by its text without its
+     number. */
   function sectionsOf(figure) {
-    var root = figure.closest("article, main") || document.body;
+    var root = figure.closest("article, main") || document.body, reserved = F.reserved || [];
     return [].filter.call(root.querySelectorAll("h2[id], h3[id], h4[id]"), function (h) {
-      return ID.test(h.id) && !h.closest("figure");
-    }).map(function (h) { return { id: h.id, text: h.textContent.replace(/[#¶]\s*$/, "").trim() }; });
+      return ID.test(h.id) && reserved.indexOf(h.id) < 0 && !h.closest("figure");
+    }).map(function (h) {
+      var copy = h.cloneNode(true);
+      copy.querySelectorAll(".secno, a").forEach(function (el) { el.remove(); });
+      return { id: h.id, text: copy.textContent.trim() };
+    });
   }
 
   Editor.prototype.arrowField = function (item) {

@@ -31,6 +31,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ..check.reserved import PAGE_IDS
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, load_figure
 from ..load.schema import is_number
@@ -84,7 +85,7 @@ class FigureEditor:
             return ""
         here, translate = files("articlesite.figures"), files("articlesite.translate")
         settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX,
-                    **editor_strings(self.root)}
+                    "reserved": sorted(PAGE_IDS), **editor_strings(self.root)}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
                    here.joinpath("editor.js")]
