@@ -241,6 +241,7 @@
     this.canvas.style.width = px(m.width);
     this.canvas.style.height = px(m.height);
     this.canvas.style.setProperty("--canvas-width", px(m.width));
+    this.figure.style.setProperty("--fe-canvas-width", px(m.width));
     var lang = this.data.languages.filter(function (l) { return l.code === self.language; })[0];
     this.canvas.lang = lang ? lang.lang : "";
     [m.nodes, m.labels, m.dividers, m.lifelines].forEach(function (items) {
