@@ -37,7 +37,7 @@ from ..load.figures import FIGURE_ID, load_figure
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
 from ..load.texts import value_problem
-from ..load.theme import load_strings
+from ..load.theme import EDITOR, OVERRIDES, STRINGS, theme_strings
 from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
@@ -272,19 +272,26 @@ class FigureEditor:
 # The editor's interface strings -------------------------------------------------------------
 
 def editor_strings(root: Path) -> dict:
-    """The editor's interface strings (the theme's `editor-` strings, with the project's
-    templates/strings.yaml over them) in each language of the site, by language code,
-    and the code of each `lang` a page may have."""
-    problems = Problems(root)
-    site = load_site(root, problems)
+    """The editor's interface strings (the theme's `editor-` strings, with those of the
+    project's templates/strings.yaml over them) in each language of the site, by language
+    code (a language without one gets the source language's), and the code of each `lang`
+    a page may have. A project's file the build refuses is the build's to report: its
+    strings are then left out here."""
+    site = load_site(root, Problems(root))
     if site is None:
         return {"strings": {}, "codes": {}}
-    found = load_strings(root, site.codes, problems, in_progress=site.in_progress,
-                         fallback=site.source_language)
-    texts = found.texts if found is not None else {}
-    strings = {code: {key.removeprefix("editor-"): values.get(code, "")
-                      for key, values in texts.items() if key.startswith("editor-")}
-               for code in site.codes}
+    texts = {key: dict(values) for key, values in theme_strings().items()
+             if key.startswith(EDITOR)}
+    own = root / OVERRIDES / STRINGS
+    found = parse_yaml(own.read_text(encoding="utf-8", errors="replace"), own,
+                       Problems(root)) if own.is_file() else None
+    for key, values in (found.items() if isinstance(found, dict) else ()):
+        if isinstance(key, str) and key.startswith(EDITOR) and isinstance(values, dict):
+            texts.setdefault(key, {}).update(
+                (code, text) for code, text in values.items() if isinstance(text, str))
+    strings = {code: {key.removeprefix(EDITOR): values.get(code) or values.get(
+                   site.source_language) or values.get("en", "")
+                   for key, values in texts.items()} for code in site.codes}
     return {"strings": strings, "codes": {lang.lang: lang.code for lang in site.languages},
             "source": site.source_language}
 
