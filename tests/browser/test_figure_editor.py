@@ -441,6 +441,13 @@ def test_the_editor_speaks_japanese_on_the_ja_page_and_works_from_the_keyboard(p
     page.keyboard.press("Enter")
     assert spec_of(page)["edges"][-1] == {"origin": None, "from": "act.right", "to": "learn.left"}
     assert message(figure) == "辺 act → learn を追加しました"
+    page.keyboard.press("e")            # the new edge's end, moved to note
+    for _ in range(3):
+        page.keyboard.press("Tab")      # act, learn, note
+    page.keyboard.press("Enter")
+    edge = spec_of(page)["edges"][-1]
+    assert edge["from"] == "act.right" and edge["to"].startswith("note."), edge
+    assert message(figure).startswith("辺の終点を note の")
     page.keyboard.press("Tab")          # past the last element: out of the canvas
     assert figure.locator(".fe-selected").count() == 0
     page.keyboard.press("Shift+Tab")    # back to it

@@ -1226,18 +1226,25 @@
      side nearest to where it was dropped), and the build's router draws it. */
   Editor.prototype.reattach = function (d, e) {
     var under = document.elementFromPoint(e.clientX, e.clientY), el = under && under.closest(".node");
-    var target = el && this.itemAt(el), edge = d.item, f = edge.fields;
-    var name = d.end ? "to" : "from", other = d.end ? "from" : "to";
-    var kept = f.points ? (edge.ends || [])[d.end ? 0 : 1] : null;
-    var otherName = f.points ? kept && kept.node : endName(f[other]);
-    var refused = !target || target.list !== "nodes" ? T("end-refused") : !otherName ? T("end-unattached")
-      : otherName === target.fields.id ? T("edge-refused") : "";
+    var target = el && this.itemAt(el);
+    if (!target || target.list !== "nodes") { this.say(T("end-refused"), true); this.drawHandles(); return; }
+    this.attachEnd(d.item, d.end, target, nearestSide(target.fields.box, this.point(e)));
+  };
+  /* The node an edge's other end is on (null: none). */
+  Editor.prototype.otherEnd = function (edge, end) {
+    var f = edge.fields, kept = f.points ? (edge.ends || [])[end ? 0 : 1] : null;
+    if (f.points) return kept ? { node: kept.node, side: kept.side } : null;
+    var value = f[end ? "from" : "to"];
+    return value ? { node: endName(value), side: value.split(".")[1] || null } : null;
+  };
+  Editor.prototype.attachEnd = function (edge, end, target, side) {
+    var f = edge.fields, name = end ? "to" : "from", other = this.otherEnd(edge, end);
+    var refused = !other ? T("end-unattached") : other.node === target.fields.id ? T("edge-refused") : "";
     if (refused) { this.say(refused, true); this.drawHandles(); return; }
-    var side = nearestSide(target.fields.box, this.point(e));
     if (f.points) {
       edge.shown = f.points;
       delete f.points;
-      f[other] = kept.node + "." + kept.side;
+      f[end ? "from" : "to"] = other.node + "." + other.side;
     }
     f[name] = target.fields.id + "." + side;
     if (name === "from") { var to = f.to; delete f.to; f.to = to; }   /* from before to */
@@ -1264,12 +1271,7 @@
     var items = this.chosen();
     if (!items.length) return;
     if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); this.remove(); return; }
-    if (k === "e" && !ctrl && !e.altKey && this.one() && this.one().list === "nodes") {
-      e.preventDefault();
-      this.linking = this.one();
-      this.say(T("edge-start", { id: this.linking.fields.id }));
-      return;
-    }
+    if (k === "e" && !ctrl && !e.altKey && this.one()) { e.preventDefault(); this.startLink(e.shiftKey); return; }
     var step = e.shiftKey ? 10 : 1, moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
     if (!moves[e.key]) return;
     e.preventDefault();
@@ -1283,6 +1285,17 @@
     this.keyTimer = setTimeout(function () { self.route(); }, 300);
   };
 
+  /* E on a node: an edge from it; on an edge: its end moves (Shift+E: its start). */
+  Editor.prototype.startLink = function (start) {
+    var item = this.one();
+    if (item.list === "nodes") {
+      this.linking = item;
+      this.say(T("edge-start", { id: item.fields.id }));
+    } else if (item.list === "edges") {
+      this.linking = { edge: item, end: start ? 0 : 1 };
+      this.say(T("end-start", { end: T(start ? "end-from" : "end-to") }));
+    }
+  };
   Editor.prototype.tab = function (e) {
     var items = this.linking ? this.model.nodes.filter(function (n) { return n !== this.linking; }, this) : this.all();
     var at = this.selection.length ? items.indexOf(this.find(this.selection[this.selection.length - 1])) : -1;
@@ -1290,16 +1303,31 @@
     if (next < 0 || next >= items.length) { if (!this.linking) { this.select([]); return; } next = (next + items.length) % items.length; }
     e.preventDefault();
     this.select([items[next].uid]);
-    this.say(this.linking ? T("edge-to", { from: this.linking.fields.id, id: items[next].fields.id }) : this.describe([items[next]]));
+    this.say(!this.linking ? this.describe([items[next]]) : this.linking.edge ? this.describe([items[next]])
+      : T("edge-to", { from: this.linking.fields.id, id: items[next].fields.id }));
   };
+  /* Enter: the edge drawn, or the edge's end moved, to the node Tab reached, on the
+     sides that face each other. */
   Editor.prototype.linkTo = function () {
     var from = this.linking, to = this.one();
     this.linking = null;
+    if (from.edge) {
+      var other = this.otherEnd(from.edge, from.end), node = other && this.nodeById(other.node);
+      if (!to || to.list !== "nodes" || !node) { this.say(T(node ? "end-refused" : "end-unattached"), true); return; }
+      this.selection = [from.edge.uid];   /* the edge stays selected */
+      this.attachEnd(from.edge, from.end, to, facing(this.rect(node), this.rect(to))[1]);
+      this.showText();
+      return;
+    }
     if (!to || to.list !== "nodes" || to === from) { this.say(T("edge-refused"), true); return; }
-    var a = this.rect(from), b = this.rect(to), dx = b.x + b.w / 2 - a.x - a.w / 2, dy = b.y + b.h / 2 - a.y - a.h / 2;
-    var sides = Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? ["right", "left"] : ["left", "right"]) : (dy >= 0 ? ["bottom", "top"] : ["top", "bottom"]);
+    var sides = facing(this.rect(from), this.rect(to));
     this.addEdge(from, sides[0], to, sides[1]);
   };
+  function facing(a, b) {
+    var dx = b.x + b.w / 2 - a.x - a.w / 2, dy = b.y + b.h / 2 - a.y - a.h / 2;
+    return Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? ["right", "left"] : ["left", "right"])
+      : (dy >= 0 ? ["bottom", "top"] : ["top", "bottom"]);
+  }
   Editor.prototype.nudgeSize = function (by) {
     var item = this.one();
     if (!item || !item.fields.box || item.list === "edges") return;
