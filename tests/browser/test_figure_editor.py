@@ -418,6 +418,14 @@ def test_several_selected_are_aligned_spaced_and_deleted_together(page):
     assert spec_of(page)["edges"] == []   # the edges of learn and reward went with them
     page.keyboard.press("Control+z")
     assert figure.locator('[data-node="learn"], [data-node="reward"]').count() == 2
+    # Three nodes spaced evenly across: equal gaps, the outermost two staying.
+    figure.locator('[data-node="act"]').click()
+    for node in ("learn", "reward"):
+        figure.locator(f'[data-node="{node}"]').click(modifiers=["Shift"])
+    figure.get_by_role("button", name="Space evenly across").click()
+    (x1, _, w1, _), (x2, _, w2, _), (x3, _, _, _) = (box_of(figure, n)
+                                                      for n in ("act", "learn", "reward"))
+    assert x2 - (x1 + w1) == x3 - (x2 + w2) and (x1, x3) == (20, reward[0])
 
 
 def test_the_editor_speaks_japanese_on_the_ja_page_and_works_from_the_keyboard(page):
