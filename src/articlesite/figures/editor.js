@@ -1268,7 +1268,14 @@
     if (onCanvas && ctrl && k === "a") { e.preventDefault(); this.select(this.all().map(function (i) { return i.uid; })); return; }
     if (e.key === "Escape") { this.linking = null; this.select([]); return; }
     if (this.linking && e.key === "Enter") { e.preventDefault(); this.linkTo(); return; }
-    var items = this.chosen();
+    var items = this.chosen(), by = ARROWS[e.key];
+    if (!items.length && by && e.altKey && onCanvas) {   /* the canvas's own size */
+      e.preventDefault();
+      var step = e.shiftKey ? 10 : GRID;
+      this.resizeCanvas(this.model.width + by[0] * step, this.model.height + by[1] * step);
+      this.commit(T(DONE.canvas, { width: this.model.width, height: this.model.height }));
+      return;
+    }
     if (!items.length) return;
     if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); this.remove(); return; }
     if (k === "e" && !ctrl && !e.altKey && this.one()) { e.preventDefault(); this.startLink(e.shiftKey); return; }
@@ -1296,6 +1303,7 @@
       this.say(T("end-start", { end: T(start ? "end-from" : "end-to") }));
     }
   };
+  var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   Editor.prototype.tab = function (e) {
     var items = this.linking ? this.model.nodes.filter(function (n) { return n !== this.linking; }, this) : this.all();
     var at = this.selection.length ? items.indexOf(this.find(this.selection[this.selection.length - 1])) : -1;
