@@ -1,20 +1,23 @@
 """The figure editor of `python build.py serve`: its server side.
 
-serve adds editor.js (beside this file) to every page it serves with a figure, with this
-server's secret token; each figure gets a button "Edit figure" that turns it into an
-editor in place. The page then asks, by POST under PREFIX:
+serve adds editor.js and editor_bar.js (beside this file) to every page it serves with a
+figure, with this server's secret token and the editor's interface strings in the site's
+languages; each figure gets a button "Edit figure" that turns it into an editor in place.
+The page then asks, by POST under PREFIX:
 
 - `open` `{"figure": ID}`: the spec's own geometry (before its transforms: the editor
   edits the coordinates the author writes), every text the figure uses in every language,
-  the languages, and the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
+  the languages, the keys other figures use too (`elsewhere`: a rename keeps them), and
+  the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
 - `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
   their ends, from the build's own router (geometry/route.py) on the geometry as it is
   being dragged, so that what the editor shows is what the build draws;
-- `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...]}`: refused
-  (409) when either file is no longer the one the editor loaded; otherwise the spec's
-  changed elements are written into its text and nothing else (figures/spec_edit.py),
-  the texts into the dictionary as the translator's editor writes them
-  (translate/dictionary_file.py), each file atomically. The new spec is loaded as the
+- `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...],
+  "renames": {OLD: NEW}}`: refused (409) when either file is no longer the one the editor
+  loaded; otherwise the spec's changed elements are written into its text and nothing
+  else (figures/spec_edit.py), the keys of a renamed node renamed (figures/rename.py,
+  refused when another figure uses them), the texts into the dictionary as the
+  translator's editor writes them (translate/dictionary_file.py), each file atomically. The new spec is loaded as the
   build loads it first: a spec the build would refuse is not written (422, with the
   build's messages). serve's watcher then rebuilds, and open pages reload.
 
@@ -88,7 +91,7 @@ class FigureEditor:
                     "reserved": sorted(PAGE_IDS), **editor_strings(self.root)}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
-                   here.joinpath("editor.js")]
+                   here.joinpath("editor.js"), here.joinpath("editor_bar.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
                 + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")
