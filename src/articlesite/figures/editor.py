@@ -19,7 +19,8 @@ The page then asks, by POST under PREFIX:
   refused when another figure uses them), the texts into the dictionary as the
   translator's editor writes them (translate/dictionary_file.py), each file atomically.
   The new spec is loaded as the build loads it first: a spec the build would refuse is
-  not written (422, with the build's messages). serve's watcher then rebuilds, and open pages reload.
+  not written (422, with the build's messages). serve's watcher then rebuilds, and open
+  pages reload.
 
 Every request passes the translator's editor's guard (translate/editor.py): the token in
 a header, `Origin` and `Host` naming this server, a JSON body under its size limit.
