@@ -4,12 +4,16 @@
    (its transforms, if any, are left out while editing, and applied again by the build).
    Nodes, labels, dividers and lifelines move by dragging (pointer events: mouse, pen and
    touch) and with the arrow keys (1 px, Shift 10 px), snapping to a 5 px grid and to the
-   other boxes (edges, centres, equal gaps); nodes and labels resize by their handles. The
-   edges attached to what moves are routed again by the build's router, on the server, as
-   it moves. Every box says whether its text fits in every language and both diagram
-   styles (measure.js, on a copy of the figure per language). Save writes the spec and
-   the dictionary through the server, which refuses a save when either file changed on
-   disk since the editor loaded it; the page then keeps every edit. */
+   other boxes (edges, centres, equal gaps); they resize by their handles; several
+   selected (Shift+click, a band drawn on the empty canvas) move, align and space
+   together. An edge's ends are dragged to another node or side. The edges attached to
+   what moves are routed again by the build's router, on the server, as it moves. Every
+   operation is one step of undo, and the bar says what it did, in the page's language
+   (the theme's editor-* strings). The bar itself is editor_bar.js. Every box says
+   whether its text fits in every language and both diagram styles (measure.js, on a copy
+   of the figure per language). Save writes the spec and the dictionary through the
+   server, which refuses a save when either file changed on disk since the editor loaded
+   it; the page then keeps every edit. */
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor, RT = window.articlesiteRichText;
