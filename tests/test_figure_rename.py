@@ -46,3 +46,5 @@ def test_a_key_of_another_figure_or_a_taken_name_is_refused(tmp_path):
     assert problems_of({"t": "x"}, entries, mine, elsewhere) == [
         "'t' is not a key of this figure in the dictionary"]
     assert problems_of(["steps-node-1"], entries, mine, elsewhere) != []
+    assert problems_of({"steps-node-1": "Bad Key"}, entries, mine, elsewhere) == [
+        "'Bad Key': a key is lower-case letters, digits and hyphens"]

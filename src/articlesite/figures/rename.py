@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..load.figures import FIGURE_ID
 from ..load.sourcefiles import parse_yaml
 from ..problems import Problems
 from ..translate.dictionary_file import layout
@@ -50,6 +51,8 @@ def problems_of(renames: object, entries: set[str], mine: set[str],
     for old, key in renames.items():
         if not isinstance(key, str) or old not in entries or old not in mine:
             found.append(f"{old!r} is not a key of this figure in the dictionary")
+        elif not FIGURE_ID.match(key):
+            found.append(f"{key!r}: a key is lower-case letters, digits and hyphens")
         elif key in entries and key not in renames:
             found.append(f"the key {key!r} is taken in the dictionary")
         elif old in elsewhere:
