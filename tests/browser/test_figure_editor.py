@@ -418,10 +418,20 @@ def test_several_selected_are_aligned_spaced_and_deleted_together(page):
     assert spec_of(page)["edges"] == []   # the edges of learn and reward went with them
     page.keyboard.press("Control+z")
     assert figure.locator('[data-node="learn"], [data-node="reward"]').count() == 2
-    # Three nodes spaced evenly across: equal gaps, the outermost two staying.
+    # Three nodes spaced evenly across: equal gaps, the outermost two staying. Selected
+    # from the keyboard: Tab reaches each, Space keeps it selected while Tab goes on.
     figure.locator('[data-node="act"]').click()
-    for node in ("learn", "reward"):
-        figure.locator(f'[data-node="{node}"]').click(modifiers=["Shift"])
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")          # act
+    page.keyboard.press("Space")        # kept
+    page.keyboard.press("Tab")          # learn, with act
+    page.keyboard.press("Tab")          # note, with act
+    page.keyboard.press("Space")        # note kept …
+    page.keyboard.press("Space")        # … and no longer
+    page.keyboard.press("Tab")          # reward
+    assert [n.get_attribute("data-node") for n in figure.locator(".node.fe-selected").all()] \
+        == ["act", "reward"]
+    figure.locator('[data-node="learn"]').click(modifiers=["Shift"])
     figure.get_by_role("button", name="Space evenly across").click()
     (x1, _, w1, _), (x2, _, w2, _), (x3, _, _, _) = (box_of(figure, n)
                                                       for n in ("act", "learn", "reward"))

@@ -951,7 +951,8 @@
     if (ctrl && k === "z") { e.preventDefault(); this.undo(); return; }
     if (onCanvas && e.key === "Tab") { this.tab(e); return; }
     if (onCanvas && ctrl && k === "a") { e.preventDefault(); this.select(this.all().map(function (i) { return i.uid; })); return; }
-    if (e.key === "Escape") { this.linking = null; this.select([]); return; }
+    if (e.key === "Escape") { this.linking = null; this.kept = []; this.select([]); return; }
+    if (onCanvas && e.key === " " && !this.linking) { e.preventDefault(); this.keep(); return; }
     if (this.linking && e.key === "Enter") { e.preventDefault(); this.linkTo(); return; }
     var items = this.chosen(), by = ARROWS[e.key];
     if (!items.length && by && e.altKey && onCanvas) {   /* the canvas's own size */
@@ -995,9 +996,19 @@
     var next = at < 0 ? (e.shiftKey ? items.length - 1 : 0) : at + (e.shiftKey ? -1 : 1);
     if (next < 0 || next >= items.length) { if (!this.linking) { this.select([]); return; } next = (next + items.length) % items.length; }
     e.preventDefault();
-    this.select([items[next].uid]);
+    var kept = this.linking ? [] : (this.kept || []).filter(function (uid) { return uid !== items[next].uid; });
+    this.select(kept.concat([items[next].uid]));
     this.say(!this.linking ? this.describe([items[next]]) : this.linking.edge ? this.describe([items[next]])
       : T("edge-to", { from: this.linking.fields.id, id: items[next].fields.id }));
+  };
+  /* Space keeps the element Tab reached selected while Tab goes on (again: no longer);
+     the keyboard's Shift+click. */
+  Editor.prototype.keep = function () {
+    var uid = this.selection[this.selection.length - 1], kept = this.kept = this.kept || [];
+    if (!uid) return;
+    if (kept.indexOf(uid) >= 0) kept.splice(kept.indexOf(uid), 1);
+    else kept.push(uid);
+    this.say(T(kept.indexOf(uid) >= 0 ? "kept" : "not-kept", { what: this.describe([this.find(uid)]), count: kept.length }));
   };
   /* Enter: the edge drawn, or the edge's end moved, to the node Tab reached, on the
      sides that face each other. */
