@@ -137,6 +137,21 @@ def test_layout_again_changes_nothing_and_a_bad_id_is_refused(drafted, capsys):
     assert "already exists" in capsys.readouterr().err
 
 
+def test_a_draft_label_is_refused_saying_what_places_it(drafted, capsys):
+    path = drafted["root"] / "figures" / "pipeline.yaml"
+    path.write_text(drafted["placed"] + "labels:\n  - {text: pipeline-title}\n",
+                    encoding="utf-8")
+    try:
+        assert main(["--root", str(drafted["root"]), "figure", "layout", "pipeline"]) == 1
+    finally:
+        path.write_text(drafted["placed"], encoding="utf-8")
+    err = capsys.readouterr().err
+    assert err.startswith("`figure layout` failed: 1 problem; nothing was written.")
+    assert "a label is missing the field 'box' (`python build.py figure layout` places " \
+        "nodes only: add labels, dividers and lifelines with the buttons of " in err
+    assert "Build failed" not in err
+
+
 def test_stretched_texts_are_longer_by_their_own_characters():
     assert stretched("Actor", 1.3) == "ActorAc"
     assert stretched("策略\nr_t", 1.5) == "策略策\nr_trt"

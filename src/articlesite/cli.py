@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BuildError as error:   # raised by `figure` and `check --stretch` only
-        print_problems(error)
+        print_problems(error, " ".join(filter(None, (args.command,
+                                                     getattr(args, "action", None)))))
         return 1
 
 
@@ -190,10 +191,13 @@ def port_number(text: str) -> int:
     return int(text)
 
 
-def print_problems(error: BuildError) -> None:
+def print_problems(error: BuildError, command: str = "") -> None:
+    """The problems that stopped a build (or, named, another command: it wrote nothing)."""
     count = len(error.problems)
-    print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ was left "
-          "as it was.", file=sys.stderr)
+    problems = f"{count} problem{'s' if count != 1 else ''}"
+    print(f"`{command}` failed: {problems}; nothing was written." if command and command
+          != "build" else f"Build failed: {problems}; site/ was left as it was.",
+          file=sys.stderr)
     for problem in error.problems:
         print(f"  {problem}", file=sys.stderr)
 

@@ -9,6 +9,7 @@ a third node and a label here. Every wait polls with a deadline; nothing is time
 
 from __future__ import annotations
 
+import difflib
 import http.client
 import json
 import math
@@ -26,7 +27,7 @@ STEPS = """\
 # The editor's fixture: two steps and a note.
 title: steps-title
 caption: steps-caption
-width: 520
+width: 640
 height: 220
 
 nodes:
@@ -41,8 +42,12 @@ nodes:
   - id: note
     box: [240, 140, 140, 50]
     text: note
+  - id: draft
+    box: [500, 140, 100, 50]
+    text: steps-draft
 edges:
   - points: [[160, 60], [240, 60]]
+  - {from: note.right, to: draft.left}
 labels:
   - text: note-label
     box: [20, 150, 120]
@@ -57,6 +62,7 @@ def project(tmp_path_factory):
     texts["act"]["ja"] = "行動する方策と環境"   # two lines fit at 140 px, three at 80 px do not
     texts["note"] = {"en": "A note", "zh": "注释", "ja": "メモ"}
     texts["note-label"] = {"en": "aside", "zh": "旁注", "ja": "余談"}
+    texts["steps-draft"] = {"en": "Draft", "zh": "草稿", "ja": "下書き"}
     (root / TEXTS).write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n",
                               encoding="utf-8")
     return root
@@ -112,10 +118,14 @@ def box_of(figure, node: str) -> list[float]:
     return [float(value.removesuffix("px")) for value in style]
 
 
+FIRST_EDGE = ("els => els.filter(el => el.dataset.edge === els[0].dataset.edge)"
+              ".map(el => [el.style.left, el.style.top, el.style.width, el.style.transform])")
+
+
 def edge_ends(figure) -> list[tuple[float, float]]:
-    """The start of the first drawn segment and the end of the last, in canvas px."""
-    segments = figure.locator(".canvas .edge").evaluate_all(
-        "els => els.map(el => [el.style.left, el.style.top, el.style.width, el.style.transform])")
+    """The start of the first edge's first drawn segment and the end of its last, in
+    canvas px."""
+    segments = figure.locator(".canvas .edge").evaluate_all(FIRST_EDGE)
     ends = []
     for left, top, width, transform in segments:
         x, y, length = (float(v.removesuffix("px")) for v in (left, top, width))
@@ -136,12 +146,15 @@ def test_a_dragged_node_takes_its_edge_along(page, project):
     x, y, _, h = box_of(figure, "learn")
     assert (x, y) != (240, 30)
     page.wait_for_function(
-        "sel => document.querySelectorAll(sel + ' .canvas .edge').length > 1", arg=FIGURE,
-        timeout=DEADLINE_MS)   # routed again: act's right side to learn's left, with bends
+        "sel => { var all = [...document.querySelectorAll(sel + ' .canvas .edge')];"
+        " return all.filter(el => el.dataset.edge === all[0].dataset.edge).length > 1; }",
+        arg=FIGURE, timeout=DEADLINE_MS)   # routed again: act's right side to learn's left,
+    # with bends
     start, end = edge_ends(figure)
     assert start[0] == 160 and 30 <= start[1] <= 90          # still leaves act's right side
     assert abs(end[0] - x) < 0.5 and y <= end[1] <= y + h     # and enters learn's left side
-    assert all(figure.locator(f'[data-node="{n}"]').count() == 1 for n in ("act", "learn", "note"))
+    assert all(figure.locator(f'[data-node="{n}"]').count() == 1
+               for n in ("act", "learn", "note", "draft"))
     assert (project / SPEC).read_text(encoding="utf-8") == before   # nothing saved
 
 
@@ -243,3 +256,241 @@ def test_requests_without_the_token_or_from_elsewhere_change_nothing(page, proje
     # The site that `build` writes has no editor.
     built = (project / "site" / ARTICLE).read_text(encoding="utf-8")
     assert "articlesiteFigureEditor" not in built and "Edit figure" not in built
+
+
+# Making every part of a figure ---------------------------------------------------------
+
+def spec_of(page) -> dict:
+    """The spec as the open editor would send it to be saved."""
+    return page.evaluate("window.articlesiteFigureEditor.current.request().spec")
+
+
+def saved(page, figure) -> None:
+    """Save, and wait until the page has reloaded with the saved figure (its editor open
+    again, with nothing to save)."""
+    figure.get_by_role("button", name="Save").click()
+    page.wait_for_function("sel => /^Saved figures\\//.test(document.querySelector(sel)"
+                           "?.textContent || '')", arg=f"{FIGURE} .fe-message",
+                           timeout=DEADLINE_MS)
+    page.wait_for_function("() => { var c = window.articlesiteFigureEditor.current;"
+                           " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
+
+
+def added_lines(before: str, after: str) -> list[str]:
+    """The lines of `after` that `before` lacks, once `before`'s lines are all kept in
+    order (else the lines that changed or went, marked '-')."""
+    diff = difflib.ndiff(before.splitlines(), after.splitlines())
+    return [line[2:] if line[0] == "+" else line for line in diff if line[0] in "+-"]
+
+
+def test_a_label_a_divider_and_a_lifeline_are_added_and_saved_as_new_lines(page, project):
+    figure = open_editor(page)
+    before = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
+    figure.get_by_role("button", name="Add label").click()
+    page.keyboard.type("Side note")     # the new label's text field has the focus
+    figure.get_by_label("Style").select_option("stage")
+    label = figure.locator(".figure-label.stage")
+    assert label.inner_text() == "Side note"
+    start = spec_of(page)["labels"][-1]["box"]
+    drag(page, centre(label), (0, 20))
+    figure.get_by_role("button", name="Add divider").click()
+    drag(page, centre(figure.locator('.fe-handle[data-handle="e"]')), (40, 0))
+    figure.get_by_role("button", name="Add lifeline").click()
+    drag(page, centre(figure.locator('.fe-handle[data-handle="s"]')), (0, -30))
+    spec = spec_of(page)
+    assert spec["labels"][-1]["text"] == "steps-label" and spec["labels"][-1]["class"] == "stage"
+    assert spec["labels"][-1]["box"][1] > start[1] and spec["labels"][-1]["box"][2] == 120
+    assert spec["dividers"][0]["box"][2] > 200 and spec["lifelines"][0]["box"][2] < 120
+    saved(page, figure)
+    after = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
+    x, y, w = spec["labels"][-1]["box"]
+    assert added_lines(before[SPEC], after[SPEC]) == [
+        "  - text: steps-label", f"    box: [{x}, {y}, {w}]", "    class: stage",
+        "dividers:", f"  - box: {spec['dividers'][0]['box']}".replace("'", ""),
+        "lifelines:", f"  - box: {spec['lifelines'][0]['box']}".replace("'", "")]
+    assert json.loads(after[TEXTS])["steps-label"] == {"en": "Side note", "zh": "Side note",
+                                                       "ja": "Side note"}
+    assert all(line.startswith("-") is False for line in added_lines(before[TEXTS],
+                                                                   after[TEXTS]))
+    assert figure.locator(".figure-divider").count() == 1
+    assert figure.locator(".figure-lifeline").count() == 1
+
+
+def test_a_renamed_node_takes_its_edges_and_keys_along_and_an_edge_end_moves(page, project):
+    figure = open_editor(page)
+    before = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
+    figure.locator('[data-node="draft"]').click()
+    field = figure.locator("input.fe-id")
+    for refused, said in (("Bad_Id", "cannot be an id"), ("act", "is taken")):
+        field.fill(refused)
+        field.press("Enter")
+        assert said in message(figure)
+        assert figure.locator(".fe-message.fe-refused").count() == 1
+        assert figure.locator('[data-node="draft"]').count() == 1
+    field.fill("reward")
+    field.press("Enter")
+    assert message(figure) == "Node draft renamed reward; its edges follow"
+    assert spec_of(page)["edges"][1] == {"origin": 1, "from": "note.right", "to": "reward.left"}
+    link = figure.get_by_label("Link to")   # the article's sections
+    assert link.locator("option").all_inner_texts() == ["(no link)", "Collect (#collect)",
+                                                        "Learn (#learn)"]
+    link.select_option("learn")
+    assert message(figure) == "Node reward links to #learn"
+    # The edge's end, dragged from reward's left side to its top.
+    segment = figure.locator(f'.canvas .edge[data-edge="{edge_uid(page, 1)}"]').last
+    segment.click()
+    start = centre(figure.locator('.fe-end[data-end="1"]'))
+    box = figure.locator('[data-node="reward"]').bounding_box()
+    drag(page, start, (box["x"] + box["width"] / 2 - start[0], box["y"] + 3 - start[1]))
+    assert spec_of(page)["edges"][1] == {"origin": 1, "from": "note.right", "to": "reward.top"}
+    assert message(figure) == "The edge's end is now on reward, top side"
+    saved(page, figure)
+    after = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
+    assert diff(before[SPEC], after[SPEC]) == [
+        "-  - id: draft", "+  - id: reward",
+        "-    text: steps-draft", "+    text: steps-reward", "+    link: learn",
+        "-  - {from: note.right, to: draft.left}", "+  - {from: note.right, to: reward.top}"]
+    assert diff(before[TEXTS], after[TEXTS]) == ['-  "steps-draft": {', '+  "steps-reward": {']
+
+
+def edge_uid(page, index: int) -> str:
+    return page.evaluate(f"window.articlesiteFigureEditor.current.model.edges[{index}].uid")
+
+
+def diff(before: str, after: str) -> list[str]:
+    """The lines `git diff` would show removed (-) and added (+)."""
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                  lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def test_undo_and_redo_a_resize_followed_at_once_by_arrow_presses(page):
+    figure = open_editor(page)
+    figure.locator('[data-node="note"]').click()
+    original = box_of(figure, "note")
+    drag(page, centre(figure.locator('.fe-handle[data-handle="e"]')), (-30, 0))
+    resized = box_of(figure, "note")
+    assert resized[2] < original[2] and message(figure) == "Node note resized"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")   # at once: each press is an operation of its own
+    assert message(figure) == "Node note moved"
+    moved = [resized[0] + 2, *resized[1:]]
+    steps = [moved, [resized[0] + 1, *resized[1:]], resized, original]
+    for shown, said in zip(steps[1:], ["moved", "moved", "resized"]):
+        page.keyboard.press("Control+z")
+        assert box_of(figure, "note") == shown
+        assert message(figure) == f"Undone: Node note {said}"
+    assert figure.locator('[data-action="undo"]').is_disabled()
+    for shown in reversed(steps[:-1]):
+        page.keyboard.press("Control+Shift+z")
+        assert box_of(figure, "note") == shown
+    assert message(figure) == "Redone: Node note moved"
+    assert figure.locator('[data-action="redo"]').is_disabled()
+    page.keyboard.press("Control+z")
+    figure.get_by_role("button", name="Redo").click()   # redo after any undo
+    assert box_of(figure, "note") == moved
+
+
+def canvas_point(figure, x: float, y: float) -> tuple[float, float]:
+    box = figure.locator(".canvas").bounding_box()
+    return box["x"] + x, box["y"] + y
+
+
+def test_several_selected_are_aligned_spaced_and_deleted_together(page):
+    figure = open_editor(page)
+    figure.locator('[data-node="act"]').click()
+    figure.locator('[data-node="note"]').click(modifiers=["Shift"])
+    figure.get_by_role("button", name="Align left").click()
+    assert box_of(figure, "note")[0] == box_of(figure, "act")[0] == 20
+    assert message(figure) == "2 elements: aligned left"
+    # A band drawn on the empty canvas around learn and reward selects the two.
+    learn, reward = box_of(figure, "learn"), box_of(figure, "reward")
+    start = canvas_point(figure, learn[0] - 8, 8)
+    end = canvas_point(figure, reward[0] + reward[2] + 5, reward[1] + reward[3] + 5)
+    drag(page, start, (end[0] - start[0], end[1] - start[1]))
+    assert figure.locator(".node.fe-selected").count() == 2
+    figure.get_by_role("button", name="Align top").click()
+    assert box_of(figure, "reward")[1] == learn[1] == 30
+    page.keyboard.press("Shift+ArrowDown")   # both move
+    assert box_of(figure, "learn")[1] == box_of(figure, "reward")[1] == 40
+    page.keyboard.press("Delete")
+    assert figure.locator('[data-node="learn"], [data-node="reward"]').count() == 0
+    assert spec_of(page)["edges"] == []   # the edges of learn and reward went with them
+    page.keyboard.press("Control+z")
+    assert figure.locator('[data-node="learn"], [data-node="reward"]').count() == 2
+    # Three nodes spaced evenly across: equal gaps, the outermost two staying. Selected
+    # from the keyboard: Tab reaches each, Space keeps it selected while Tab goes on.
+    figure.locator('[data-node="act"]').click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")          # act
+    page.keyboard.press("Space")        # kept
+    page.keyboard.press("Tab")          # learn, with act
+    page.keyboard.press("Tab")          # note, with act
+    page.keyboard.press("Space")        # note kept …
+    page.keyboard.press("Space")        # … and no longer
+    page.keyboard.press("Tab")          # reward
+    assert [n.get_attribute("data-node") for n in figure.locator(".node.fe-selected").all()] \
+        == ["act", "reward"]
+    figure.locator('[data-node="learn"]').click(modifiers=["Shift"])
+    figure.get_by_role("button", name="Space evenly across").click()
+    (x1, _, w1, _), (x2, _, w2, _), (x3, _, _, _) = (box_of(figure, n)
+                                                      for n in ("act", "learn", "reward"))
+    assert x2 - (x1 + w1) == x3 - (x2 + w2) and (x1, x3) == (20, reward[0])
+
+
+def test_the_editor_speaks_japanese_on_the_ja_page_and_works_from_the_keyboard(page):
+    from browser.test_axe import axe, violations
+
+    page.goto(page.origin + "ja/" + ARTICLE.removeprefix("en/"))
+    figure = page.locator(FIGURE)
+    figure.get_by_role("button", name="図を編集").click()
+    page.wait_for_selector(f"{FIGURE} .fe-bar", timeout=DEADLINE_MS)
+    buttons = figure.locator(".fe-bar button").all_inner_texts()
+    assert buttons[:4] == ["ノードを追加", "ラベルを追加", "区切り線を追加", "ライフラインを追加"]
+    assert {"元に戻す", "やり直す", "保存", "左揃え", "左右に等間隔"} <= set(buttons)
+    assert "ドラッグで移動" in message(figure)
+    # Tab goes through the elements once the canvas has the focus; E and Enter draw an
+    # edge from the node selected to the one Tab reaches.
+    figure.locator(".canvas").focus()
+    page.keyboard.press("Tab")
+    assert message(figure) == "ノード act" and box_of(figure, "act")
+    page.keyboard.press("e")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert spec_of(page)["edges"][-1] == {"origin": None, "from": "act.right", "to": "learn.left"}
+    assert message(figure) == "辺 act → learn を追加しました"
+    page.keyboard.press("e")            # the new edge's end, moved to note
+    for _ in range(3):
+        page.keyboard.press("Tab")      # act, learn, note
+    page.keyboard.press("Enter")
+    edge = spec_of(page)["edges"][-1]
+    assert edge["from"] == "act.right" and edge["to"].startswith("note."), edge
+    assert message(figure).startswith("辺の終点を note の")
+    page.keyboard.press("Tab")          # past the last element: out of the canvas
+    assert figure.locator(".fe-selected").count() == 0
+    page.keyboard.press("Shift+Tab")    # back to it
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")
+    assert message(figure) == "ノード act を移動しました"
+    page.keyboard.press("Escape")
+    width = spec_of(page)["width"]
+    page.keyboard.press("Alt+ArrowRight")   # nothing selected: the canvas grows
+    assert spec_of(page)["width"] == width + 5
+    assert violations(axe(page, "{include: [['" + FIGURE + "']]}")) == []
+
+
+def test_a_narrow_figure_heading_and_caption_start_where_its_canvas_does(page):
+    from browser.test_narrow_and_print import ALIGNED, PRINT_WIDTH
+
+    page.goto(page.origin + ARTICLE)
+    try:
+        for width, media in ((1300, "screen"), (PRINT_WIDTH, "print")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.emulate_media(media=media)
+            (_, (left, right), starts), = page.evaluate(ALIGNED)
+            assert right - left == 640
+            assert starts == [left, left], (width, media, left, starts)
+            assert left > 300 or media == "print"   # narrower than the page: centred
+    finally:
+        page.set_viewport_size({"width": 1300, "height": 900})
+        page.emulate_media(media="screen")

@@ -59,3 +59,26 @@ def test_print_shows_each_figure_whole_without_scroll_box(visit, path: str):
         assert shown["overflow"] == "visible visible" and shown["maxHeight"] == "none"
         assert not shown["clipsX"] and not shown["clipsY"] and shown["inside"], shown
         assert 0 <= shown["left"] and shown["right"] <= PRINT_WIDTH + 0.5, shown
+
+
+# Where a figure's heading, canvas (or its scroll box, when it scrolls) and caption
+# start and end on the screen.
+ALIGNED = """() => [...document.querySelectorAll("figure.figure")].map(figure => {
+    const box = el => el.getBoundingClientRect(), scroll = figure.querySelector(".figure-scroll");
+    const canvas = box(figure.querySelector(".canvas")), frame = box(scroll);
+    const shown = [Math.max(canvas.left, frame.left), Math.min(canvas.right, frame.right)];
+    return [figure.id, shown.map(Math.round),
+            [".figure-heading", "figcaption"].map(
+                s => Math.round(box(figure.querySelector(s)).left))];
+})"""
+
+
+@pytest.mark.parametrize(("width", "media"), [(1280, "screen"), (390, "screen"),
+                                              (PRINT_WIDTH, "print")])
+def test_a_figure_heading_and_caption_start_where_its_canvas_does(visit, width, media):
+    page = visit(ARTICLE_PAGES[0], width=width)
+    page.emulate_media(media=media)
+    found = page.evaluate(ALIGNED)
+    assert found
+    for figure, (left, _), starts in found:
+        assert starts == [left, left], (figure, left, starts)

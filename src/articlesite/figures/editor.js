@@ -4,12 +4,16 @@
    (its transforms, if any, are left out while editing, and applied again by the build).
    Nodes, labels, dividers and lifelines move by dragging (pointer events: mouse, pen and
    touch) and with the arrow keys (1 px, Shift 10 px), snapping to a 5 px grid and to the
-   other boxes (edges, centres, equal gaps); nodes and labels resize by their handles. The
-   edges attached to what moves are routed again by the build's router, on the server, as
-   it moves. Every box says whether its text fits in every language and both diagram
-   styles (measure.js, on a copy of the figure per language). Save writes the spec and
-   the dictionary through the server, which refuses a save when either file changed on
-   disk since the editor loaded it; the page then keeps every edit. */
+   other boxes (edges, centres, equal gaps); they resize by their handles; several
+   selected (Shift+click, a band drawn on the empty canvas) move, align and space
+   together. An edge's ends are dragged to another node or side. The edges attached to
+   what moves are routed again by the build's router, on the server, as it moves. Every
+   operation is one step of undo, and the bar says what it did, in the page's language
+   (the theme's editor-* strings). The bar itself is editor_bar.js. Every box says
+   whether its text fits in every language and both diagram styles (measure.js, on a copy
+   of the figure per language). Save writes the spec and the dictionary through the
+   server, which refuses a save when either file changed on disk since the editor loaded
+   it; the page then keeps every edit. */
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor, RT = window.articlesiteRichText;
@@ -17,6 +21,22 @@
   var REOPEN = "articlesite-figure-reopen";
   var stats = F.stats = { routes: [] };
   var current = null;   /* the figure being edited: one at a time */
+  var ID = /^[a-z0-9][a-z0-9-]*$/;
+  var LISTS = ["nodes", "edges", "labels", "dividers", "lifelines"];
+
+  /* The editor's interface strings (the theme's `editor-` strings, which a project's
+     templates/strings.yaml overrides), in the page's language, else the source
+     language's; `{name}` in a string is replaced by vars.name. */
+  var CODE = (function () {
+    var lang = document.documentElement.getAttribute("lang") || "", codes = F.codes || {};
+    return codes[lang] || (F.strings && F.strings[lang] ? lang : F.source);
+  })();
+  function T(name, vars) {
+    var all = F.strings || {}, text = (all[CODE] || {})[name] || (all[F.source] || {})[name] || name;
+    return text.replace(/\{(\w+)\}/g, function (whole, key) {
+      return vars && vars[key] !== undefined ? vars[key] : whole;
+    });
+  }
 
   function post(action, body) {
     var headers = { "Content-Type": "application/json" };
@@ -72,12 +92,13 @@
     this.loaded = copy(data.texts);
     this.texts = copy(data.texts);
     this.language = this.pageLanguage();
-    this.selected = null;
+    this.selection = [];   /* the uids of the selected elements, the last one clicked last */
+    this.renames = {};     /* dictionary keys renamed: the key loaded -> its new name */
     this.uid = 0;
     this.els = {};
     this.model = this.modelOf(data.spec);
     this.head = { list: "figure", fields: { title: data.title, caption: data.caption } };
-    this.history = [this.snapshot()];
+    this.history = [{ state: this.snapshot(), message: "" }];
     this.future = [];
     this.routing = { busy: false, again: false, since: null };
     this.build();
@@ -118,6 +139,15 @@
     var m = this.model;
     return [].concat(m.nodes, m.labels, m.dividers, m.lifelines, m.edges);
   };
+  /* The selected elements, in the order they were selected; the one selected alone. */
+  Editor.prototype.chosen = function () {
+    var self = this;
+    return this.selection.map(function (uid) { return self.find(uid); }).filter(Boolean);
+  };
+  Editor.prototype.one = function () {
+    return this.selection.length === 1 ? this.find(this.selection[0]) : null;
+  };
+  Editor.prototype.isSelected = function (item) { return this.selection.indexOf(item.uid) >= 0; };
   Editor.prototype.find = function (uid) {
     return this.all().filter(function (item) { return item.uid === uid; })[0] || null;
   };
@@ -141,6 +171,10 @@
     var toggle = this.figure.querySelector(".fit-toggle");
     if (toggle) toggle.checked = false;
     canvas.querySelectorAll(".edge").forEach(function (el) { el.remove(); });
+    /* The canvas takes the focus: Tab then goes through its elements (see key). */
+    canvas.tabIndex = 0;
+    canvas.setAttribute("role", "group");
+    canvas.setAttribute("aria-label", T("canvas-label"));
     var labels = canvas.querySelectorAll(".figure-label"), dividers = canvas.querySelectorAll(".figure-divider");
     var lifelines = canvas.querySelectorAll(".figure-lifeline");
     this.model.nodes.forEach(function (node) {
@@ -211,6 +245,7 @@
     this.canvas.style.width = px(m.width);
     this.canvas.style.height = px(m.height);
     this.canvas.style.setProperty("--canvas-width", px(m.width));
+    this.figure.style.setProperty("--fe-canvas-width", px(m.width));
     var lang = this.data.languages.filter(function (l) { return l.code === self.language; })[0];
     this.canvas.lang = lang ? lang.lang : "";
     [m.nodes, m.labels, m.dividers, m.lifelines].forEach(function (items) {
@@ -220,7 +255,7 @@
         if ((refill !== false || fresh) && item.list === "nodes") self.fillNode(el, item);
         if ((refill !== false || fresh) && item.list === "labels") self.fillLabel(el, item);
         self.place(el, item);
-        el.classList.toggle("fe-selected", item.uid === self.selected);
+        el.classList.toggle("fe-selected", self.isSelected(item));
       });
     });
     Object.keys(this.els).forEach(function (uid) {
@@ -250,7 +285,7 @@
         var a = points[i], b = points[i + 1], seg = make("span", "edge", layer);
         if (edge.fields["class"]) seg.classList.add(edge.fields["class"]);
         if (i === points.length - 2 && edge.fields.arrow !== false) seg.classList.add("arrow");
-        if (edge.uid === self.selected) seg.classList.add("fe-selected");
+        if (self.isSelected(edge)) seg.classList.add("fe-selected");
         if (edge.problem) seg.classList.add("fe-problem");
         seg.setAttribute("data-edge", edge.uid);
         seg.style.left = px(a[0]);
@@ -261,20 +296,24 @@
     });
   };
 
-  /* Resize handles around the selected node or label; on a node, the ports an edge is
-     drawn from (one per side). */
+  /* Resize handles around the selected node, label, divider or lifeline; on a node, the
+     ports an edge is drawn from (one per side); on an edge, a handle at each end, dragged
+     to another node or side. */
+  var HANDLES = { nodes: ["nw", "n", "ne", "e", "se", "s", "sw", "w"], labels: ["w", "e"],
+                  dividers: ["w", "e"], lifelines: ["n", "s"] };
   Editor.prototype.drawHandles = function () {
-    var overlay = this.overlay, item = this.find(this.selected);
+    var overlay = this.overlay, item = this.one();
     overlay.querySelectorAll(".fe-handle, .fe-port").forEach(function (el) { el.remove(); });
     /* The canvas's own handle, at its bottom right corner: its width and height. */
     var corner = make("span", "fe-handle fe-canvas-handle", overlay);
     corner.setAttribute("data-handle", "canvas");
-    corner.title = "Drag to change the canvas's width and height";
+    corner.title = T("canvas-handle");
     corner.style.left = px(this.model.width);
     corner.style.top = px(this.model.height);
-    if (!item || (item.list !== "nodes" && item.list !== "labels")) return;
-    var r = this.rect(item), names = item.list === "nodes" ? ["nw", "n", "ne", "e", "se", "s", "sw", "w"] : ["w", "e"];
-    names.forEach(function (name) {
+    if (item && item.list === "edges") { this.drawEnds(item); return; }
+    if (!item) return;
+    var r = this.rect(item);
+    HANDLES[item.list].forEach(function (name) {
       var h = make("span", "fe-handle", overlay);
       h.setAttribute("data-handle", name);
       h.style.left = px(r.x + (name.indexOf("w") >= 0 ? 0 : name.indexOf("e") >= 0 ? r.w : r.w / 2));
@@ -286,51 +325,84 @@
       var p = sidePoint(item.fields.box, side, 0.5), dx = { left: -14, right: 14 }[side] || 0;
       var dy = { top: -14, bottom: 14 }[side] || 0, port = make("span", "fe-port", overlay);
       port.setAttribute("data-port", side);
-      port.title = "Drag to another node to draw an edge";
+      port.title = T("port-hint");
       port.style.left = px(p[0] + dx);
       port.style.top = px(p[1] + dy);
     });
   };
+  Editor.prototype.drawEnds = function (edge) {
+    var points = edge.fields.points || edge.shown, overlay = this.overlay;
+    if (!points) return;
+    [0, 1].forEach(function (end) {
+      var p = points[end ? points.length - 1 : 0], h = make("span", "fe-handle fe-end", overlay);
+      h.setAttribute("data-end", String(end));
+      h.title = T("end-hint");
+      h.style.left = px(p[0]);
+      h.style.top = px(p[1]);
+    });
+  };
 
-  /* History -------------------------------------------------------------------------- */
+  /* History: every operation is one step, made by commit(message) once it is done; the
+     bar then says that message, and only until the next operation. --------------------- */
+  function unrouted(key, value) { return key === "shown" || key === "problem" ? undefined : value; }
   Editor.prototype.snapshot = function () {
     var m = this.model;
     return JSON.stringify({ model: { width: m.width, height: m.height, nodes: m.nodes, edges: m.edges,
                                      labels: m.labels, dividers: m.dividers, lifelines: m.lifelines },
-                            texts: this.texts, selected: this.selected });
+                            texts: this.texts, renames: this.renames }, unrouted);
   };
-  Editor.prototype.commit = function () {
+  Editor.prototype.commit = function (message) {
     var now = this.snapshot();
-    if (now === this.history[this.history.length - 1]) return;
-    this.history.push(now);
+    this.say(message || "");
+    if (now === this.history[this.history.length - 1].state) return;
+    this.history.push({ state: now, message: message || "", selection: this.selection.slice() });
     this.future = [];
     this.updateBar();
   };
-  Editor.prototype.restore = function (state) {
-    var s = JSON.parse(state);
+  Editor.prototype.restore = function (entry) {
+    var s = JSON.parse(entry.state), shown = {};
+    this.model.edges.forEach(function (edge) { shown[edge.uid] = edge.shown; });
     this.model = s.model;
+    this.model.edges.forEach(function (edge) { if (shown[edge.uid]) edge.shown = shown[edge.uid]; });
     this.texts = s.texts;
-    this.selected = s.selected;
+    this.renames = s.renames;
+    var self = this;
+    this.selection = (entry.selection || []).filter(function (uid) { return self.find(uid); });
     this.draw();
     this.route();
     this.showText();
   };
+  /* An operation under way (a drag, a text being typed) ends before an undo or a redo. */
+  Editor.prototype.settle = function () {
+    if (this.drag) this.up({ clientX: 0, clientY: 0, cancel: true });
+    var typing = this.textRow && this.textRow.querySelector(":focus");
+    if (typing) typing.blur();
+  };
   Editor.prototype.undo = function () {
+    this.settle();
     if (this.history.length < 2) return;
-    this.future.push(this.history.pop());
+    var undone = this.history.pop();
+    this.future.push(undone);
     this.restore(this.history[this.history.length - 1]);
+    this.say(T("undone", { what: undone.message || T("a-change") }));
+    this.updateBar();
   };
   Editor.prototype.redo = function () {
+    this.settle();
     if (!this.future.length) return;
-    this.history.push(this.future.pop());
-    this.restore(this.history[this.history.length - 1]);
+    var redone = this.future.pop();
+    this.history.push(redone);
+    this.restore(redone);
+    this.say(T("redone", { what: redone.message || T("a-change") }));
+    this.updateBar();
   };
-  Editor.prototype.dirty = function () { return this.snapshot() !== this.history[0]; };
+  Editor.prototype.dirty = function () { return this.snapshot() !== this.history[0].state; };
 
   /* Moving, with snapping ------------------------------------------------------------ */
+  /* The boxes of the nodes and labels but `item` (or but the items of a list). */
   Editor.prototype.others = function (item) {
-    var self = this;
-    return [].concat(this.model.nodes, this.model.labels).filter(function (o) { return o !== item; })
+    var self = this, but = [].concat(item || []);
+    return [].concat(this.model.nodes, this.model.labels).filter(function (o) { return but.indexOf(o) < 0; })
       .map(function (o) { return self.rect(o); });
   };
 
@@ -382,6 +454,84 @@
     this.showGuides(guides, { x: x, y: y, w: r.w, h: r.h });
     if (item.list === "nodes") this.follow(item, before);
     else if (item.list === "labels") this.rerouteAll();
+    this.draw(false);
+  };
+
+  /* Several elements moved together by (dx, dy) from their boxes `boxes` (by uid): the
+     one grabbed (`lead`) snaps as one element would, the others keep their places
+     around it; none leaves the canvas. */
+  Editor.prototype.moveGroup = function (items, boxes, lead, dx, dy, snap) {
+    var self = this, m = this.model, r = this.rect(lead), start = boxes[lead.uid];
+    if (snap) {
+      var others = this.others(items), sx = snapAxis(start[0] + dx, r.w, start[1] + dy, start[1] + dy + r.h, others, true);
+      var sy = snapAxis(start[1] + dy, r.h, sx.value, sx.value + r.w, others, false);
+      dx = Math.round(sx.value - start[0]);
+      dy = Math.round(sy.value - start[1]);
+    }
+    items.forEach(function (item) {
+      var b = boxes[item.uid], q = self.rect(item);
+      dx = Math.max(-b[0], Math.min(m.width - q.w - b[0], dx));
+      dy = Math.max(-b[1], Math.min(m.height - Math.max(q.h, 1) - b[1], dy));
+    });
+    items.forEach(function (item) {
+      var b = boxes[item.uid];
+      item.fields.box[0] = Math.round((b[0] + dx) * 100) / 100;
+      item.fields.box[1] = Math.round((b[1] + dy) * 100) / 100;
+    });
+    items.forEach(function (item) { if (item.list === "nodes") self.follow(item); });
+    this.rerouteAll();
+    this.draw(false);
+  };
+  Editor.prototype.boxesOf = function (items) {
+    var boxes = {};
+    items.forEach(function (item) { boxes[item.uid] = item.fields.box.slice(); });
+    return boxes;
+  };
+  Editor.prototype.movable = function () {
+    return this.chosen().filter(function (item) { return item.fields.box; });
+  };
+
+  /* Align the selected elements on the first one selected's side or middle, or space
+     them evenly (equal gaps between them, the outermost two staying). */
+  var ALIGN = { left: ["x", 0], centre: ["x", 0.5], right: ["x", 1],
+                top: ["y", 0], middle: ["y", 0.5], bottom: ["y", 1] };
+  Editor.prototype.align = function (how) {
+    var self = this, items = this.movable();
+    if (items.length < 2) return;
+    var boxes = this.boxesOf(items), axis = ALIGN[how][0], at = ALIGN[how][1];
+    var size = function (r) { return axis === "x" ? r.w : r.h; }, first = this.rect(items[0]);
+    var line = (axis === "x" ? first.x : first.y) + at * size(first);
+    items.forEach(function (item) {
+      var r = self.rect(item), b = boxes[item.uid];
+      b[axis === "x" ? 0 : 1] = Math.round((line - at * size(r)) * 100) / 100;
+    });
+    this.placeAll(items, boxes);
+    this.commit(T("aligned", { count: items.length, how: T("align-" + how) }));
+  };
+  Editor.prototype.spread = function (axis) {
+    var self = this, items = this.movable();
+    if (items.length < 3) return;
+    var key = axis === "x" ? 0 : 1, boxes = this.boxesOf(items);
+    var rects = items.map(function (item) { return { item: item, r: self.rect(item) }; });
+    var pos = function (o) { return axis === "x" ? o.r.x : o.r.y; }, len = function (o) { return axis === "x" ? o.r.w : o.r.h; };
+    rects.sort(function (a, b) { return pos(a) - pos(b); });
+    var last = rects[rects.length - 1], total = rects.reduce(function (sum, o) { return sum + len(o); }, 0);
+    var gap = (pos(last) + len(last) - pos(rects[0]) - total) / (rects.length - 1), at = pos(rects[0]);
+    rects.forEach(function (o) {
+      boxes[o.item.uid][key] = Math.round(at * 100) / 100;
+      at += len(o) + gap;
+    });
+    this.placeAll(items, boxes);
+    this.commit(T("spaced", { count: items.length }));
+  };
+  Editor.prototype.placeAll = function (items, boxes) {
+    var self = this;
+    items.forEach(function (item) {
+      item.fields.box[0] = boxes[item.uid][0];
+      item.fields.box[1] = boxes[item.uid][1];
+    });
+    items.forEach(function (item) { if (item.list === "nodes") self.follow(item); });
+    this.rerouteAll();
     this.draw(false);
   };
 
@@ -454,6 +604,15 @@
       });
       return best === null ? grid(value) : best;
     }
+    if (item.list === "lifelines") {
+      var top = start[1], bottom = start[1] + start[2];
+      if (handle === "n") top = Math.min(edge(top + dy, false), bottom - min);
+      if (handle === "s") bottom = Math.max(edge(bottom + dy, false), top + min);
+      b[1] = Math.max(0, top);
+      b[2] = Math.min(this.model.height, bottom) - b[1];
+      this.draw(false);
+      return;
+    }
     var x1 = start[0], y1 = start[1], x2 = start[0] + start[2], y2 = start[1] + (start[3] || 0);
     if (handle.indexOf("w") >= 0) x1 = Math.min(edge(x1 + dx, true), x2 - min);
     if (handle.indexOf("e") >= 0) x2 = Math.max(edge(x2 + dx, true), x1 + min);
@@ -465,7 +624,7 @@
     b[2] = Math.min(this.model.width, x2) - b[0];
     if (item.list === "nodes") { b[1] = Math.max(0, y1); b[3] = Math.min(this.model.height, y2) - b[1]; }
     if (item.list === "nodes") this.follow(item);
-    else this.rerouteAll();
+    else if (item.list === "labels") this.rerouteAll();
     this.draw(false);
   };
 
@@ -518,9 +677,9 @@
       self.drawEdges();
       requestAnimationFrame(function () { stats.routes.push(performance.now() - since); });
       if (problems.length) self.say(problems.join("; "), true);
-      else if (self.message.classList.contains("fe-refused") && /^no route|names no node|itself/.test(self.message.textContent))
-        self.say("Every edge is routed.");
-    }, function (error) { self.say("Not routed: " + error, true); })
+      else if (self.routeTrouble) self.say(T("routed"));
+      self.routeTrouble = problems.length > 0;
+    }, function (error) { self.say(T("not-routed", { error: String(error) }), true); })
       .finally(function () {
         var again = self.routing.again;
         self.routing.busy = false;
@@ -591,197 +750,15 @@
       badge.style.top = px(r.y);
       if (!langs.length) {
         badge.textContent = "✓";
-        badge.title = "fits in every language and both diagram styles";
+        badge.title = T("fit-ok");
         return;
       }
       badge.textContent = langs.map(function (code) { return code + " +" + found[code].px + " px"; }).join(" · ");
       badge.title = langs.map(function (code) {
         var f = found[code];
-        return code + ": " + (f.covered_by ? "covered by node " + f.covered_by + " by " : "overflowing by ") +
-          f.px + " px (" + f.style + " style)";
+        return T(f.covered_by ? "fit-covered" : "fit-over", { language: code, node: f.covered_by, px: f.px, style: f.style });
       }).join("\n");
     });
-  };
-
-  /* The bar: language, add, delete, undo, redo, save, close; the selected element's
-     texts in the language shown. */
-  Editor.prototype.makeBar = function () {
-    var self = this, bar = make("div", "fe-bar");
-    bar.setAttribute("role", "toolbar");
-    bar.setAttribute("aria-label", "Figure editor");
-    var row = make("div", "fe-row", bar), label = make("label", "", row);
-    label.textContent = "Language ";
-    var select = make("select", "fe-language", label);
-    this.data.languages.forEach(function (lang) {
-      var option = make("option", "", select);
-      option.value = lang.code;
-      option.textContent = lang.name + " (" + lang.code + ")";
-    });
-    select.value = this.language;
-    select.addEventListener("change", function () { self.language = select.value; self.draw(); self.showText(); });
-    [["Add node", function () { self.addNode(); }], ["Delete", function () { self.remove(); }],
-     ["Undo", function () { self.undo(); }], ["Redo", function () { self.redo(); }],
-     ["Save", function () { self.save(); }], ["Close editor", function () { self.close(); }]].forEach(function (b) {
-      var button = make("button", "", row);
-      button.type = "button";
-      button.textContent = b[0];
-      button.setAttribute("data-action", b[0]);
-      button.addEventListener("click", b[1]);
-    });
-    this.message = make("span", "fe-message", row);
-    this.message.setAttribute("role", "status");
-    this.message.setAttribute("aria-live", "polite");
-    this.textRow = make("div", "fe-row fe-texts", bar);
-    var note = this.data.transforms.length ? " Shown without its transforms (" + this.data.transforms.map(function (t) {
-      return Object.keys(t)[0]; }).join(", ") + ") while editing: you move the spec's own coordinates, the build applies them again." : "";
-    this.say("Drag to move (arrow keys: 1 px, Shift: 10 px); handles resize; drag from a node's dot to another " +
-             "node to draw an edge; Delete removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes." + note);
-    this.figure.querySelector(".figure-scroll").before(bar);
-    this.bar = bar;
-    this.showText();
-    return bar;
-  };
-
-  Editor.prototype.updateBar = function () {
-    if (!this.bar) return;
-    var q = this.bar.querySelector.bind(this.bar), item = this.find(this.selected);
-    q('[data-action="Undo"]').disabled = this.history.length < 2;
-    q('[data-action="Redo"]').disabled = !this.future.length;
-    q('[data-action="Delete"]').disabled = !item;
-    q('[data-action="Save"]').disabled = !this.dirty();
-  };
-
-  Editor.prototype.say = function (text, refused) {
-    this.message.textContent = text;
-    this.message.classList.toggle("fe-refused", !!refused);
-  };
-
-  /* The selected element's texts, editable in the language shown, and its style; with
-     nothing selected, the figure's title and caption. */
-  var STYLES = { nodes: ["soft", "accent"], edges: ["cache", "feedback"], labels: ["stage", "task-title", "math"] };
-  Editor.prototype.showText = function () {
-    var self = this, row = this.textRow, item = this.find(this.selected);
-    while (row.firstChild) row.removeChild(row.firstChild);
-    if (!item || item.list === "dividers" || item.list === "lifelines") {
-      this.textFields(this.head, [["title", "Figure title"], ["caption", "Caption"]]);
-      return;
-    }
-    if (item.list !== "edges")
-      this.textFields(item, item.list === "nodes" ? [["text", "Text"], ["sub", "Subtitle"]] : [["text", "Text"]]);
-    var label = make("label", "fe-style", row), select = make("select", "", label);
-    label.insertBefore(document.createTextNode("Style "), select);
-    [""].concat(STYLES[item.list]).forEach(function (name) {
-      var option = make("option", "", select);
-      option.value = name;
-      option.textContent = name || "plain";
-    });
-    select.value = item.fields["class"] || "";
-    select.addEventListener("change", function () {
-      if (select.value) item.fields["class"] = select.value;
-      else delete item.fields["class"];
-      self.draw();
-      self.commit();
-    });
-    if (item.list !== "edges") return;
-    var arrow = make("label", "fe-style", row), box = make("input", "", arrow);
-    box.type = "checkbox";
-    box.checked = item.fields.arrow !== false;
-    arrow.appendChild(document.createTextNode(" Arrow"));
-    box.addEventListener("change", function () {
-      if (box.checked) delete item.fields.arrow;
-      else item.fields.arrow = false;
-      self.draw();
-      self.commit();
-    });
-  };
-
-  Editor.prototype.textFields = function (item, fields) {
-    var self = this, row = this.textRow;
-    fields.forEach(function (field) {
-      var label = make("label", "", row), key = item.fields[field[0]];
-      label.textContent = field[1] + " (" + self.language + ") ";
-      var area = make("textarea", "fe-text", label);
-      area.setAttribute("data-field", field[0]);
-      area.rows = 2;
-      area.lang = self.canvas.lang;
-      area.value = key ? self.text(key) : "";
-      if (key) area.placeholder = self.text(key, self.data.source);
-      area.addEventListener("input", function () { self.typed(item, field[0], area.value); });
-      area.addEventListener("change", function () { self.commit(); });
-    });
-  };
-
-  Editor.prototype.typed = function (item, field, value) {
-    var key = item.fields[field];
-    if (!key) {
-      if (!value) return;
-      key = item.fields[field] = this.newKey(item.fields.id + "-" + field);
-    }
-    (this.texts[key] = this.texts[key] || {})[this.language] = value;
-    if (!value && field === "sub" && !this.loaded[key]) delete item.fields.sub;
-    this.draw();
-  };
-
-  Editor.prototype.newKey = function (stem) {
-    var taken = this.data.taken.concat(Object.keys(this.texts)), key = this.id + "-" + stem, n = 2;
-    while (taken.indexOf(key) >= 0) key = this.id + "-" + stem + "-" + n++;
-    return key;
-  };
-
-  Editor.prototype.addNode = function () {
-    var m = this.model, used = m.nodes.map(function (n) { return n.fields.id; }), n = 1;
-    while (used.indexOf("node-" + n) >= 0) n++;
-    var id = "node-" + n, w = 140, h = 60, spot = this.freeSpot(w, h);
-    var node = { uid: "e" + this.uid++, list: "nodes", origin: null,
-                 fields: { id: id, box: [spot[0], spot[1], w, h], text: this.newKey(id) } };
-    this.texts[node.fields.text] = {};
-    m.nodes.push(node);
-    this.select(node.uid);
-    this.commit();
-    var area = this.textRow.querySelector("textarea");
-    if (area) area.focus();
-    this.say("Node " + id + " added: type its text in each language (switch the language above).");
-  };
-
-  /* The first place on the grid, row by row, where a box of w × h keeps 10 px from
-     everything; with none, the canvas grows at the bottom to make one. */
-  Editor.prototype.freeSpot = function (w, h) {
-    var others = this.others(null), m = this.model;
-    for (var y = 10; y + h <= m.height; y += 10) {
-      for (var x = 10; x + w <= m.width; x += 10) {
-        var clear = others.every(function (o) {
-          return x + w + 10 <= o.x || o.x + o.w + 10 <= x || y + h + 10 <= o.y || o.y + o.h + 10 <= y;
-        });
-        if (clear) return [x, y];
-      }
-    }
-    var bottom = others.reduce(function (low, o) { return Math.max(low, o.y + o.h); }, 0);
-    m.height = grid(Math.max(m.height, bottom + 20 + h + 10) + 2);
-    return [10, grid(bottom + 20)];
-  };
-
-  Editor.prototype.remove = function () {
-    var item = this.find(this.selected), m = this.model;
-    if (!item) return;
-    var id = item.fields.id;
-    m[item.list] = m[item.list].filter(function (o) { return o !== item; });
-    if (item.list === "nodes") {
-      m.edges = m.edges.filter(function (e) {
-        var ends = e.ends || [];
-        return endName(e.fields.from) !== id && endName(e.fields.to) !== id &&
-          !ends.some(function (end) { return end && end.node === id; });
-      });
-    }
-    this.selected = null;
-    this.draw();
-    this.showText();
-    this.commit();
-  };
-
-  Editor.prototype.select = function (uid) {
-    this.selected = uid;
-    this.draw();
-    this.showText();
   };
 
   /* Pointer and keys ------------------------------------------------------------------- */
@@ -793,7 +770,7 @@
   Editor.prototype.itemAt = function (target) {
     var self = this, uid = target.getAttribute && target.getAttribute("data-edge");
     if (uid) return this.find(uid);
-    var el = target.closest(".node, .figure-label, .figure-divider, .figure-lifeline");
+    var el = target.closest && target.closest(".node, .figure-label, .figure-divider, .figure-lifeline");
     return this.all().filter(function (item) { return self.els[item.uid] === el; })[0] || null;
   };
 
@@ -815,29 +792,47 @@
   Editor.prototype.down = function (e) {
     if (e.button !== undefined && e.button !== 0) return;
     var target = e.target, at = this.point(e);
-    var handle = target.getAttribute("data-handle"), port = target.getAttribute("data-port");
+    var handle = target.getAttribute("data-handle"), port = target.getAttribute("data-port"), end = target.getAttribute("data-end");
     e.preventDefault();
+    this.canvas.focus({ preventScroll: true });
     this.canvas.setPointerCapture(e.pointerId);
     if (handle === "canvas") {
       /* In screen px: the canvas is centred, and moves under the pointer as it grows. */
       this.drag = { kind: "canvas", client: [e.clientX, e.clientY], size: [this.model.width, this.model.height] };
       return;
     }
-    var item = handle || port ? this.find(this.selected) : this.itemAt(target);
-    if (!item) { this.drag = null; this.select(null); return; }
-    if (!handle && !port && item.uid !== this.selected) { this.select(item.uid); at = this.point(e); }
+    if (end !== null) {
+      this.drag = { kind: "end", item: this.one(), end: Number(end), from: at, line: make("span", "fe-guide fe-drawing", this.overlay) };
+      return;
+    }
+    var item = handle || port ? this.one() : this.itemAt(target);
+    if (!item) { this.drag = { kind: "band", from: at, add: e.shiftKey, el: make("span", "fe-band", this.overlay) }; return; }
+    if (e.shiftKey && !handle && !port) { this.drag = null; this.toggle(item); return; }
+    if (!handle && !port && !this.isSelected(item)) { this.select([item.uid]); at = this.point(e); }
+    var group = handle || port || item.list === "edges" ? [item] : this.movable();
     this.drag = { kind: handle ? "resize" : port ? "connect" : item.list === "edges" ? "none" : "move",
-                  item: item, handle: handle, side: port, from: at, box: item.fields.box ? item.fields.box.slice() : null };
+                  item: item, handle: handle, side: port, from: at, box: item.fields.box ? item.fields.box.slice() : null,
+                  group: group, boxes: item.fields.box ? this.boxesOf(group) : {} };
     if (port) this.drag.line = make("span", "fe-guide fe-drawing", this.overlay);
   };
+  Editor.prototype.toggle = function (item) {
+    var uids = this.selection.filter(function (uid) { return uid !== item.uid; });
+    if (uids.length === this.selection.length) uids.push(item.uid);
+    this.select(uids);
+  };
 
+  function lineTo(line, p, at) {
+    line.style.cssText = "left:" + px(p[0]) + ";top:" + px(p[1]) + ";width:" + px(Math.hypot(at[0] - p[0], at[1] - p[1])) +
+      ";height:0;transform-origin:0 0;transform:rotate(" + Math.atan2(at[1] - p[1], at[0] - p[0]) * 180 / Math.PI + "deg)";
+  }
   Editor.prototype.moved = function (e) {
     var d = this.drag;
     if (!d) return;
     var at = this.point(e), dx = d.from ? at[0] - d.from[0] : 0, dy = d.from ? at[1] - d.from[1] : 0;
     if (d.kind === "move" && (d.moved || Math.abs(dx) + Math.abs(dy) > 2)) {
       d.moved = true;
-      this.moveTo(d.item, d.box[0] + dx, d.box[1] + dy, true);
+      if (d.group.length > 1) this.moveGroup(d.group, d.boxes, d.item, dx, dy, true);
+      else this.moveTo(d.item, d.box[0] + dx, d.box[1] + dy, true);
     } else if (d.kind === "resize") {
       d.moved = true;
       this.resize(d.item, d.handle, d.box, dx, dy);
@@ -845,95 +840,250 @@
       d.moved = true;
       this.resizeCanvas(d.size[0] + e.clientX - d.client[0], d.size[1] + e.clientY - d.client[1]);
     } else if (d.kind === "connect") {
-      var p = sidePoint(d.item.fields.box, d.side, 0.5), len = Math.hypot(at[0] - p[0], at[1] - p[1]);
-      d.line.style.cssText = "left:" + px(p[0]) + ";top:" + px(p[1]) + ";width:" + px(len) + ";height:0;transform-origin:0 0;" +
-        "transform:rotate(" + Math.atan2(at[1] - p[1], at[0] - p[0]) * 180 / Math.PI + "deg)";
+      lineTo(d.line, sidePoint(d.item.fields.box, d.side, 0.5), at);
+    } else if (d.kind === "end") {
+      lineTo(d.line, d.from, at);
+    } else if (d.kind === "band") {
+      d.moved = true;
+      d.el.style.cssText = "left:" + px(Math.min(at[0], d.from[0])) + ";top:" + px(Math.min(at[1], d.from[1])) +
+        ";width:" + px(Math.abs(dx)) + ";height:" + px(Math.abs(dy));
+      d.to = at;
     }
   };
 
+  var DONE = { move: "moved", resize: "resized", canvas: "canvas-resized" };
   Editor.prototype.up = function (e) {
     var d = this.drag;
     this.drag = null;
-    this.overlay.querySelectorAll(".fe-guide").forEach(function (el) { el.remove(); });
+    this.overlay.querySelectorAll(".fe-guide, .fe-band").forEach(function (el) { el.remove(); });
     if (!d) return;
-    if (d.kind === "connect") this.connect(d, e);
-    else if (d.moved) { this.route(); this.commit(); this.scheduleFit(); }
+    if (d.kind === "connect" && !e.cancel) this.connect(d, e);
+    else if (d.kind === "end" && !e.cancel) this.reattach(d, e);
+    else if (d.kind === "band") this.band(d);
+    else if (d.moved) {
+      this.route();
+      this.commit(d.kind === "canvas" ? T(DONE.canvas, { width: this.model.width, height: this.model.height })
+        : T(DONE[d.kind], { what: this.describe(d.group) }));
+      this.scheduleFit();
+    }
     if (d.kind === "canvas") this.figure.querySelector(".figure-scroll").scrollLeft = 0;
+  };
+
+  /* The rubber band: the elements it touches are selected (added to the selection with
+     Shift); a click on the empty canvas selects nothing. */
+  Editor.prototype.band = function (d) {
+    if (!d.to || Math.abs(d.to[0] - d.from[0]) + Math.abs(d.to[1] - d.from[1]) < 3) {
+      if (!d.add) this.select([]);
+      return;
+    }
+    var self = this, x1 = Math.min(d.from[0], d.to[0]), x2 = Math.max(d.from[0], d.to[0]);
+    var y1 = Math.min(d.from[1], d.to[1]), y2 = Math.max(d.from[1], d.to[1]);
+    var hit = this.all().filter(function (item) {
+      if (!item.fields.box) return false;
+      var r = self.rect(item);
+      return r.x <= x2 && r.x + r.w >= x1 && r.y <= y2 && r.y + r.h >= y1;
+    }).map(function (item) { return item.uid; });
+    var uids = d.add ? this.selection.concat(hit.filter(function (uid) { return self.selection.indexOf(uid) < 0; })) : hit;
+    this.select(uids);
   };
 
   Editor.prototype.connect = function (d, e) {
     var under = document.elementFromPoint(e.clientX, e.clientY), el = under && under.closest(".node");
     var target = el && this.itemAt(el);
     if (!target || target.list !== "nodes" || target === d.item) {
-      this.say("An edge is drawn from a node's dot to another node.", true);
+      this.say(T("edge-refused"), true);
       return;
     }
-    var side = nearestSide(target.fields.box, this.point(e));
+    this.addEdge(d.item, d.side, target, nearestSide(target.fields.box, this.point(e)));
+  };
+  Editor.prototype.addEdge = function (from, fromSide, to, toSide) {
     var edge = { uid: "e" + this.uid++, list: "edges", origin: null, ends: [null, null],
-                 fields: { from: d.item.fields.id + "." + d.side, to: target.fields.id + "." + side } };
+                 fields: { from: from.fields.id + "." + fromSide, to: to.fields.id + "." + toSide } };
     this.model.edges.push(edge);
-    this.selected = edge.uid;
+    this.selection = [edge.uid];
     this.draw();
     this.showText();
     this.route();
-    this.commit();
+    this.commit(T("added-edge", { from: from.fields.id, to: to.fields.id }));
   };
 
+  /* An edge's end dropped on a node: the edge now names its ends (`from`/`to` with the
+     side nearest to where it was dropped), and the build's router draws it. */
+  Editor.prototype.reattach = function (d, e) {
+    var under = document.elementFromPoint(e.clientX, e.clientY), el = under && under.closest(".node");
+    var target = el && this.itemAt(el);
+    if (!target || target.list !== "nodes") { this.say(T("end-refused"), true); this.drawHandles(); return; }
+    this.attachEnd(d.item, d.end, target, nearestSide(target.fields.box, this.point(e)));
+  };
+  /* The node an edge's other end is on (null: none). */
+  Editor.prototype.otherEnd = function (edge, end) {
+    var f = edge.fields, kept = f.points ? (edge.ends || [])[end ? 0 : 1] : null;
+    if (f.points) return kept ? { node: kept.node, side: kept.side } : null;
+    var value = f[end ? "from" : "to"];
+    return value ? { node: endName(value), side: value.split(".")[1] || null } : null;
+  };
+  Editor.prototype.attachEnd = function (edge, end, target, side) {
+    var f = edge.fields, name = end ? "to" : "from", other = this.otherEnd(edge, end);
+    var refused = !other ? T("end-unattached") : other.node === target.fields.id ? T("edge-refused") : "";
+    if (refused) { this.say(refused, true); this.drawHandles(); return; }
+    if (f.points) {
+      edge.shown = f.points;
+      delete f.points;
+      f[end ? "from" : "to"] = other.node + "." + other.side;
+    }
+    f[name] = target.fields.id + "." + side;
+    if (name === "from") { var to = f.to; delete f.to; f.to = to; }   /* from before to */
+    edge.ends = [null, null];
+    this.draw();
+    this.route();
+    this.commit(T("reattached", { end: T("end-" + name), id: target.fields.id, side: T("side-" + side) }));
+  };
+
+  /* Keys: Tab and Shift+Tab go through the elements while the canvas has the focus;
+     arrows move (Shift: 10 px), Alt+arrows resize; E starts an edge from the selected
+     node (Tab to the node it goes to, Enter draws it); Delete, Escape, Ctrl+A, undo and
+     redo. Each key press that changes the figure is one operation. */
   Editor.prototype.key = function (e) {
     var tag = e.target.tagName;
     if (tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT") return;
-    var ctrl = e.ctrlKey || e.metaKey, k = e.key.toLowerCase();
+    var ctrl = e.ctrlKey || e.metaKey, k = e.key.toLowerCase(), onCanvas = document.activeElement === this.canvas;
     if (ctrl && (k === "y" || (k === "z" && e.shiftKey))) { e.preventDefault(); this.redo(); return; }
     if (ctrl && k === "z") { e.preventDefault(); this.undo(); return; }
-    var item = this.find(this.selected);
-    if (!item) return;
+    if (onCanvas && e.key === "Tab") { this.tab(e); return; }
+    if (onCanvas && ctrl && k === "a") { e.preventDefault(); this.select(this.all().map(function (i) { return i.uid; })); return; }
+    if (e.key === "Escape") { this.linking = null; this.kept = []; this.select([]); return; }
+    if (onCanvas && e.key === " " && !this.linking) { e.preventDefault(); this.keep(); return; }
+    if (this.linking && e.key === "Enter") { e.preventDefault(); this.linkTo(); return; }
+    var items = this.chosen(), by = ARROWS[e.key];
+    if (!items.length && by && e.altKey && onCanvas) {   /* the canvas's own size */
+      e.preventDefault();
+      var step = e.shiftKey ? 10 : GRID;
+      this.resizeCanvas(this.model.width + by[0] * step, this.model.height + by[1] * step);
+      this.commit(T(DONE.canvas, { width: this.model.width, height: this.model.height }));
+      return;
+    }
+    if (!items.length) return;
     if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); this.remove(); return; }
-    if (e.key === "Escape") { this.select(null); return; }
+    if (k === "e" && !ctrl && !e.altKey && this.one()) { e.preventDefault(); this.startLink(e.shiftKey); return; }
     var step = e.shiftKey ? 10 : 1, moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
-    if (!moves[e.key] || !item.fields.box) return;
+    if (!moves[e.key]) return;
     e.preventDefault();
-    this.moveTo(item, item.fields.box[0] + moves[e.key][0], item.fields.box[1] + moves[e.key][1], false);
+    if (e.altKey) { this.nudgeSize(moves[e.key]); return; }
+    var movable = this.movable();
+    if (!movable.length) return;
+    this.moveGroup(movable, this.boxesOf(movable), movable[0], moves[e.key][0], moves[e.key][1], false);
+    this.commit(T("moved", { what: this.describe(movable) }));
     var self = this;
     clearTimeout(this.keyTimer);
-    this.keyTimer = setTimeout(function () { self.route(); self.commit(); }, 400);
+    this.keyTimer = setTimeout(function () { self.route(); }, 300);
+  };
+
+  /* E on a node: an edge from it; on an edge: its end moves (Shift+E: its start). */
+  Editor.prototype.startLink = function (start) {
+    var item = this.one();
+    if (item.list === "nodes") {
+      this.linking = item;
+      this.say(T("edge-start", { id: item.fields.id }));
+    } else if (item.list === "edges") {
+      this.linking = { edge: item, end: start ? 0 : 1 };
+      this.say(T("end-start", { end: T(start ? "end-from" : "end-to") }));
+    }
+  };
+  var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  Editor.prototype.tab = function (e) {
+    var items = this.linking ? this.model.nodes.filter(function (n) { return n !== this.linking; }, this) : this.all();
+    var at = this.selection.length ? items.indexOf(this.find(this.selection[this.selection.length - 1])) : -1;
+    var next = at < 0 ? (e.shiftKey ? items.length - 1 : 0) : at + (e.shiftKey ? -1 : 1);
+    if (next < 0 || next >= items.length) { if (!this.linking) { this.select([]); return; } next = (next + items.length) % items.length; }
+    e.preventDefault();
+    var kept = this.linking ? [] : (this.kept || []).filter(function (uid) { return uid !== items[next].uid; });
+    this.select(kept.concat([items[next].uid]));
+    this.say(!this.linking ? this.describe([items[next]]) : this.linking.edge ? this.describe([items[next]])
+      : T("edge-to", { from: this.linking.fields.id, id: items[next].fields.id }));
+  };
+  /* Space keeps the element Tab reached selected while Tab goes on (again: no longer);
+     the keyboard's Shift+click. */
+  Editor.prototype.keep = function () {
+    var uid = this.selection[this.selection.length - 1], kept = this.kept = this.kept || [];
+    if (!uid) return;
+    if (kept.indexOf(uid) >= 0) kept.splice(kept.indexOf(uid), 1);
+    else kept.push(uid);
+    this.say(T(kept.indexOf(uid) >= 0 ? "kept" : "not-kept", { what: this.describe([this.find(uid)]), count: kept.length }));
+  };
+  /* Enter: the edge drawn, or the edge's end moved, to the node Tab reached, on the
+     sides that face each other. */
+  Editor.prototype.linkTo = function () {
+    var from = this.linking, to = this.one();
+    this.linking = null;
+    if (from.edge) {
+      var other = this.otherEnd(from.edge, from.end), node = other && this.nodeById(other.node);
+      if (!to || to.list !== "nodes" || !node) { this.say(T(node ? "end-refused" : "end-unattached"), true); return; }
+      this.selection = [from.edge.uid];   /* the edge stays selected */
+      this.attachEnd(from.edge, from.end, to, facing(this.rect(node), this.rect(to))[1]);
+      this.showText();
+      return;
+    }
+    if (!to || to.list !== "nodes" || to === from) { this.say(T("edge-refused"), true); return; }
+    var sides = facing(this.rect(from), this.rect(to));
+    this.addEdge(from, sides[0], to, sides[1]);
+  };
+  function facing(a, b) {
+    var dx = b.x + b.w / 2 - a.x - a.w / 2, dy = b.y + b.h / 2 - a.y - a.h / 2;
+    return Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? ["right", "left"] : ["left", "right"])
+      : (dy >= 0 ? ["bottom", "top"] : ["top", "bottom"]);
+  }
+  Editor.prototype.nudgeSize = function (by) {
+    var item = this.one();
+    if (!item || !item.fields.box || item.list === "edges") return;
+    var b = item.fields.box, tall = item.list === "lifelines";
+    if (item.list === "nodes" || !tall) b[2] = Math.max(20, b[2] + by[0]);
+    if (item.list === "nodes") b[3] = Math.max(20, b[3] + by[1]);
+    if (tall) b[2] = Math.max(20, b[2] + by[1]);
+    if (item.list === "nodes") this.follow(item);
+    this.draw(false);
+    this.commit(T("resized", { what: this.describe([item]) }));
   };
 
   /* Saving ------------------------------------------------------------------------------- */
   Editor.prototype.request = function () {
     var m = this.model, spec = { width: m.width, height: m.height }, texts = [], self = this;
-    ["nodes", "edges", "labels", "dividers", "lifelines"].forEach(function (list) {
+    LISTS.forEach(function (list) {
       spec[list] = m[list].map(function (item) { return Object.assign({ origin: item.origin }, item.fields); });
     });
     Object.keys(this.texts).forEach(function (key) {
+      var loaded = self.loadedOf(key);
       Object.keys(self.texts[key]).forEach(function (language) {
         var value = self.texts[key][language];
-        if ((self.loaded[key] || {})[language] !== value) texts.push({ key: key, language: language, text: value });
+        if (loaded[language] !== value) texts.push({ key: key, language: language, text: value });
       });
     });
-    return { figure: this.id, base: this.data.base, spec: spec, texts: texts };
+    return { figure: this.id, base: this.data.base, spec: spec, texts: texts, renames: this.renames };
   };
 
   Editor.prototype.save = function () {
     var self = this;
-    clearTimeout(this.keyTimer);
-    this.commit();
-    this.say("Saving…");
+    this.settle();
+    this.say(T("saving"));
     this.saving = true;
     post("save", this.request()).then(function (result) {
       self.saving = false;
       if (result.status !== 200) { self.say(result.answer.message, true); return; }
       self.saved = true;
       try { sessionStorage.setItem(REOPEN, self.id); } catch (e) {}
-      self.say(result.answer.message + " The site is being rebuilt; this page reloads.");
+      var changed = result.answer.changed;
+      self.say((changed.length ? T("saved", { files: changed.join(", ") }) : T("nothing-to-save")) + " " + T("reloading"));
       reloadIfDue();
-    }, function (error) { self.saving = false; self.say("Not saved: " + error, true); });
+    }, function (error) { self.saving = false; self.say(T("not-saved", { error: String(error) }), true); });
   };
 
   Editor.prototype.close = function () {
-    if (this.dirty() && !window.confirm("Leave the editor and lose the unsaved changes?")) return;
+    if (this.dirty() && !window.confirm(T("confirm-close"))) return;
     this.saved = true;
     location.reload();
   };
+
+  /* What editor_bar.js (the bar, its fields and what its buttons do) builds on. */
+  F.parts = { Editor: Editor, make: make, T: T, ID: ID, LISTS: LISTS, endName: endName, grid: grid };
 
   function holds() { return !!current && !current.saved; }
   function reloadIfDue() {
@@ -943,7 +1093,7 @@
 
   /* The buttons ---------------------------------------------------------------------- */
   function open(figure, button) {
-    if (current) { current.say("Close this editor before editing another figure.", true); return; }
+    if (current) { current.say(T("close-first"), true); return; }
     var id = figure.id.replace(/^figure-/, "");
     button.disabled = true;
     post("open", { figure: id }).then(function (result) {
@@ -966,7 +1116,7 @@
     document.querySelectorAll("figure.figure[id^='figure-']").forEach(function (figure) {
       var button = make("button", "fe-open");
       button.type = "button";
-      button.textContent = "Edit figure";
+      button.textContent = T("edit-figure");
       figure.querySelector(".figure-heading").after(button);
       button.addEventListener("click", function () { open(figure, button); });
       if (reopen && figure.id === "figure-" + reopen) open(figure, button);

@@ -1,22 +1,26 @@
 """The figure editor of `python build.py serve`: its server side.
 
-serve adds editor.js (beside this file) to every page it serves with a figure, with this
-server's secret token; each figure gets a button "Edit figure" that turns it into an
-editor in place. The page then asks, by POST under PREFIX:
+serve adds editor.js and editor_bar.js (beside this file) to every page it serves with a
+figure, with this server's secret token and the editor's interface strings in the site's
+languages; each figure gets a button "Edit figure" that turns it into an editor in place.
+The page then asks, by POST under PREFIX:
 
 - `open` `{"figure": ID}`: the spec's own geometry (before its transforms: the editor
   edits the coordinates the author writes), every text the figure uses in every language,
-  the languages, and the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
+  the languages, the keys other figures use too (`elsewhere`: a rename keeps them), and
+  the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
 - `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
   their ends, from the build's own router (geometry/route.py) on the geometry as it is
   being dragged, so that what the editor shows is what the build draws;
-- `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...]}`: refused
-  (409) when either file is no longer the one the editor loaded; otherwise the spec's
-  changed elements are written into its text and nothing else (figures/spec_edit.py),
-  the texts into the dictionary as the translator's editor writes them
-  (translate/dictionary_file.py), each file atomically. The new spec is loaded as the
-  build loads it first: a spec the build would refuse is not written (422, with the
-  build's messages). serve's watcher then rebuilds, and open pages reload.
+- `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...],
+  "renames": {OLD: NEW}}`: refused (409) when either file is no longer the one the editor
+  loaded; otherwise the spec's changed elements are written into its text and nothing
+  else (figures/spec_edit.py), the keys of a renamed node renamed (figures/rename.py,
+  refused when another figure uses them), the texts into the dictionary as the
+  translator's editor writes them (translate/dictionary_file.py), each file atomically.
+  The new spec is loaded as the build loads it first: a spec the build would refuse is
+  not written (422, with the build's messages). serve's watcher then rebuilds, and open
+  pages reload.
 
 Every request passes the translator's editor's guard (translate/editor.py): the token in
 a header, `Origin` and `Host` naming this server, a JSON body under its size limit.
@@ -31,16 +35,19 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ..check.reserved import PAGE_IDS
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, load_figure
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
 from ..load.texts import value_problem
+from ..load.theme import EDITOR, OVERRIDES, STRINGS, theme_strings
 from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
 from .new import add_entries
+from .rename import keys_of, problems_of, rename_keys, used_elsewhere
 from .routing import route_request
 
 PREFIX = "/__articlesite/figure/"
@@ -81,10 +88,11 @@ class FigureEditor:
         if page == VIEW or headers.get("Host", "") not in self.guard.hosts():
             return ""
         here, translate = files("articlesite.figures"), files("articlesite.translate")
-        settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
+        settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX,
+                    "reserved": sorted(PAGE_IDS), **editor_strings(self.root)}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
-                   here.joinpath("editor.js")]
+                   here.joinpath("editor.js"), here.joinpath("editor_bar.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
                 + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")
@@ -141,6 +149,7 @@ class FigureEditor:
                 "transforms": changes.plain(standing.data.get("transforms") or []),
                 "texts": {key: texts.get(key, {}) for key in keys},
                 "taken": sorted(texts) if isinstance(texts, dict) else [],
+                "elsewhere": sorted(set(keys) & used_elsewhere(self.root, standing.path.stem)),
                 "languages": [{"code": lang.code, "lang": lang.lang, "name": lang.name}
                               for lang in site.languages],
                 "source": site.source_language,
@@ -174,7 +183,8 @@ class FigureEditor:
                               "close the editor to see the file as it is now.")
         spec = checked_spec(request.get("spec"))
         texts = checked_texts(request.get("texts"), self.site().codes)
-        new_texts = self.new_dictionary(texts_data.decode("utf-8"), texts)
+        renames = self.checked_renames(request.get("renames") or {}, standing, texts_data)
+        new_texts = self.new_dictionary(rename_keys(texts_data.decode("utf-8"), renames), texts)
         try:
             new_spec = changes.apply(standing.text, standing.data, spec)
         except ValueError as error:
@@ -188,11 +198,38 @@ class FigureEditor:
         if new_texts != texts_data.decode("utf-8"):
             write_atomically(self.dictionary_path, new_texts, self.root)
             changed.append(f"figures/{self.dictionary_path.name}")
+        changed += self.rename_in_record(renames)
         return {"ok": True, "changed": changed,
                 "base": {"spec": file_digest(new_spec.encode("utf-8")),
                          "texts": file_digest(new_texts.encode("utf-8"))},
                 "message": ("Saved " + " and ".join(changed) + "." if changed
                             else "Nothing to save: the files already say this.")}
+
+    def checked_renames(self, renames: object, standing: Standing, texts_data: bytes) -> dict:
+        """The keys to rename (old -> new), refused (422) unless each is a key of this
+        figure that no other figure uses, renamed to a key not taken."""
+        entries = set(json.loads(texts_data))
+        problems = problems_of(renames, entries, keys_of(standing.data),
+                               used_elsewhere(self.root, standing.path.stem))
+        if problems:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
+                          + "; ".join(problems), problems=problems)
+        return dict(renames)   # type: ignore[call-overload]
+
+    def rename_in_record(self, renames: dict) -> list[str]:
+        """The renamed keys renamed in the record of confirmed translations too."""
+        path = self.dictionary_path.with_name(f"{self.dictionary_path.stem}.confirmed.json")
+        if not renames or not path.is_file():
+            return []
+        text = path.read_bytes().decode("utf-8")
+        try:
+            new = rename_keys(text, renames)
+        except ValueError:   # a record the build will report on its own
+            return []
+        if new == text:
+            return []
+        write_atomically(path, new, self.root)
+        return [f"figures/{path.name}"]
 
     def new_dictionary(self, text: str, texts: dict[tuple[str, str], str]) -> str:
         """The dictionary's text with the edited texts; a new key (a node added) gets,
@@ -234,6 +271,33 @@ class FigureEditor:
             raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
                           + "; ".join(map(str, problems)),
                           problems=[str(problem) for problem in problems])
+
+
+# The editor's interface strings -------------------------------------------------------------
+
+def editor_strings(root: Path) -> dict:
+    """The editor's interface strings (the theme's `editor-` strings, with those of the
+    project's templates/strings.yaml over them) in each language of the site, by language
+    code (a language without one gets the source language's), and the code of each `lang`
+    a page may have. A project's file the build refuses is the build's to report: its
+    strings are then left out here."""
+    site = load_site(root, Problems(root))
+    if site is None:
+        return {"strings": {}, "codes": {}}
+    texts = {key: dict(values) for key, values in theme_strings().items()
+             if key.startswith(EDITOR)}
+    own = root / OVERRIDES / STRINGS
+    found = parse_yaml(own.read_text(encoding="utf-8", errors="replace"), own,
+                       Problems(root)) if own.is_file() else None
+    for key, values in (found.items() if isinstance(found, dict) else ()):
+        if isinstance(key, str) and key.startswith(EDITOR) and isinstance(values, dict):
+            texts.setdefault(key, {}).update(
+                (code, text) for code, text in values.items() if isinstance(text, str))
+    strings = {code: {key.removeprefix(EDITOR): values.get(code) or values.get(
+                   site.source_language) or values.get("en", "")
+                   for key, values in texts.items()} for code in site.codes}
+    return {"strings": strings, "codes": {lang.lang: lang.code for lang in site.languages},
+            "source": site.source_language}
 
 
 # The spec as the build reads it ----------------------------------------------------------

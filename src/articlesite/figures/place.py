@@ -50,6 +50,19 @@ def end_of(value: Any) -> str | None:
     return value.split(".", 1)[0] if isinstance(value, str) else None
 
 
+RULES = ("a label", "an entry of dividers", "an entry of lifelines")
+
+
+def unplaced_hint(message: str) -> str:
+    """What to do about a label, divider or lifeline without a box: `figure layout`
+    places nodes only; serve's figure editor adds the others where there is room."""
+    if "missing the field 'box'" not in message or not message.startswith(RULES):
+        return ""
+    return (f" (`{command()} figure layout` places nodes only: add labels, dividers and "
+            f"lifelines with the buttons of `{command()} serve`'s figure editor, which "
+            "places them where there is room, or give the box)")
+
+
 def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
     """The spec's text and data, the site and the dictionary, refusing a spec with any
     problem other than its drafts (BuildError)."""
@@ -72,8 +85,8 @@ def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
     for problem in found:
         if UNPLACED not in problem.message and "missing the field 'width'" not in \
                 problem.message and "missing the field 'height'" not in problem.message:
-            problems.add(path, problem.line, problem.message, key=problem.key,
-                         language=problem.language)
+            problems.add(path, problem.line, problem.message + unplaced_hint(problem.message),
+                         key=problem.key, language=problem.language)
     problems.raise_if_any()
     return text, data, site, dictionary
 

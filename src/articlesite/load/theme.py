@@ -19,6 +19,11 @@ from .texts import Dictionary, load_dictionary
 THEME = Path(__file__).resolve().parent.parent / "theme"
 STRINGS = "strings.yaml"
 OVERRIDES = "templates"   # the project's folder of overrides
+# The strings of `serve`'s figure editor: in the theme's file, overridden by a project's
+# as the others are, but no page that a build writes uses them, so a build does not ask
+# a language the theme lacks to have them (serve's editor falls back to the source
+# language's, see figures/editor.py).
+EDITOR = "editor-"
 
 
 class Templates(dict[str, str]):
@@ -68,7 +73,7 @@ def load_strings(root: Path, codes: list[str], problems: Problems,
     templates/strings.yaml (if any) over them."""
     theme = theme_strings()
     base = {key: {code: text for code, text in texts.items() if code in codes}
-            for key, texts in theme.items()}
+            for key, texts in theme.items() if not key.startswith(EDITOR)}
     known = {code for texts in theme.values() for code in texts}
     return load_dictionary(root / OVERRIDES / STRINGS, codes, problems,
                            what="interface strings", in_progress=in_progress,

@@ -31,6 +31,7 @@ class Entry:
     close: int                           # the index of the entry's closing brace
     last_end: int                        # the end of its last value (open + 1 when empty)
     indent: str                          # what precedes each member (newline, spaces)
+    key: tuple[int, int] = (0, 0)        # the span of the entry's key, quotes included
 
 
 class LayoutError(ValueError):
@@ -64,10 +65,12 @@ def layout(text: str) -> dict[str, Entry]:
         return entries
     while True:
         position = _skip(text, position)
+        key_start = position
         key, position = _string(text, position)
+        key_span = (key_start, position)
         position = _expect(text, position, ":")
         opening = _expect(text, position, "{")
-        entry = Entry({}, -1, opening, "")
+        entry = Entry({}, -1, opening, "", key_span)
         position = _skip(text, opening)
         if text[position:position + 1] != "}":
             while True:
