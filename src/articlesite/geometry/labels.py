@@ -1,0 +1,175 @@
+"""Edge labels placed beside their routes (pure geometry).
+
+    place_labels(routes, sizes, obstacles, at=(), bounds=None) -> list[Rect | None]
+
+- `routes`: every routed edge's points, in the figure's order (those without a label
+  too: no label may lie on another edge);
+- `sizes`: per route, its label's (width, height), or None for an edge without one;
+- `obstacles`: the boxes no label may lie on: nodes, free labels, group titles;
+- `at`: per route, None, or where along the route (0: its start, 1: its end, by length)
+  the author slid the label (the figure editor's drag): it is put there, on the first
+  side that is free (or the first side, if none is: `check` reports it);
+- `bounds`: the canvas (x, y, width, height) a label stays inside, or None.
+
+Labels are placed one after another in the routes' order, each clear of the obstacles,
+of every label placed before it, of every route (its own included) by CLEAR px, and
+inside the bounds. Where: beside the route's longest straight run that holds the label,
+GAP px from it, from the run's middle outwards, on the run's upper or right side first;
+else next to the end the edge names first (its source); else further out beside any run.
+A label no free place is found for goes on its longest run's upper or right side
+regardless. The same input gives the same boxes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import pairwise
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]   # x, y, width, height
+
+GAP = 4.0      # px between a route and its label
+CLEAR = 3.0    # px a label keeps from every other thing
+STEP = 10.0    # px between the places tried along a run
+END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) if it can
+FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
+
+
+def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
+                 obstacles: Sequence[Rect], at: Sequence[float | None] = (),
+                 bounds: Rect | None = None) -> list[Rect | None]:
+    """Each label's box (see the module's docstring)."""
+    taken = list(obstacles)
+    segments = [list(pairwise(points)) for points in routes]
+    every = [s for route in segments for s in route]
+    placed: list[Rect | None] = []
+    for number, size in enumerate(sizes):
+        if size is None or len(routes[number]) < 2:
+            placed.append(None)
+            continue
+        slid = at[number] if number < len(at) else None
+        tries = list(_slid(routes[number], size, slid) if slid is not None
+                     else _candidates(segments[number], size))
+        box = next((c for c in tries if _free(c, taken, every, bounds)), tries[0])
+        placed.append(box)
+        taken.append(box)
+    return placed
+
+
+def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
+                ) -> Iterator[Rect]:
+    """The places to try, best first."""
+    runs = sorted(range(len(route)), key=lambda i: (-_length(route[i]), i))
+    roomy = [i for i in runs if _length(route[i]) >= _along(route[i], size) + 2 * END_CLEAR]
+    for i in roomy:
+        yield from _beside(route[i], size, GAP, END_CLEAR)
+    yield from _near_start(route[0], size)
+    for offset in (GAP, *FURTHER):
+        for i in runs:
+            yield from _beside(route[i], size, offset, 0.0)
+
+
+def _slid(points: Sequence[Point], size: tuple[float, float], t: float) -> Iterator[Rect]:
+    """Beside the point `t` of the way along the route, either side."""
+    route = list(pairwise(points))
+    total = sum(_length(s) for s in route) or 1.0
+    left = max(0.0, min(1.0, t)) * total
+    for a, b in route:
+        if left <= _length((a, b)) or (a, b) == route[-1]:
+            k = min(1.0, left / (_length((a, b)) or 1.0))
+            point = (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+            yield from _sides((a, b), point, size, GAP)
+            return
+        left -= _length((a, b))
+
+
+def _beside(segment: tuple[Point, Point], size: tuple[float, float], offset: float,
+            keep: float) -> Iterator[Rect]:
+    """Beside a run, `offset` px from it, from its middle outwards in STEP px."""
+    (ax, ay), (bx, by) = segment
+    length, along = _length(segment), _along(segment, size)
+    room = max(0.0, (length - along) / 2 - keep)
+    steps = [0.0]
+    k = STEP
+    while k <= room:
+        steps += [-k, k]
+        k += STEP
+    mid = ((ax + bx) / 2, (ay + by) / 2)
+    horizontal = abs(by - ay) <= abs(bx - ax)
+    for d in steps:
+        point = (mid[0] + d, mid[1]) if horizontal else (mid[0], mid[1] + d)
+        yield from _sides(segment, point, size, offset)
+
+
+def _sides(segment: tuple[Point, Point], point: Point, size: tuple[float, float],
+           offset: float) -> Iterator[Rect]:
+    """A label centred along the run at `point`, above then below it (a horizontal run),
+    or right then left of it (a vertical one)."""
+    (ax, ay), (bx, by) = segment
+    w, h = size
+    if abs(by - ay) <= abs(bx - ax):
+        yield point[0] - w / 2, point[1] - offset - h, w, h
+        yield point[0] - w / 2, point[1] + offset, w, h
+    else:
+        yield point[0] + offset, point[1] - h / 2, w, h
+        yield point[0] - offset - w, point[1] - h / 2, w, h
+
+
+def _near_start(first: tuple[Point, Point], size: tuple[float, float]) -> Iterator[Rect]:
+    """Next to the route's start, beside its first run, the label's near end at the
+    start: the four corners round the start point."""
+    (ax, ay), (bx, by) = first
+    w, h = size
+    sx = 1.0 if bx >= ax else -1.0
+    sy = 1.0 if by >= ay else -1.0
+    x = ax + GAP if sx > 0 else ax - GAP - w
+    y = ay + GAP if sy > 0 else ay - GAP - h
+    if abs(by - ay) <= abs(bx - ax):
+        yield x, ay - GAP - h, w, h
+        yield x, ay + GAP, w, h
+    else:
+        yield ax + GAP, y, w, h
+        yield ax - GAP - w, y, w, h
+
+
+def _length(segment: tuple[Point, Point]) -> float:
+    (ax, ay), (bx, by) = segment
+    return abs(bx - ax) + abs(by - ay)
+
+
+def _along(segment: tuple[Point, Point], size: tuple[float, float]) -> float:
+    """The label's extent along the run."""
+    (ax, ay), (bx, by) = segment
+    return size[0] if abs(by - ay) <= abs(bx - ax) else size[1]
+
+
+def _free(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
+          bounds: Rect | None) -> bool:
+    x, y, w, h = box
+    if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
+                               or y + h > bounds[1] + bounds[3]):
+        return False
+    grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
+    for ox, oy, ow, oh in taken:
+        if grown[0] < ox + ow and ox < grown[2] and grown[1] < oy + oh and oy < grown[3]:
+            return False
+    return not any(crosses(a, b, grown) for a, b in segments)
+
+
+def crosses(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment a–b meets the inside of `box` (left, top, right, bottom)
+    (Liang–Barsky clipping)."""
+    low, high = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - box[0]), (dx, box[2] - a[0]), (-dy, a[1] - box[1]),
+                 (dy, box[3] - a[1])):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+    return low < high
