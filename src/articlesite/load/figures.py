@@ -386,7 +386,7 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
     if unsized:
         context.add(None, f"{', '.join(unsized)} not sized yet (no 'label_box' or "
                     f"'title_box'): `{command()} figure layout {figure_id}` sizes "
-                    f"{'them' if len(unsized) > 1 else 'it'} to {'their' if len(unsized) > 1 else 'its'} texts")
+                    "them to their texts")
     for name in ("width", "height"):   # required once every node is placed
         if name not in data:
             context.add(spec.line, f"figure spec is missing the field '{name}'", name)
