@@ -380,7 +380,8 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
         return False
     unsized = [f"the label of edge {number} (line {edge.line})"
                for number, edge in enumerate(spec.get("edges", ()), start=1)
-               if edge.ok and edge["label"] and edge["label_box"] is None]
+               if edge.ok and edge["label"] and edge["label_box"] is None
+               and edge["points"] is None]
     unsized += [f"the title of group '{group['id']}' (line {group.line})"
                 for group in spec.get("groups", ()) if group.ok and group["title_box"] is None]
     if unsized:

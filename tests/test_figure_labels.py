@@ -1,0 +1,211 @@
+"""Edge labels and groups: drawn from their edges' routes and their members' boxes, in
+every language, said in the text alternative, their mistakes stopping the build with
+file and line; and the geometry they promise (hypothesis): a label avoids every node,
+group title, other label and route; a frame holds its members and no other node;
+`figure fit`'s moves never make two boxes overlap."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from conftest import failed_build, fixture_site, line_of, run_build, soup
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from articlesite.figures.fitting import grow
+from articlesite.geometry.frames import frame_of, overlaps
+from articlesite.geometry.labels import crosses, place_labels
+from articlesite.geometry.route import Ends, route_edges
+
+SPEC = "figures/steps.yaml"
+TEXTS = {"score": {"en": "Score R_t", "zh": "得分 R_t", "ja": "スコア R_t"},
+         "again": {"en": "Next batch", "zh": "下一批", "ja": "次のバッチ"},
+         "stage": {"en": "A · Acting", "zh": "A · 行动", "ja": "A · 行動"}}
+LABELLED = """title: steps-title
+caption: steps-caption
+width: 460
+height: 260
+nodes:
+  - id: act
+    box: [40, 60, 140, 60]
+    text: act
+  - id: learn
+    box: [280, 160, 140, 60]
+    text: learn
+edges:
+  - {from: act, to: learn, label: score, label_box: [80, 24]}
+  - {from: learn.left, to: act.bottom, class: feedback, label: again, label_box: [90, 24]}
+groups:
+  - {id: acting, title: stage, title_box: [90, 22], nodes: [act]}
+"""
+SENTENCE = {"en": "from “{}” to “{}”: {}", "zh": "从“{}”到“{}”：{}", "ja": "「{}」から「{}」へ：{}"}
+
+
+def labelled_site(root: Path, spec: str = LABELLED) -> Path:
+    fixture_site("sources", root)
+    texts = root / "figures" / "figure-texts.json"
+    data = json.loads(texts.read_text(encoding="utf-8"))
+    texts.write_text(json.dumps({**data, **TEXTS}, ensure_ascii=False, indent=1),
+                     encoding="utf-8")
+    (root / SPEC).write_text(spec, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = labelled_site(tmp_path_factory.mktemp("labels") / "project")
+    result = run_build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root / "site"
+
+
+def box_of(style: str) -> tuple[float, ...]:
+    values = dict(part.split(":") for part in style.split(";") if part)
+    return tuple(float(values[k].removesuffix("px")) for k in ("left", "top", "width", "height"))
+
+
+@pytest.mark.parametrize("code", ["zh", "en", "ja"])
+def test_edge_labels_and_groups_are_drawn_with_their_texts(site: Path, code: str):
+    figure = soup(site / code / "loop.html").select_one("#figure-steps")
+    labels = figure.select(".edge-label")
+    assert [label["data-edge"] for label in labels] == ["0", "1"]
+    assert labels[0].get_text() == TEXTS["score"][code].replace("R_t", "Rt")
+    assert labels[0].select_one("sub").get_text() == "t"       # a figure text's markup
+    nodes = {n["data-node"]: box_of(n["style"]) for n in figure.select("[data-node]")}
+    boxes = [box_of(label["style"]) for label in labels]
+    assert [b[2:] for b in boxes] == [(80, 24), (90, 24)]
+    group = figure.select_one('[data-group="acting"]')
+    frame = box_of(group["style"])
+    title = group.select_one(".group-title")
+    assert title.get_text() == TEXTS["stage"][code]
+    # The frame holds its member with room for the title above it; the title and the
+    # labels lie on no node and on no other label.
+    assert frame[0] < nodes["act"][0] and frame[1] + 22 < nodes["act"][1]
+    assert frame[0] + frame[2] > nodes["act"][0] + nodes["act"][2]
+    title_box = (frame[0] + box_of(title["style"])[0], frame[1] + box_of(title["style"])[1],
+                 90, 22)
+    for box in [*boxes, title_box]:
+        assert not any(overlaps(box, node) for node in nodes.values())
+    assert not overlaps(boxes[0], boxes[1]) and not any(overlaps(b, title_box) for b in boxes)
+
+
+@pytest.mark.parametrize("code", ["zh", "en", "ja"])
+def test_the_text_alternative_says_what_flows_along_an_edge(site: Path, code: str):
+    figure = soup(site / code / "loop.html").select_one("#figure-steps")
+    act = figure.select_one('[data-node="act"] strong').get_text()
+    learn = figure.select_one('[data-node="learn"] strong').get_text()
+    found = [li.get_text() for li in figure.select(".visually-hidden li")]
+    assert found == [SENTENCE[code].format(act, learn, TEXTS["score"][code].replace("R_t", "Rt")),
+                     SENTENCE[code].format(learn, act, TEXTS["again"][code])]
+
+
+def test_mistaken_groups_and_labels_are_listed_at_once_with_their_lines(tmp_path: Path):
+    spec = LABELLED.replace("groups:\n", """  - {points: [[40, 20], [90, 20]], label: score}
+  - {from: act, to: learn, label: again}
+groups:
+  - {id: empty, title: stage, title_box: [90, 22], nodes: []}
+  - {id: twice, title: stage, title_box: [90, 22], nodes: [act, lern]}
+""")
+    root = labelled_site(tmp_path / "project", spec)
+    listed = failed_build(root)
+    at = {needle: line_of(root, SPEC, needle) for needle in
+          ("id: empty", "id: twice", "id: acting", "points: [[40", "label: again}")}
+    assert (f"{SPEC}:{at['id: empty']}: group 'empty' frames no node: give it its nodes or "
+            "remove it [key 'nodes']") in listed
+    assert (f"{SPEC}:{at['id: twice']}: group 'twice' names node 'lern', which the spec "
+            "lacks (nodes: act, learn) [key 'nodes']") in listed
+    assert (f"{SPEC}:{at['id: acting']}: node 'act' is in two groups, 'twice' and "
+            "'acting': a node is in one group at most [key 'nodes']") in listed
+    assert f"{SPEC}:{at['points: [[40']}: edge 3 has a label but gives its points" in listed
+    assert (f"{SPEC}: the label of edge 4 (line {at['label: again}']}) not sized yet (no "
+            "'label_box' or 'title_box'): `") in listed and "figure layout steps` sizes" in listed
+    assert listed.count(f"\n  {SPEC}") == 5
+
+
+# The geometry, on random figures -------------------------------------------------------
+
+CELL = (260.0, 200.0)   # a grid cell: room for a node, its frame and the routes between
+
+
+@st.composite
+def figures(draw):
+    """Nodes in some cells of a grid, groups of neighbouring cells, random edges with
+    random label sizes."""
+    columns, rows = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    cells = draw(st.lists(st.tuples(st.integers(0, columns - 1), st.integers(0, rows - 1)),
+                          min_size=2, max_size=columns * rows, unique=True))
+    nodes = {}
+    for i, (c, r) in enumerate(cells):
+        w, h = draw(st.integers(80, 150)), draw(st.integers(40, 80))
+        nodes[f"n{i}"] = (60 + c * CELL[0], 70 + r * CELL[1], float(w), float(h))
+    names = sorted(nodes)
+    pairs = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)).filter(
+        lambda p: p[0] != p[1]), max_size=6, unique=True))
+    sizes = [(float(draw(st.integers(20, 120))), float(draw(st.integers(18, 40))))
+             if draw(st.booleans()) else None for _ in pairs]
+    column = draw(st.integers(0, columns - 1))   # a group: the nodes of one column
+    members = [f"n{i}" for i, (c, _) in enumerate(cells) if c == column]
+    return nodes, pairs, sizes, members, (60 + columns * CELL[0], 70 + rows * CELL[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(figures())
+def test_labels_and_frames_avoid_every_node_and_other_label(figure):
+    nodes, pairs, sizes, members, canvas = figure
+    titles = []
+    if members:
+        frame = frame_of([nodes[m] for m in members], (120.0, 22.0))
+        titles.append(frame.title)
+        for name, box in nodes.items():   # the frame holds its members and no other node
+            inside = overlaps(frame.box, box)
+            assert inside == (name in members), (name, frame)
+        assert not any(overlaps(frame.title, nodes[m]) for m in members)
+    routes = route_edges(nodes, [Ends(a, b) for a, b in pairs], titles,
+                         bounds=(0, 0, *canvas))
+    kept = [(route.points, size) for route, size in zip(routes, sizes) if route.ok]
+    placed = place_labels([points for points, _ in kept], [size for _, size in kept],
+                          [*nodes.values(), *titles], bounds=(0, 0, *canvas))
+    boxes = [box for box in placed if box is not None]
+    assert len(boxes) == sum(size is not None for _, size in kept)
+    for i, box in enumerate(boxes):
+        assert not any(overlaps(box, other, 0.0) for other in [*nodes.values(), *titles])
+        assert not any(overlaps(box, other, 0.0) for other in boxes[:i] + boxes[i + 1:])
+        inner = (box[0] + 0.5, box[1] + 0.5, box[0] + box[2] - 0.5, box[1] + box[3] - 0.5)
+        assert not any(crosses(a, b, inner) for points, _ in kept
+                       for a, b in pairwise(points))
+
+
+@st.composite
+def apart(draw):
+    """Boxes that do not overlap (in the cells of a grid, each smaller than its cell),
+    and new, larger sizes for some of them."""
+    cells = draw(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2,
+                          max_size=12, unique=True))
+    boxes, sizes = {}, {}
+    for i, (c, r) in enumerate(cells):
+        x, y = c * 100 + draw(st.integers(0, 30)), r * 100 + draw(st.integers(0, 30))
+        w, h = draw(st.integers(10, 70 - (x % 100))), draw(st.integers(10, 70 - (y % 100)))
+        boxes[i] = (float(x), float(y), float(w), float(h))
+        if draw(st.booleans()):
+            sizes[i] = (w + float(draw(st.integers(0, 200))), h + float(draw(st.integers(0, 90))))
+    return boxes, sizes
+
+
+@settings(max_examples=200, deadline=None)
+@given(apart())
+def test_fitting_never_makes_two_boxes_overlap_and_keeps_every_gap(case):
+    boxes, sizes = case
+    grown = grow(boxes, sizes)
+    for i in boxes:
+        assert grown[i][2:] == sizes.get(i, boxes[i][2:])
+        for j in boxes:
+            if i < j:
+                assert not overlaps(grown[i], grown[j], 0.0), (boxes[i], boxes[j])
+            a, b, na, nb = boxes[i], boxes[j], grown[i], grown[j]
+            if a[0] + a[2] <= b[0]:   # b lay right of a: it still does, as far at least
+                assert nb[0] - (na[0] + na[2]) >= b[0] - (a[0] + a[2]) - 1e-9
+            if a[1] + a[3] <= b[1]:
+                assert nb[1] - (na[1] + na[3]) >= b[1] - (a[1] + a[3]) - 1e-9
