@@ -11,7 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import failed_build, fixture_site, line_of, run_build, soup
+from conftest import failed_build, fixture_site, line_of, need_browser, run_build, set_text, soup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -209,3 +209,55 @@ def test_fitting_never_makes_two_boxes_overlap_and_keeps_every_gap(case):
                 assert nb[0] - (na[0] + na[2]) >= b[0] - (a[0] + a[2]) - 1e-9
             if a[1] + a[3] <= b[1]:
                 assert nb[1] - (na[1] + na[3]) >= b[1] - (a[1] + a[3]) - 1e-9
+
+
+# figure fit and figure layout --again, as a user runs them ------------------------------
+
+def fit_findings(root: Path) -> list[dict]:
+    result = run_build(root, "check", "--format", "json")   # text fit in Chromium
+    return [f for f in json.loads(result.stdout)["findings"] if f["check"] == "fit"]
+
+
+def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
+        tmp_path: Path):
+    need_browser()
+    root = labelled_site(tmp_path / "project")
+    set_text(root, "score", "ja", "とても長いスコアのラベル R_t")
+    set_text(root, "act", "ja", "行動するための長い長い名前")
+    found = fit_findings(root)
+    assert {(f["element"], f["language"], f["line"]) for f in found} == {
+        ("edge-label 1", "ja", line_of(root, SPEC, "label: score")),
+        ("node act", "ja", line_of(root, SPEC, "id: act"))}
+    assert all("figure fit steps` sizes every box to its texts" in f["message"]
+               for f in found)
+    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    result = run_build(root, "figure", "fit", "steps")
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    changed = {b: a for b, a in zip(before, after, strict=True) if a != b}
+    # act grew to the right; learn, right of it, moved by as much; the canvas grew as
+    # much; the label's size; nothing else.
+    act, learn = changed["    box: [40, 60, 140, 60]"], changed["    box: [280, 160, 140, 60]"]
+    grew = float(act.split(", ")[2]) - 140
+    assert grew > 0 and act == f"    box: [40, 60, {grew + 140:g}, 60]"
+    assert learn == f"    box: [{280 + grew:g}, 160, 140, 60]"
+    assert changed["width: 460"] == f"width: {460 + grew:g}"
+    assert [line for line in changed if "label: score" in line]
+    assert len(changed) == 4, changed
+    assert fit_findings(root) == []
+    assert "nothing changed" in run_build(root, "figure", "fit", "steps").stdout
+
+
+def test_figure_layout_again_places_every_box_anew(tmp_path: Path):
+    spec = LABELLED.replace("[40, 60, 140, 60]", "[300, 60, 100, 60]").replace(
+        "[280, 160, 140, 60]", "[40, 160, 100, 60]")
+    root = labelled_site(tmp_path / "project", spec)
+    result = run_build(root, "figure", "layout", "steps", "--again", "--no-browser")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Placed 2 nodes" in result.stdout
+    text = (root / SPEC).read_text(encoding="utf-8")
+    assert "[300, 60, 100, 60]" not in text and "[40, 160, 100, 60]" not in text
+    assert run_build(root).returncode == 0
+    figure = soup(root / "site" / "en" / "loop.html").select_one("#figure-steps")
+    nodes = {n["data-node"]: box_of(n["style"]) for n in figure.select("[data-node]")}
+    assert nodes["act"][0] + nodes["act"][2] < nodes["learn"][0]   # act → learn, rightwards
