@@ -40,6 +40,7 @@ from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
+from .fitting import fit_request
 from .new import add_entries
 from .routing import route_request
 
@@ -84,7 +85,7 @@ class FigureEditor:
         settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
-                   here.joinpath("editor.js")]
+                   here.joinpath("editor.js"), here.joinpath("fit_button.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
                 + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")
@@ -92,7 +93,8 @@ class FigureEditor:
     # Requests --------------------------------------------------------------------------
     def handle(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, dict]:
         """Answer one POST: (status, JSON answer). Never raises for a bad request."""
-        actions = {"open": self.open, "route": self.route, "save": self.save}
+        actions = {"open": self.open, "route": self.route, "save": self.save,
+                   "fit": lambda request: fit_request(self.root, self.spec_path(request))}
         try:
             request = self.guard.read_request(headers, body)
             action = actions.get(path.removeprefix(PREFIX))

@@ -5,7 +5,8 @@ Each node, edge label and group title is measured as `figure layout` measures a 
 Chromium). A box its texts need more room than grows to the right and downwards (a box
 larger than its texts stays as it is); whatever lies beyond a grown box, to its right or
 below it, moves by as much as it grew, so that every gap stays as it was and no two
-boxes that did not overlap come to overlap (`grow`); the canvas grows as much. A group's
+boxes that did not overlap come to overlap (`grow`); the canvas grows by as much as the
+boxes reach further. A group's
 frame counts as a box (a wider title widens it). Routes follow, as the build draws them
 from the boxes. Only the changed `box`, `label_box`, `title_box`, `width` and `height`
 lines of the spec change (figures/spec_edit.py).
@@ -17,12 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
 
 from ..geometry.frames import TITLE_INSET, frame_of
 from ..geometry.layout import GRID, snap
 from ..load.figures import LABEL_HEIGHT
-from ..problems import UsageError, command
+from ..problems import BuildError, UsageError, command
+from ..translate.editor import Refused
 from .place import css_of, load_spec, spec_path, texts_of
 from .sizes import box_sizes
 from .spec_edit import Set, edit_file
@@ -110,9 +113,8 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
             edits.append(Set("title_box", [_number(v) for v in titles[group["id"]]], "groups",
                              group["id"]))
             result.grown.append(f"group {group['id']}'s title")
-    reach = [max(0.0, moved[k][i] + moved[k][i + 2] - boxes[k][i] - boxes[k][i + 2])
-             for k in boxes for i in (0, 1)]
-    grown_by = (max(reach[0::2], default=0.0), max(reach[1::2], default=0.0))
+    grown_by = tuple(max(0.0, max(b[i] + b[i + 2] for b in moved.values())
+                         - max(b[i] + b[i + 2] for b in boxes.values())) for i in (0, 1))
     if any(grown_by) and data.get("width") and data.get("height"):
         result.canvas = (snap(data["width"] + grown_by[0]), snap(data["height"] + grown_by[1]))
         edits += [Set("width", _number(result.canvas[0])),
@@ -168,6 +170,21 @@ def _box_edits(nodes: list[dict], labels: list[dict], boxes: dict, moved: dict,
 def _number(value: float) -> int | float:
     value = round(value, 1)
     return int(value) if float(value).is_integer() else value
+
+
+def fit_request(root: Path, path: Path) -> dict:
+    """The figure editor's "Fit to texts" (figures/fit_button.js): `figure fit` on the
+    spec at `path`, its answer a message, or why nothing was done."""
+    try:
+        fitted = fit_figure(root, path.stem)
+    except (UsageError, BuildError) as error:
+        raise Refused(HTTPStatus.CONFLICT, f"Not fitted: {error}") from None
+    if not fitted.grown:
+        return {"ok": True, "changed": [], "message": "Every box fits its texts already."}
+    return {"ok": True, "changed": [f"figures/{path.name}"],
+            "message": f"Fitted: grew {', '.join(fitted.grown)}"
+                       + (f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}"
+                          if fitted.moved else "") + "."}
 
 
 def report_fit(root: Path, fitted: Fitted) -> int:
