@@ -11,7 +11,17 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import failed_build, fixture_site, line_of, need_browser, run_build, set_text, soup
+from conftest import (
+    check,
+    failed_build,
+    fixture_site,
+    line_of,
+    need_browser,
+    problems,
+    run_build,
+    set_text,
+    soup,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,6 +133,23 @@ groups:
     assert (f"{SPEC}: the label of edge 4 (line {at['label: again}']}) not sized yet (no "
             "'label_box' or 'title_box'): `") in listed and "figure layout steps` sizes" in listed
     assert listed.count(f"\n  {SPEC}") == 5
+
+
+def test_check_finds_a_frame_round_another_node_and_frames_that_overlap(tmp_path: Path,
+                                                                        capsys):
+    spec = LABELLED.replace("nodes: [act]}", "nodes: [act]}\n  - {id: both, title: stage, "
+                            "title_box: [90, 22], nodes: [learn]}").replace(
+        "[280, 160, 140, 60]", "[120, 100, 140, 60]").replace(
+        "from: learn.left, to: act.bottom", "from: learn.right, to: act.top")
+    root = labelled_site(tmp_path / "project", spec)
+    code, report = check(root, capsys)
+    found = {(f["line"], f["message"]) for f in problems(report, "geometry")}
+    assert code == 1
+    framed = ("group 'acting' frames node 'learn', which is not one of its nodes: move it "
+              "out, or add it to the group")
+    assert (line_of(root, SPEC, "id: acting"), framed) in found
+    overlap = "the frames of groups 'acting' and 'both' overlap"
+    assert (line_of(root, SPEC, "id: both"), overlap) in found
 
 
 # The geometry, on random figures -------------------------------------------------------
