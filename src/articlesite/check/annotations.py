@@ -7,9 +7,10 @@ here."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from ..geometry.frames import overlaps
+from ..geometry.labels import crosses
 from ..load.figures import LABEL_HEIGHT, Figure
 from ..problems import Findings
 
@@ -22,9 +23,10 @@ def _outside(box: tuple[float, float, float, float], figure: Figure) -> float:
 
 
 def check_annotations(figure: Figure, findings: Findings) -> None:
-    def add(line: int | None, message: str, element: str, key: str | None = None) -> None:
+    def add(line: int | None, message: str, element: str, key: str | None = None,
+            warning: bool = False) -> None:
         findings.add(figure.path, line, message, key=key, check="geometry",
-                     figure=figure.id, element=element)
+                     figure=figure.id, element=element, warning=warning)
 
     nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
     others = [(f"label '{lb.text}'", (lb.x, lb.y, lb.w, LABEL_HEIGHT[lb.cls]))
@@ -40,6 +42,14 @@ def check_annotations(figure: Figure, findings: Findings) -> None:
             if overlaps(box, other, SLACK):
                 add(label.line, f"{what} lies on {name}: no room beside its route; move "
                     "the boxes apart, or slide it (label_at)", element, label.text)
+        inner = (box[0] + SLACK, box[1] + SLACK, box[0] + box[2] - SLACK,
+                 box[1] + box[3] - SLACK)
+        hidden = [n for n, edge in enumerate(figure.edges, start=1) if n != number
+                  and any(crosses(a, b, inner) for a, b in pairwise(edge.points))]
+        if hidden:
+            add(label.line, f"{what} hides a stretch of edge{'s' * (len(hidden) > 1)} "
+                f"{', '.join(map(str, hidden))}: no room beside its route", element,
+                label.text, warning=True)
         if _outside(box, figure) > SLACK:
             add(label.line, f"{what} sticks out of the canvas by "
                 f"{_outside(box, figure):g} px", element, label.text)

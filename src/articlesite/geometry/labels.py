@@ -11,13 +11,17 @@
   side that is free (or the first side, if none is: `check` reports it);
 - `bounds`: the canvas (x, y, width, height) a label stays inside, or None.
 
+- `lines`: segments a label keeps off where it can (the group frames' borders).
+
 Labels are placed one after another in the routes' order, each clear of the obstacles,
 of every label placed before it, of every route (its own included) by CLEAR px, and
 inside the bounds. Where: beside the route's longest straight run that holds the label,
 GAP px from it, from the run's middle outwards, on the run's upper or right side first;
-else next to the end the edge names first (its source); else further out beside any run.
-A label no free place is found for goes on its longest run's upper or right side
-regardless. The same input gives the same boxes.
+else on that run, centred on the line (which it then breaks, as its background hides
+it); else next to the end the edge names first (its source); else further out beside
+any run. The first place that meets nothing is taken, and one that also keeps off
+`lines` is preferred; a label no free place is found for goes where it meets fewest
+things (`check` reports it). The same input gives the same boxes.
 """
 
 from __future__ import annotations
@@ -37,36 +41,60 @@ FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
                  obstacles: Sequence[Rect], at: Sequence[float | None] = (),
-                 bounds: Rect | None = None) -> list[Rect | None]:
+                 bounds: Rect | None = None,
+                 lines: Sequence[tuple[Point, Point]] = ()) -> list[Rect | None]:
     """Each label's box (see the module's docstring)."""
     taken = list(obstacles)
     segments = [list(pairwise(points)) for points in routes]
-    every = [s for route in segments for s in route]
     placed: list[Rect | None] = []
     for number, size in enumerate(sizes):
         if size is None or len(routes[number]) < 2:
             placed.append(None)
             continue
+        others = [s for i, route in enumerate(segments) if i != number for s in route]
         slid = at[number] if number < len(at) else None
-        tries = list(_slid(routes[number], size, slid) if slid is not None
-                     else _candidates(segments[number], size))
-        box = next((c for c in tries if _free(c, taken, every, bounds)), tries[0])
+        tries = list(((box, False, 0) for box in _slid(routes[number], size, slid))
+                     if slid is not None else _candidates(segments[number], size))
+        box = _best(tries, taken, others, segments[number], lines, bounds)
         placed.append(box)
         taken.append(box)
     return placed
 
 
+def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
+          lines: Sequence, bounds: Rect | None) -> Rect:
+    """The first place that meets nothing, not even `lines` (among the places as good as
+    the first that meets nothing else: of its kind); else the first that meets nothing
+    else; else the one that meets fewest things (the first such)."""
+    fallback, least = None, None
+    for box, on_route, kind in tries:
+        if fallback is not None and kind != fallback[1]:
+            break
+        segments = others if on_route else others + own
+        hits = _hits(box, taken, segments, bounds)
+        if hits == 0:
+            if not lines or _hits(box, [], list(lines), None) == 0:
+                return box
+            fallback = fallback or (box, kind)
+        elif least is None or hits < least[0]:
+            least = (hits, box)
+    return fallback[0] if fallback else (least[1] if least else tries[0][0])
+
+
 def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
-                ) -> Iterator[Rect]:
-    """The places to try, best first."""
+                ) -> Iterator[tuple[Rect, bool, int]]:
+    """The places to try, best first, each with whether it lies on its own route, and
+    its kind (0: beside a run, 1: on it, 2: by the start, 3 and on: further out)."""
     runs = sorted(range(len(route)), key=lambda i: (-_length(route[i]), i))
     roomy = [i for i in runs if _length(route[i]) >= _along(route[i], size) + 2 * END_CLEAR]
     for i in roomy:
-        yield from _beside(route[i], size, GAP, END_CLEAR)
-    yield from _near_start(route[0], size)
-    for offset in (GAP, *FURTHER):
+        yield from ((box, False, 0) for box in _beside(route[i], size, GAP, END_CLEAR))
+    for i in roomy:   # on the run itself, the line broken by the label
+        yield from ((box, True, 1) for box in _beside(route[i], size, None, END_CLEAR))
+    yield from ((box, False, 2) for box in _near_start(route[0], size))
+    for kind, offset in enumerate((GAP, *FURTHER), start=3):
         for i in runs:
-            yield from _beside(route[i], size, offset, 0.0)
+            yield from ((box, False, kind) for box in _beside(route[i], size, offset, 0.0))
 
 
 def _slid(points: Sequence[Point], size: tuple[float, float], t: float) -> Iterator[Rect]:
@@ -83,9 +111,10 @@ def _slid(points: Sequence[Point], size: tuple[float, float], t: float) -> Itera
         left -= _length((a, b))
 
 
-def _beside(segment: tuple[Point, Point], size: tuple[float, float], offset: float,
+def _beside(segment: tuple[Point, Point], size: tuple[float, float], offset: float | None,
             keep: float) -> Iterator[Rect]:
-    """Beside a run, `offset` px from it, from its middle outwards in STEP px."""
+    """Beside a run, `offset` px from it (None: centred on it), from its middle outwards
+    in STEP px."""
     (ax, ay), (bx, by) = segment
     length, along = _length(segment), _along(segment, size)
     room = max(0.0, (length - along) / 2 - keep)
@@ -102,11 +131,14 @@ def _beside(segment: tuple[Point, Point], size: tuple[float, float], offset: flo
 
 
 def _sides(segment: tuple[Point, Point], point: Point, size: tuple[float, float],
-           offset: float) -> Iterator[Rect]:
+           offset: float | None) -> Iterator[Rect]:
     """A label centred along the run at `point`, above then below it (a horizontal run),
     or right then left of it (a vertical one)."""
     (ax, ay), (bx, by) = segment
     w, h = size
+    if offset is None:
+        yield point[0] - w / 2, point[1] - h / 2, w, h
+        return
     if abs(by - ay) <= abs(bx - ax):
         yield point[0] - w / 2, point[1] - offset - h, w, h
         yield point[0] - w / 2, point[1] + offset, w, h
@@ -143,17 +175,18 @@ def _along(segment: tuple[Point, Point], size: tuple[float, float]) -> float:
     return size[0] if abs(by - ay) <= abs(bx - ax) else size[1]
 
 
-def _free(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
-          bounds: Rect | None) -> bool:
+def _hits(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
+          bounds: Rect | None) -> int:
+    """How many boxes and segments `box` (grown by CLEAR) meets; leaving the bounds
+    counts as many."""
     x, y, w, h = box
     if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
                                or y + h > bounds[1] + bounds[3]):
-        return False
+        return 1_000
     grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
-    for ox, oy, ow, oh in taken:
-        if grown[0] < ox + ow and ox < grown[2] and grown[1] < oy + oh and oy < grown[3]:
-            return False
-    return not any(crosses(a, b, grown) for a, b in segments)
+    hits = sum(1 for ox, oy, ow, oh in taken
+               if grown[0] < ox + ow and ox < grown[2] and grown[1] < oy + oh and oy < grown[3])
+    return hits + sum(1 for a, b in segments if crosses(a, b, grown))
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:

@@ -34,11 +34,16 @@ class EdgeLabel:
                          sy(self.y + self.h) - sy(self.y), self.text, self.line)
 
 
-def edge_labels(edges: Sequence, obstacles: Sequence[Rect], canvas: tuple[float, float]
-                ) -> list[EdgeLabel]:
-    """The labels of `edges` (the figure's Edge objects), placed."""
+def edge_labels(edges: Sequence, obstacles: Sequence[Rect], canvas: tuple[float, float],
+                frames: Sequence[Rect] = ()) -> list[EdgeLabel]:
+    """The labels of `edges` (the figure's Edge objects), placed; off the borders of
+    `frames` (the groups') where they can."""
     sizes = [edge.label_size if edge.label and edge.label_size else None for edge in edges]
+    borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
+               for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
+                                      (x, y + h, x + w, y + h), (x, y, x, y + h))]
     boxes = place_labels([edge.points for edge in edges], sizes, obstacles,
-                         at=[edge.label_at for edge in edges], bounds=(0.0, 0.0, *canvas))
+                         at=[edge.label_at for edge in edges], bounds=(0.0, 0.0, *canvas),
+                         lines=borders)
     return [EdgeLabel(i, *box, edges[i].label, edges[i].line)
             for i, box in enumerate(boxes) if box is not None]

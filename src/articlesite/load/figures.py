@@ -413,7 +413,8 @@ def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Ed
                    geometry.target, edge["label"], edge["label_box"], edge["label_at"])
               for edge, geometry in zip(edges, found) if geometry]
     figure.edge_labels = edge_labels(routed, list(nodes.values()) + labels,
-                                     (figure.width, figure.height))
+                                     (figure.width, figure.height),
+                                     [group.box for group in figure.groups])
     return routed
 
 
