@@ -85,7 +85,8 @@ class FigureEditor:
         settings = {"token": self.guard.token, "header": HEADER, "prefix": PREFIX}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
-                   here.joinpath("editor.js"), here.joinpath("fit_button.js")]
+                   here.joinpath("editor.js"), here.joinpath("fit_button.js"),
+                   here.joinpath("annotations.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
                 + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")

@@ -1,6 +1,7 @@
-"""The figure editor's "Fit to texts", in Chromium through `serve`: a Japanese text made
-longer than its box, one click, and the spec changes by that box's line alone (nothing
-lies beyond it); the page reloads with the box wide enough, and the text fits."""
+"""Edge labels and groups in the figure editor, in Chromium through `serve`: "Fit to
+texts" after a Japanese text made longer than its box changes the spec by that box's line
+alone (nothing lies beyond it), and the page reloads with the text fitting; a node dragged
+in the editor takes its group's frame and its edge's label along."""
 
 from __future__ import annotations
 
@@ -81,5 +82,66 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
                                "?.style.width === w + 'px'", arg=f"{width:g}",
                                timeout=DEADLINE_MS)
         assert not note.evaluate(OVERFLOWS)
+        context.close()
+        assert not troubles
+
+
+LABELLED = """\
+title: steps-title
+caption: steps-caption
+width: 520
+height: 300
+nodes:
+  - {id: act, box: [40, 60, 140, 60], text: act}
+  - {id: learn, box: [320, 60, 140, 60], text: learn}
+edges:
+  - {from: act, to: learn, label: note, label_box: [60, 24]}
+groups:
+  - {id: acting, title: note, title_box: [60, 22], nodes: [act]}
+"""
+
+
+def style_box(locator) -> list[float]:
+    return [float(v.removesuffix("px")) for v in locator.evaluate(
+        "el => [el.style.left, el.style.top, el.style.width, el.style.height]")]
+
+
+def test_a_dragged_node_takes_its_edge_label_and_its_group_frame_along(chromium, project):
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context = chromium.new_context(viewport={"width": 1300, "height": 900})
+        page = context.new_page()
+        troubles: list[str] = []
+        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        label, frame = figure.locator(".edge-label"), figure.locator('[data-group="acting"]')
+        before_label, before_frame = style_box(label), style_box(frame)
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        node = figure.locator('[data-node="act"]')
+        node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+        box = node.bounding_box()
+        start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.move(*start)
+        page.mouse.down()
+        for i in range(1, 13):
+            page.mouse.move(start[0], start[1] + 120 * i / 12)
+        page.mouse.up()
+        moved = style_box(node)[1] - 60
+        assert moved >= 100
+        # The frame follows its member; the label stays beside its edge's rerouted run.
+        page.wait_for_function("([sel, top]) => parseFloat(document.querySelector(sel).style.top)"
+                               " === top", arg=['#figure-steps [data-group="acting"]',
+                                                before_frame[1] + moved], timeout=DEADLINE_MS)
+        assert style_box(frame)[0] == before_frame[0]
+        page.wait_for_function("([sel, top]) => parseFloat(document.querySelector(sel).style.top)"
+                               " !== top", arg=["#figure-steps .edge-label", before_label[1]],
+                               timeout=DEADLINE_MS)
+        ends = figure.locator(".fe-edges .edge").evaluate_all(
+            "els => els.map(el => [parseFloat(el.style.left), parseFloat(el.style.top)])")
+        label_box = style_box(label)
+        ys = [y for _, y in ends]
+        assert min(ys) - 40 <= label_box[1] <= max(ys) + 40   # still beside its route
         context.close()
         assert not troubles
