@@ -1,7 +1,9 @@
 """Edge labels and groups in the figure editor, in Chromium through `serve`: "Fit to
 texts" after a Japanese text made longer than its box changes the spec by that box's line
 alone (nothing lies beyond it), and the page reloads with the text fitting; a node dragged
-in the editor takes its group's frame and its edge's label along."""
+in the editor takes its group's frame and its edge's label along; a label dragged slides
+along its route, a group dragged by its title moves its members, and the save changes
+those two lines."""
 
 from __future__ import annotations
 
@@ -143,5 +145,57 @@ def test_a_dragged_node_takes_its_edge_label_and_its_group_frame_along(chromium,
         label_box = style_box(label)
         ys = [y for _, y in ends]
         assert min(ys) - 40 <= label_box[1] <= max(ys) + 40   # still beside its route
+        context.close()
+        assert not troubles
+
+
+def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium, project):
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context = chromium.new_context(viewport={"width": 1300, "height": 900})
+        page = context.new_page()
+        troubles: list[str] = []
+        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        label = figure.locator(".edge-label")
+        page.wait_for_function("() => document.querySelectorAll('#figure-steps .fe-edges "
+                               ".edge').length > 0", timeout=DEADLINE_MS)   # routed
+        figure.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+        before = style_box(label)
+        box = label.bounding_box()
+        start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.move(*start)
+        page.mouse.down()
+        for i in range(1, 9):    # towards the route's end, at learn (320, 90)
+            page.mouse.move(start[0] + 90 * i / 8, start[1])
+        page.mouse.up()
+        after = style_box(label)
+        assert after[0] > before[0] + 40
+        title = figure.locator(".group-title")
+        box = title.bounding_box()
+        start = (box["x"] + 10, box["y"] + box["height"] / 2)
+        page.mouse.move(*start)
+        page.mouse.down()
+        for i in range(1, 9):
+            page.mouse.move(start[0], start[1] + 80 * i / 8)
+        page.mouse.up()
+        assert style_box(figure.locator('[data-node="act"]'))[1] == 140   # 60 + 80
+        before_text = (project / SPEC).read_text(encoding="utf-8")
+        figure.get_by_role("button", name="Save").click()
+        page.wait_for_function("() => /^Saved figures\\/steps.yaml\\./.test(document.querySelector"
+                               "('#figure-steps .fe-message')?.textContent || '')",
+                               timeout=DEADLINE_MS)
+        after_text = (project / SPEC).read_text(encoding="utf-8")
+        changed = [(a, b) for a, b in zip(before_text.splitlines(), after_text.splitlines(),
+                                          strict=True) if a != b]
+        assert [a for a, _ in changed] == [
+            "  - {id: act, box: [40, 60, 140, 60], text: act}",
+            "  - {from: act, to: learn, label: note, label_box: [60, 24]}"]
+        assert changed[0][1] == "  - {id: act, box: [40, 140, 140, 60], text: act}"
+        at = float(changed[1][1].split("label_at: ")[1].rstrip("}"))
+        assert 0.5 < at <= 1
         context.close()
         assert not troubles

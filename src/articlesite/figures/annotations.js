@@ -2,13 +2,15 @@
    labels and edges from the spec but not these: while a figure is edited, each edge
    label keeps its place beside its edge (the same offset from the middle of the route's
    longest run as the build gave it), and each group's frame follows its members' boxes
-   (geometry/frames.py: 15 px round them, the title band on top). The build places both
+   (geometry/frames.py: 15 px round them, the title band on top). Dragging a label slides
+   it along its route (the edge's `label_at`, 0 to 1, saved with the spec); dragging a
+   group's title moves its members (on the editor's 5 px grid). The build places both
    again from the saved spec. */
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor;
   if (!F) return;
-  var PADDING = 15, INSET = 6;
+  var PADDING = 15, INSET = 6, GAP = 4, GRID = 5;
   var seen = null, labels = [], groups = [];
 
   function num(value) { return parseFloat(value) || 0; }
@@ -30,6 +32,38 @@
 
   function pointsOf(edge) { return edge.fields.points || edge.shown || null; }
 
+  /* The point `t` of the way along a route (by length), and whether its run is across. */
+  function along(points, t) {
+    var total = 0, i;
+    for (i = 0; i + 1 < points.length; i++)
+      total += Math.abs(points[i + 1][0] - points[i][0]) + Math.abs(points[i + 1][1] - points[i][1]);
+    var left = Math.max(0, Math.min(1, t)) * total;
+    for (i = 0; i + 1 < points.length; i++) {
+      var a = points[i], b = points[i + 1], length = Math.abs(b[0] - a[0]) + Math.abs(b[1] - a[1]);
+      if (left <= length || i + 2 === points.length) {
+        var k = length ? Math.min(1, left / length) : 0;
+        return { x: a[0] + (b[0] - a[0]) * k, y: a[1] + (b[1] - a[1]) * k,
+                 across: Math.abs(b[1] - a[1]) <= Math.abs(b[0] - a[0]) };
+      }
+      left -= length;
+    }
+    return null;
+  }
+
+  /* Where along a route (0 to 1) lies the point nearest to `p`. */
+  function nearest(points, p) {
+    var total = 0, best = { d: Infinity, at: 0 }, i;
+    for (i = 0; i + 1 < points.length; i++) {
+      var a = points[i], b = points[i + 1], length = Math.abs(b[0] - a[0]) + Math.abs(b[1] - a[1]);
+      var k = length ? Math.max(0, Math.min(1, ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) /
+                                                 (length * length))) : 0;
+      var x = a[0] + (b[0] - a[0]) * k, y = a[1] + (b[1] - a[1]) * k, d = Math.hypot(p[0] - x, p[1] - y);
+      if (d < best.d) best = { d: d, at: total + k * length };
+      total += length;
+    }
+    return total ? best.at / total : 0;
+  }
+
   function start(editor) {
     var canvas = editor.canvas;
     labels = [];
@@ -44,7 +78,7 @@
         var b = node.fields.box;
         return b[0] >= frame[0] && b[1] >= frame[1] && b[0] + b[2] <= frame[0] + frame[2] &&
           b[1] + b[3] <= frame[1] + frame[3];
-      });
+      }).map(function (node) { return node.fields.id; });
       groups.push({ el: el, title: title ? boxOf(title).slice(2) : [0, 0], members: members });
     });
   }
@@ -54,13 +88,19 @@
       var points = pointsOf(label.edge), at = points && anchor(points);
       if (!at) return;
       var box = boxOf(label.el);
+      if (label.slid) {   /* where the drag put it: as the build puts a slid label */
+        var p = along(points, label.edge.fields.label_at);
+        label.el.style.left = px(p.across ? p.x - box[2] / 2 : p.x + GAP);
+        label.el.style.top = px(p.across ? p.y - GAP - box[3] : p.y - box[3] / 2);
+        return;
+      }
       if (label.offset === null) label.offset = [box[0] - at.x, box[1] - at.y];
       label.el.style.left = px(at.x + label.offset[0]);
       label.el.style.top = px(at.y + label.offset[1]);
     });
     groups.forEach(function (group) {
-      if (!group.members.length) return;
-      var boxes = group.members.map(function (node) { return node.fields.box; });
+      var boxes = members(editor, group).map(function (node) { return node.fields.box; });
+      if (!boxes.length) return;
       var left = Math.min.apply(null, boxes.map(function (b) { return b[0]; }));
       var top = Math.min.apply(null, boxes.map(function (b) { return b[1]; }));
       var right = Math.max.apply(null, boxes.map(function (b) { return b[0] + b[2]; }));
@@ -72,6 +112,58 @@
       group.el.style.height = px(bottom - top + band + PADDING);
     });
   }
+
+  function members(editor, group) {
+    return editor.model.nodes.filter(function (node) { return group.members.indexOf(node.fields.id) >= 0; });
+  }
+
+  /* Dragging: a label along its route, a group by its title. */
+  var drag = null;
+  function down(e) {
+    var editor = F.current, target = e.target;
+    if (!editor || !editor.canvas || !editor.canvas.contains(target)) return;
+    var label = target.closest(".edge-label"), title = target.closest(".group-title");
+    var found = label ? labels.filter(function (l) { return l.el === label; })[0] :
+      title ? groups.filter(function (g) { return g.el.contains(title); })[0] : null;
+    if (!found) return;
+    e.preventDefault();
+    e.stopPropagation();
+    var from = editor.point(e);
+    drag = { editor: editor, label: label ? found : null, group: title ? found : null, from: from,
+             boxes: title ? members(editor, found).map(function (n) { return n.fields.box.slice(); }) : null };
+  }
+  function moved(e) {
+    if (!drag) return;
+    e.preventDefault();
+    var editor = drag.editor, at = editor.point(e);
+    if (drag.label) {
+      var points = pointsOf(drag.label.edge);
+      if (!points) return;
+      drag.label.edge.fields.label_at = Math.round(nearest(points, at) * 100) / 100;
+      drag.label.slid = true;
+    } else {
+      var dx = Math.round((at[0] - drag.from[0]) / GRID) * GRID, dy = Math.round((at[1] - drag.from[1]) / GRID) * GRID;
+      members(editor, drag.group).forEach(function (node, i) {
+        var b = drag.boxes[i];
+        node.fields.box = [b[0] + dx, b[1] + dy, b[2], b[3]];
+      });
+      editor.draw();
+      editor.route();
+    }
+  }
+  function up() {
+    if (!drag) return;
+    var editor = drag.editor;
+    drag = null;
+    if (editor.route) editor.route();
+    if (editor.commit) editor.commit();
+  }
+  var style = document.createElement("style");
+  style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}";
+  document.head.appendChild(style);
+  document.addEventListener("pointerdown", down, true);
+  document.addEventListener("pointermove", moved, true);
+  document.addEventListener("pointerup", up, true);
 
   function tick() {
     var editor = F.current;
