@@ -26,9 +26,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from articlesite.figures.fitting import grow
+from articlesite.figures.routing import route_request
 from articlesite.geometry.frames import frame_of, overlaps
 from articlesite.geometry.labels import crosses, place_labels
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.load.figures import FigureFile, load_figure
+from articlesite.load.sourcefiles import digest
+from articlesite.problems import Problems
 
 SPEC = "figures/steps.yaml"
 TEXTS = {"score": {"en": "Score R_t", "zh": "得分 R_t", "ja": "スコア R_t"},
@@ -289,3 +293,32 @@ def test_figure_layout_again_places_every_box_anew(tmp_path: Path):
     figure = soup(root / "site" / "en" / "loop.html").select_one("#figure-steps")
     nodes = {n["data-node"]: box_of(n["style"]) for n in figure.select("[data-node]")}
     assert nodes["act"][0] + nodes["act"][2] < nodes["learn"][0]   # act → learn, rightwards
+
+
+def test_the_editor_routes_round_group_titles_as_the_build_does(tmp_path: Path):
+    spec = tmp_path / "figures" / "stack.yaml"
+    spec.parent.mkdir()
+    spec.write_text("""title: t
+caption: c
+width: 300
+height: 320
+nodes:
+  - {id: a, box: [40, 40, 100, 60], text: t}
+  - {id: b, box: [40, 200, 100, 60], text: t}
+edges:
+  - {from: a.bottom, to: b.top}
+groups:
+  - {id: g, title: t, title_box: [100, 22], nodes: [b]}
+""", encoding="utf-8")
+    found = Problems(tmp_path)
+    figure = load_figure(FigureFile("stack", spec, digest(spec.read_bytes())), found)
+    assert not found
+    built = [list(point) for point in figure.edges[0].points]
+    assert len(built) > 2   # the straight way down runs through the title: it goes round
+    request = {"width": 300, "height": 320, "labels": [],
+               "nodes": [{"id": "a", "box": [40, 40, 100, 60]},
+                         {"id": "b", "box": [40, 200, 100, 60]}],
+               "edges": [{"from": "a.bottom", "to": "b.top"}]}
+    groups = [{"id": "g", "title": "t", "title_box": [100, 22], "nodes": ["b"]}]
+    assert route_request(request, groups)[0]["points"] == built
+    assert route_request(request)[0]["points"] != built

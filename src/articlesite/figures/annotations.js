@@ -10,7 +10,7 @@
   "use strict";
   var F = window.articlesiteFigureEditor;
   if (!F) return;
-  var PADDING = 15, INSET = 6, GAP = 4, GRID = 5;
+  var PADDING = 15, INSET = 6, TITLE_GAP = 24, GAP = 4, GRID = 5;
   var seen = null, labels = [], groups = [];
 
   function num(value) { return parseFloat(value) || 0; }
@@ -105,7 +105,7 @@
       var top = Math.min.apply(null, boxes.map(function (b) { return b[1]; }));
       var right = Math.max.apply(null, boxes.map(function (b) { return b[0] + b[2]; }));
       var bottom = Math.max.apply(null, boxes.map(function (b) { return b[1] + b[3]; }));
-      var band = INSET + group.title[1] + PADDING;
+      var band = INSET + group.title[1] + TITLE_GAP;
       group.el.style.left = px(left - PADDING);
       group.el.style.top = px(top - band);
       group.el.style.width = px(Math.max(right - left + 2 * PADDING, group.title[0] + 2 * INSET));

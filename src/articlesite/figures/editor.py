@@ -157,7 +157,18 @@ class FigureEditor:
         return site
 
     def route(self, request: dict) -> dict:
-        return {"ok": True, "edges": route_request(request)}
+        return {"ok": True, "edges": route_request(request, self.groups(request))}
+
+    def groups(self, request: dict) -> list:
+        """The groups of the spec a route request names (their titles are in the routes'
+        way), or none if it names no readable spec."""
+        try:
+            path = self.spec_path(request)
+            data = parse_yaml(path.read_text(encoding="utf-8"), path, Problems(self.root))
+        except (Refused, OSError, UnicodeDecodeError):
+            return []
+        groups = data.get("groups") if isinstance(data, dict) else None
+        return [g for g in groups if isinstance(g, dict)] if isinstance(groups, list) else []
 
     def save(self, request: dict) -> dict:
         path = self.spec_path(request)

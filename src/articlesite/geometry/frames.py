@@ -3,8 +3,10 @@
 A group (`groups: [{id, title, nodes: [...]}]` in a spec) has no coordinates of its own:
 its frame is the bounding box of its members pushed out by PADDING on the left, right
 and bottom, and on top by the title band: the title (its measured size, `title_box`)
-sits TITLE_INSET px inside the frame's top-left corner, and PADDING px of space lies
-between it and the highest member. A title wider than the members makes the frame wider.
+sits TITLE_INSET px inside the frame's top-left corner, and TITLE_GAP px of space lies
+between it and the highest member: room for a route between the two, as the router keeps
+10 px from each (an edge into the top of a member below the title). A title wider than
+the members makes the frame wider.
 
     margins((w, h))                        -> (left, top, right, bottom) round the members
     frame_of([box, ...], (w, h))           -> Frame(box, title)
@@ -22,6 +24,7 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 
 PADDING = 15.0       # px between the members' bounding box and the frame
 TITLE_INSET = 6.0    # px from the frame's top-left corner to the title's box
+TITLE_GAP = 24.0     # px between the title's box and the highest member
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class Frame:
 def margins(title: tuple[float, float]) -> tuple[float, float, float, float]:
     """What a frame needs round its members' bounding box: left, top (the title band
     included), right, bottom."""
-    return PADDING, TITLE_INSET + title[1] + PADDING, PADDING, PADDING
+    return PADDING, TITLE_INSET + title[1] + TITLE_GAP, PADDING, PADDING
 
 
 def bounding(boxes: Sequence[Rect]) -> Rect:
