@@ -20,8 +20,8 @@ GAP px from it, from the run's middle outwards, on the run's upper or right side
 else on that run, centred on the line (which it then breaks, as its background hides
 it); else next to the end the edge names first (its source); else further out beside
 any run. The first place that meets nothing is taken, and one that also keeps off
-`lines` is preferred; a label no free place is found for goes where it meets fewest
-things (`check` reports it). The same input gives the same boxes.
+`lines` is preferred; a label no free place is found for goes where it meets least
+(a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ CLEAR = 3.0    # px a label keeps from every other thing
 STEP = 10.0    # px between the places tried along a run
 END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) if it can
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
+BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
 
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
@@ -177,15 +178,16 @@ def _along(segment: tuple[Point, Point], size: tuple[float, float]) -> float:
 
 def _hits(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
           bounds: Rect | None) -> int:
-    """How many boxes and segments `box` (grown by CLEAR) meets; leaving the bounds
-    counts as many."""
+    """How much `box` (grown by CLEAR) meets: BOX_HIT for each box (a label on a node
+    hides a text), 1 for each segment (it hides a stretch of line); leaving the bounds
+    counts as much as anything."""
     x, y, w, h = box
     if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
                                or y + h > bounds[1] + bounds[3]):
         return 1_000
     grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
-    hits = sum(1 for ox, oy, ow, oh in taken
-               if grown[0] < ox + ow and ox < grown[2] and grown[1] < oy + oh and oy < grown[3])
+    hits = BOX_HIT * sum(1 for ox, oy, ow, oh in taken if grown[0] < ox + ow and ox < grown[2]
+                         and grown[1] < oy + oh and oy < grown[3])
     return hits + sum(1 for a, b in segments if crosses(a, b, grown))
 
 
