@@ -38,6 +38,7 @@ STEP = 10.0    # px between the places tried along a run
 END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) if it can
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
+FALLBACK = 400   # with no free place: how many of the best places are weighed
 
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
@@ -47,16 +48,18 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
     """Each label's box (see the module's docstring)."""
     taken = list(obstacles)
     segments = [list(pairwise(points)) for points in routes]
+    extents = [[_extent(s) for s in route] for route in segments]
+    borders = [_extent(s) for s in lines]
     placed: list[Rect | None] = []
     for number, size in enumerate(sizes):
         if size is None or len(routes[number]) < 2:
             placed.append(None)
             continue
-        others = [s for i, route in enumerate(segments) if i != number for s in route]
+        others = [s for i, route in enumerate(extents) if i != number for s in route]
         slid = at[number] if number < len(at) else None
         tries = list(((box, False, 0) for box in _slid(routes[number], size, slid))
                      if slid is not None else _candidates(segments[number], size))
-        box = _best(tries, taken, others, segments[number], lines, bounds)
+        box = _best(tries, taken, others, extents[number], borders, bounds)
         placed.append(box)
         taken.append(box)
     return placed
@@ -67,19 +70,19 @@ def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, 
     """The first place that meets nothing, not even `lines` (among the places as good as
     the first that meets nothing else: of its kind); else the first that meets nothing
     else; else the one that meets fewest things (the first such)."""
-    fallback, least = None, None
+    fallback = None
+    every = others + own
     for box, on_route, kind in tries:
         if fallback is not None and kind != fallback[1]:
             break
-        segments = others if on_route else others + own
-        hits = _hits(box, taken, segments, bounds)
-        if hits == 0:
-            if not lines or _hits(box, [], list(lines), None) == 0:
+        if _free(box, taken, others if on_route else every, bounds):
+            if not lines or _free(box, [], lines, None):
                 return box
             fallback = fallback or (box, kind)
-        elif least is None or hits < least[0]:
-            least = (hits, box)
-    return fallback[0] if fallback else (least[1] if least else tries[0][0])
+    if fallback is not None:
+        return fallback[0]
+    return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
+                                                     bounds))[0]
 
 
 def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
@@ -176,7 +179,37 @@ def _along(segment: tuple[Point, Point], size: tuple[float, float]) -> float:
     return size[0] if abs(by - ay) <= abs(bx - ax) else size[1]
 
 
-def _hits(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
+Extent = tuple[float, float, float, float, Point, Point]   # a segment's box, and its ends
+
+
+def _extent(segment: tuple[Point, Point]) -> Extent:
+    (ax, ay), (bx, by) = segment
+    return min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), segment[0], segment[1]
+
+
+def _free(box: Rect, taken: list[Rect], segments: Sequence[Extent],
+          bounds: Rect | None) -> bool:
+    """Whether `box` (grown by CLEAR) meets nothing and lies inside the bounds."""
+    x, y, w, h = box
+    if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
+                               or y + h > bounds[1] + bounds[3]):
+        return False
+    grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
+    for ox, oy, ow, oh in taken:
+        if grown[0] < ox + ow and ox < grown[2] and grown[1] < oy + oh and oy < grown[3]:
+            return False
+    return not any(_meets(s, grown) for s in segments)
+
+
+def _meets(s: Extent, box: tuple[float, float, float, float]) -> bool:
+    """Whether a segment meets the inside of `box`: for a horizontal or vertical one (a
+    route's), whether their extents overlap; else by clipping."""
+    if s[2] <= box[0] or s[0] >= box[2] or s[3] <= box[1] or s[1] >= box[3]:
+        return False
+    return s[0] == s[2] or s[1] == s[3] or crosses(s[4], s[5], box)
+
+
+def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
           bounds: Rect | None) -> int:
     """How much `box` (grown by CLEAR) meets: BOX_HIT for each box (a label on a node
     hides a text), 1 for each segment (it hides a stretch of line); leaving the bounds
@@ -188,7 +221,7 @@ def _hits(box: Rect, taken: list[Rect], segments: list[tuple[Point, Point]],
     grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
     hits = BOX_HIT * sum(1 for ox, oy, ow, oh in taken if grown[0] < ox + ow and ox < grown[2]
                          and grown[1] < oy + oh and oy < grown[3])
-    return hits + sum(1 for a, b in segments if crosses(a, b, grown))
+    return hits + sum(1 for s in segments if _meets(s, grown))
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:
