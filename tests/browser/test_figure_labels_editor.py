@@ -199,3 +199,23 @@ def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium,
         assert 0.5 < at <= 1
         context.close()
         assert not troubles
+
+
+def test_the_editor_marks_an_edge_label_and_a_title_their_japanese_text_overflows(
+        chromium, project):
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    texts = json.loads((project / TEXTS).read_text(encoding="utf-8"))
+    texts["note"]["ja"] = "とても長い日本語のメモの文章"   # the label's and the title's text
+    (project / TEXTS).write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n",
+                                 encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context = chromium.new_context(viewport={"width": 1300, "height": 900})
+        page = context.new_page()
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .edge-label.fe-label-over", timeout=DEADLINE_MS)
+        for element in (figure.locator(".edge-label"), figure.locator(".group-title")):
+            title = element.get_attribute("title")
+            assert title.startswith("ja: overflowing by ") and "en:" not in title, title
+        context.close()

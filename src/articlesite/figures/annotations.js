@@ -4,8 +4,10 @@
    longest run as the build gave it), and each group's frame follows its members' boxes
    (geometry/frames.py: 15 px round them, the title band on top). Dragging a label slides
    it along its route (the edge's `label_at`, 0 to 1, saved with the spec); dragging a
-   group's title moves its members (on the editor's 5 px grid). The build places both
-   again from the saved spec. */
+   group's title moves its members (on the editor's 5 px grid). Each label and title says
+   whether its text fits its box in every language and both diagram styles, as the
+   editor's marks say it of a node (measure.js, on a copy per language). The build places
+   both again from the saved spec. */
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor;
@@ -79,7 +81,10 @@
         return b[0] >= frame[0] && b[1] >= frame[1] && b[0] + b[2] <= frame[0] + frame[2] &&
           b[1] + b[3] <= frame[1] + frame[3];
       }).map(function (node) { return node.fields.id; });
-      groups.push({ el: el, title: title ? boxOf(title).slice(2) : [0, 0], members: members });
+      var id = el.getAttribute("data-group");
+      var named = (editor.data.groups || []).filter(function (g) { return g.id === id; })[0];
+      groups.push({ el: el, title: title ? boxOf(title).slice(2) : [0, 0], members: members,
+                    key: named ? named.title : null });
     });
   }
 
@@ -159,17 +164,81 @@
     if (editor.commit) editor.commit();
   }
   var style = document.createElement("style");
-  style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}";
+  style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);
   document.addEventListener("pointerup", up, true);
 
+  /* Text fit: a copy of the labels and titles in each language, measured. */
+  var measured = null;
+  function measureFit(editor) {
+    var RT = window.articlesiteRichText;
+    if (!window.articlesiteMeasure || !RT) return;
+    var holder = document.createElement("div");
+    holder.className = "fe-copies";
+    holder.setAttribute("aria-hidden", "true");
+    document.body.appendChild(holder);
+    editor.data.languages.forEach(function (lang) {
+      var wrap = document.createElement("div"), figure = document.createElement("figure");
+      var canvas = document.createElement("div");
+      wrap.setAttribute("data-language", lang.code);
+      figure.className = "figure";
+      figure.setAttribute("data-figure", editor.id);
+      canvas.className = "canvas";
+      canvas.lang = lang.lang;
+      canvas.style.cssText = "width:" + px(editor.model.width) + ";height:" + px(editor.model.height);
+      holder.appendChild(wrap).appendChild(figure).appendChild(canvas);
+      function copy(el, key, parent) {
+        var made = parent.appendChild(document.createElement("div"));
+        made.className = el.className.split(" ").filter(function (c) { return !/^fe-/.test(c); }).join(" ");
+        made.style.cssText = el.style.cssText;
+        made.setAttribute("data-key", key);
+        RT.replace(made, (editor.texts[key] || {})[lang.code] || "");
+        return made;
+      }
+      labels.forEach(function (label) {
+        copy(label.el, label.edge.fields.label, canvas).setAttribute("data-edge", label.el.getAttribute("data-edge"));
+      });
+      groups.forEach(function (group) {
+        var frame = canvas.appendChild(document.createElement("div")), title = group.el.querySelector(".group-title");
+        frame.className = "figure-group";
+        frame.style.cssText = group.el.style.cssText;
+        frame.setAttribute("data-group", group.el.getAttribute("data-group"));
+        if (title && group.key) copy(title, group.key, frame);
+      });
+    });
+    var findings = window.articlesiteMeasure(holder).findings;
+    holder.remove();
+    var over = {};
+    findings.forEach(function (f) {
+      var by = over[f.element] = over[f.element] || {};
+      if (!by[f.language] || by[f.language].px < f.px) by[f.language] = f;
+    });
+    function mark(el, element) {
+      var found = over[element] || {}, langs = Object.keys(found);
+      el.classList.toggle("fe-label-over", langs.length > 0);
+      el.title = langs.length ? langs.map(function (code) {
+        return code + ": overflowing by " + found[code].px + " px (" + found[code].style + " style)";
+      }).join("\n") : "fits in every language and both diagram styles";
+    }
+    labels.forEach(function (label) {
+      mark(label.el, "edge-label " + (Number(label.el.getAttribute("data-edge")) + 1));
+    });
+    groups.forEach(function (group) {
+      var title = group.el.querySelector(".group-title");
+      if (title) mark(title, "group " + group.el.getAttribute("data-group"));
+    });
+  }
+
   function tick() {
     var editor = F.current;
     if (editor && editor.model && editor.canvas && editor.canvas.isConnected) {
-      if (seen !== editor) { seen = editor; start(editor); }
+      if (seen !== editor) { seen = editor; start(editor); measured = null; }
       follow(editor);
+      var texts = JSON.stringify(editor.texts);
+      if (texts !== measured) { measured = texts; measureFit(editor); }
     } else seen = null;
     requestAnimationFrame(tick);
   }

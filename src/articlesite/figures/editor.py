@@ -138,8 +138,10 @@ class FigureEditor:
         site = self.site()
         spec = plain_spec(standing.data)
         title, caption = standing.data["title"], standing.data["caption"]
-        keys = [title, caption, *changes.used_keys(spec)]
+        groups = [g for g in standing.data.get("groups") or [] if isinstance(g, dict)]
+        keys = [title, caption, *changes.used_keys({**spec, "groups": groups})]
         return {"ok": True, "figure": standing.path.stem, "spec": spec,
+                "groups": changes.plain(groups),
                 "title": title, "caption": caption,
                 "transforms": changes.plain(standing.data.get("transforms") or []),
                 "texts": {key: texts.get(key, {}) for key in keys},
