@@ -3,7 +3,8 @@ texts" after a Japanese text made longer than its box changes the spec by that b
 alone (nothing lies beyond it), and the page reloads with the text fitting; a node dragged
 in the editor takes its group's frame and its edge's label along; a label dragged slides
 along its route, a group dragged by its title moves its members, and the save changes
-those two lines."""
+those two lines; an overflowing label and title are marked; a label's text is edited in
+the bar and saved into the dictionary."""
 
 from __future__ import annotations
 
@@ -218,4 +219,30 @@ def test_the_editor_marks_an_edge_label_and_a_title_their_japanese_text_overflow
         for element in (figure.locator(".edge-label"), figure.locator(".group-title")):
             title = element.get_attribute("title")
             assert title.startswith("ja: overflowing by ") and "en:" not in title, title
+        context.close()
+
+
+def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context = chromium.new_context(viewport={"width": 1300, "height": 900})
+        page = context.new_page()
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        figure.locator(".edge-label").click()
+        area = figure.locator('.fe-annotation-texts textarea[data-language="en"]')
+        assert area.input_value() == "A note"
+        area.fill("A longer note")
+        area.blur()
+        assert figure.locator(".edge-label").inner_text() == "A longer note"
+        spec = (project / SPEC).read_text(encoding="utf-8")
+        figure.get_by_role("button", name="Save").click()
+        page.wait_for_function("() => /^Saved figures\\/figure-texts.json\\./.test(document"
+                               ".querySelector('#figure-steps .fe-message')?.textContent || '')",
+                               timeout=DEADLINE_MS)
+        assert json.loads((project / TEXTS).read_text(encoding="utf-8"))["note"]["en"] == \
+            "A longer note"
+        assert (project / SPEC).read_text(encoding="utf-8") == spec
         context.close()

@@ -4,7 +4,9 @@
    longest run as the build gave it), and each group's frame follows its members' boxes
    (geometry/frames.py: 15 px round them, the title band on top). Dragging a label slides
    it along its route (the edge's `label_at`, 0 to 1, saved with the spec); dragging a
-   group's title moves its members (on the editor's 5 px grid). Each label and title says
+   group's title moves its members (on the editor's 5 px grid); a click on either opens
+   its text in every language in the editor's bar, saved with the editor's texts. Each
+   label and title says
    whether its text fits its box in every language and both diagram styles, as the
    editor's marks say it of a node (measure.js, on a copy per language). The build places
    both again from the saved spec. */
@@ -135,12 +137,15 @@
     e.stopPropagation();
     var from = editor.point(e);
     drag = { editor: editor, label: label ? found : null, group: title ? found : null, from: from,
+             moved: false, el: label || title,
              boxes: title ? members(editor, found).map(function (n) { return n.fields.box.slice(); }) : null };
   }
   function moved(e) {
     if (!drag) return;
     e.preventDefault();
     var editor = drag.editor, at = editor.point(e);
+    if (!drag.moved && Math.hypot(at[0] - drag.from[0], at[1] - drag.from[1]) < 3) return;
+    drag.moved = true;
     if (drag.label) {
       var points = pointsOf(drag.label.edge);
       if (!points) return;
@@ -158,18 +163,50 @@
   }
   function up() {
     if (!drag) return;
-    var editor = drag.editor;
+    var editor = drag.editor, clicked = !drag.moved && drag;
     drag = null;
+    if (clicked) {
+      openTexts(editor, clicked.el, clicked.label ? clicked.label.edge.fields.label : clicked.group.key);
+      return;
+    }
     if (editor.route) editor.route();
     if (editor.commit) editor.commit();
   }
   var style = document.createElement("style");
   style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
-    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}" +
+    ".fe-annotation-texts{margin-top:6px}.fe-annotation-texts p{margin:0}" +
+    ".fe-annotation-texts label{display:inline-flex;gap:4px;align-items:center;margin-right:10px}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);
   document.addEventListener("pointerup", up, true);
+
+  /* A label's or title's text in every language, in the editor's bar. */
+  function openTexts(editor, el, key) {
+    var bar = editor.figure.querySelector(".fe-bar");
+    if (!bar || !key) return;
+    var old = bar.querySelector(".fe-annotation-texts");
+    if (old) old.remove();
+    var box = bar.appendChild(document.createElement("div")), RT = window.articlesiteRichText;
+    box.className = "fe-annotation-texts";
+    var what = box.appendChild(document.createElement("p"));
+    what.textContent = (el.classList.contains("edge-label") ? "Edge label" : "Group title") + " (" + key + ")";
+    editor.data.languages.forEach(function (lang) {
+      var label = box.appendChild(document.createElement("label")), area = document.createElement("textarea");
+      label.textContent = lang.name + " ";
+      label.appendChild(area);
+      area.lang = lang.lang;
+      area.rows = 1;
+      area.value = (editor.texts[key] || {})[lang.code] || "";
+      area.setAttribute("data-language", lang.code);
+      area.addEventListener("input", function () {
+        (editor.texts[key] = editor.texts[key] || {})[lang.code] = area.value;
+        if (lang.code === editor.language && RT) RT.replace(el, area.value);
+      });
+      area.addEventListener("change", function () { editor.commit(); });
+    });
+  }
 
   /* Text fit: a copy of the labels and titles in each language, measured. */
   var measured = null;
