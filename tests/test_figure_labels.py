@@ -1,8 +1,9 @@
 """Edge labels and groups: drawn from their edges' routes and their members' boxes, in
 every language, said in the text alternative, their mistakes stopping the build with
 file and line; and the geometry they promise (hypothesis): a label avoids every node,
-group title, other label and route; a frame holds its members and no other node;
-`figure fit`'s moves never make two boxes overlap."""
+group title and other label and stays beside its route (clear of other routes where
+there is room); a frame holds its members and no other node; `figure fit`'s moves never
+make two boxes overlap."""
 
 from __future__ import annotations
 
@@ -204,10 +205,28 @@ def test_labels_and_frames_avoid_every_node_and_other_label(figure):
     for box, number in boxes:
         assert not any(overlaps(box, other, 0.0) for other in [*nodes.values(), *titles])
         assert not any(overlaps(box, other, 0.0) for other, n in boxes if n != number)
-        # It lies on no route but its own (on which it may sit, breaking the line).
-        inner = (box[0] + 0.5, box[1] + 0.5, box[0] + box[2] - 0.5, box[1] + box[3] - 0.5)
-        assert not any(crosses(a, b, inner) for n, (points, _) in enumerate(kept)
-                       if n != number for a, b in pairwise(points))
+        # Beside its own route: within reach of one of its segments.
+        grown = (box[0] - 60, box[1] - 60, box[0] + box[2] + 60, box[1] + box[3] + 60)
+        assert any(crosses(a, b, grown) or _inside(a, grown)
+                   for a, b in pairwise(kept[number][0]))
+
+
+def _inside(point, box) -> bool:
+    return box[0] < point[0] < box[2] and box[1] < point[1] < box[3]
+
+
+def test_a_label_keeps_off_other_routes_where_there_is_room():
+    # Two parallel routes 60 px apart: the label of the first goes above it, clear of both.
+    routes = [((0.0, 100.0), (300.0, 100.0)), ((0.0, 160.0), (300.0, 160.0))]
+    placed = place_labels(routes, [(80.0, 20.0), (80.0, 20.0)], [], bounds=(0, 0, 400, 300))
+    assert placed == [(110.0, 76.0, 80.0, 20.0), (110.0, 136.0, 80.0, 20.0)]
+    # A third route through the space above the first: its label goes below it instead.
+    routes.append(((150.0, 0.0), (150.0, 99.0)))
+    placed = place_labels(routes, [(80.0, 20.0), None, None], [], bounds=(0, 0, 400, 300))
+    box = placed[0]
+    assert box[1] > 100 or box[0] > 150 or box[0] + box[2] < 150
+    assert not any(crosses(a, b, (box[0], box[1], box[0] + box[2], box[1] + box[3]))
+                   for route in routes[1:] for a, b in pairwise(route))
 
 
 @st.composite
