@@ -164,8 +164,8 @@ labels: {text: x}
     ("figures/steps.yaml", SPEC, [
         "figures/steps.yaml:3: 'width' must be a positive number [key 'width']",
         ("figures/steps.yaml:5: unknown field 'colour' in figure spec (known fields: title, "
-        "caption, width, height, direction, transforms, nodes, edges, labels, dividers, "
-        "lifelines) "
+        "caption, width, height, direction, transforms, nodes, edges, groups, labels, "
+        "dividers, lifelines) "
         "[key 'colour']"),
         "figures/steps.yaml:7: 'narrow' takes a ratio between 0 and 1 [key 'transforms']",
         ("figures/steps.yaml:8: unknown transform 'squash' (known: narrow, remove_bands) "

@@ -14,11 +14,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..load.figures import Figure
-from ..problems import Findings
+from ..problems import Findings, command
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
+KINDS = {"edge-label": "the label of edge", "group": "the title of group"}
 
 
 class BrowserUnavailable(Exception):
@@ -74,8 +75,13 @@ def evaluate(html: str, script: str, arg: object = None):
 
 
 def element_line(spec: Figure, kind: str, name: str) -> int | None:
-    """The spec line of a node (by id) or a label (by key)."""
+    """The spec line of a node (by id), a label (by key), an edge's label (by the edge's
+    number) or a group (by id)."""
+    if kind == "edge-label":
+        number = int(name) if name.isdigit() else 0
+        return spec.edges[number - 1].line if 0 < number <= len(spec.edges) else None
     found = (n.line for n in spec.nodes if n.id == name) if kind == "node" else (
+        g.line for g in spec.groups if g.id == name) if kind == "group" else (
         lb.line for lb in spec.labels if lb.text == name)
     return next(found, None)
 
@@ -105,8 +111,10 @@ def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings,
         seen_in = " and ".join(styles[group]) + (" styles" if len(styles[group]) > 1
                                                  else " style")
         kind, name = element.split(" ", 1)
+        fix = "" if node or kind == "label" else (
+            f"; `{command()} figure fit {figure_id}` sizes every box to its texts")
         findings.add(spec.path, element_line(spec, kind, name),
-                     f"{kind} '{name}': {what} {how} ({seen_in})",
+                     f"{KINDS.get(kind, kind)} '{name}': {what} {how} ({seen_in}){fix}",
                      key=keys[0], language=language, check="fit", figure=figure_id,
                      element=element, overflow=px)
     return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "

@@ -18,6 +18,7 @@ from itertools import combinations
 
 from ..load.figures import LABEL_HEIGHT, Edge, Figure, Label, Node, Segment
 from ..problems import Findings
+from .annotations import check_annotations
 
 TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
 LABEL_REACH = 12.0  # px: an edge end this close to a label's box points at the label
@@ -106,6 +107,7 @@ def _segment_meets(s: Segment, box: Box) -> bool:
 
 
 def check_geometry(figure: Figure, findings: Findings) -> None:
+    check_annotations(figure, findings)   # edge labels and group frames
     def add(line: int | None, message: str, element: str, amount: float,
             key: str | None = None) -> None:
         findings.add(figure.path, line, message, key=key, check="geometry",

@@ -17,7 +17,7 @@ from ..load.sources import load_sources
 from ..load.texts import Dictionary
 from ..problems import BuildError, Findings
 from ..render.templates import renderer_for
-from .fit import BrowserUnavailable, check_fit
+from .fit import KINDS, BrowserUnavailable, check_fit
 from .report import translator_view
 
 MARKUP = set("_^{}\\`")   # repeated, these would start a subscript, code or an escape
@@ -51,7 +51,8 @@ class Overflow:
 
     def __str__(self) -> str:
         kind, _, name = self.element.partition(" ")
-        return (f"{self.where}: figure '{self.figure}', {kind} '{name}': would overflow by "
+        return (f"{self.where}: figure '{self.figure}', {KINDS.get(kind, kind)} '{name}': "
+                f"would overflow by "
                 f"up to {self.px:g} px in {', '.join(self.languages)}")
 
 

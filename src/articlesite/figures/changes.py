@@ -16,10 +16,14 @@ def fields(section: str) -> tuple[str, ...]:
 
 
 def used_keys(spec: dict) -> list[str]:
-    """The dictionary keys the spec's nodes and labels show, in order, once each."""
+    """The dictionary keys the spec's nodes, labels, edge labels and group titles show, in
+    order, once each."""
     keys: list[str] = []
-    for item in [*spec.get("nodes", []), *spec.get("labels", [])]:
-        for name in ("text", "sub"):
+    for item, names in [*((item, ("text", "sub")) for item in spec.get("nodes", [])),
+                        *((item, ("text",)) for item in spec.get("labels", [])),
+                        *((item, ("label",)) for item in spec.get("edges", [])),
+                        *((item, ("title",)) for item in spec.get("groups", []))]:
+        for name in names:
             if isinstance(item.get(name), str) and item[name] not in keys:
                 keys.append(item[name])
     return keys

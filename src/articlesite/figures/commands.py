@@ -19,8 +19,16 @@ def add_parser(subcommand) -> None:
     placed = actions.add_parser("layout", help="place the nodes of figures/ID.yaml that have "
                                                "no box, and write their boxes into it")
     placed.add_argument("id")
+    placed.add_argument("--again", action="store_true",
+                        help="lay out every node anew (the boxes dropped, the canvas size "
+                             "recomputed), for a figure whose graph changed too much")
     placed.add_argument("--no-browser", action="store_true",
                         help="estimate the texts' sizes instead of measuring them in Chromium")
+    fit = actions.add_parser("fit", help="size every placed box of figures/ID.yaml to its "
+                                         "longest text, moving what lies beyond it")
+    fit.add_argument("id")
+    fit.add_argument("--no-browser", action="store_true",
+                     help="estimate the texts' sizes instead of measuring them in Chromium")
 
 
 def run(root: Path, args: argparse.Namespace) -> int:
@@ -34,8 +42,12 @@ def run(root: Path, args: argparse.Namespace) -> int:
               "places the nodes. An article shows it with these two lines:\n\n"
               f"    ```{{figure}} {args.id}\n    ```")
         return 0
+    if args.action == "fit":
+        from .fitting import fit_figure, report_fit
+        return report_fit(root, fit_figure(root, args.id, browser=not args.no_browser))
     from .place import place_drafts
-    return report(root, place_drafts(root, args.id, browser=not args.no_browser))
+    return report(root, place_drafts(root, args.id, browser=not args.no_browser,
+                                     again=args.again))
 
 
 # The theme's figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
@@ -46,6 +58,9 @@ def report(root: Path, placed) -> int:
     where = placed.path.relative_to(root)
     for narrow in placed.narrow:   # a word or a phrase is never cut: it overflows
         print(f"{where}: {narrow}")
+    if placed.sized:
+        print(f"Sized {placed.sized} edge label{'s' * (placed.sized > 1)} and group "
+              f"title{'s' * (placed.sized > 1)} in {where} to their texts.")
     if not placed.boxes:
         print(f"{where}: every node has a box already; nothing to place.")
         return 0

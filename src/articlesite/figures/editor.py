@@ -46,6 +46,7 @@ from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
+from .fitting import fit_request
 from .new import add_entries
 from .rename import keys_of, problems_of, rename_keys, used_elsewhere
 from .routing import route_request
@@ -92,7 +93,8 @@ class FigureEditor:
                     "reserved": sorted(PAGE_IDS), **editor_strings(self.root)}
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
-                   here.joinpath("editor.js"), here.joinpath("editor_bar.js")]
+                   here.joinpath("editor.js"), here.joinpath("editor_bar.js"),
+                   here.joinpath("fit_button.js"), here.joinpath("annotations.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
                 + "\n".join(s.read_text(encoding="utf-8") for s in scripts) + "</script>")
@@ -100,7 +102,8 @@ class FigureEditor:
     # Requests --------------------------------------------------------------------------
     def handle(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, dict]:
         """Answer one POST: (status, JSON answer). Never raises for a bad request."""
-        actions = {"open": self.open, "route": self.route, "save": self.save}
+        actions = {"open": self.open, "route": self.route, "save": self.save,
+                   "fit": lambda request: fit_request(self.root, self.spec_path(request))}
         try:
             request = self.guard.read_request(headers, body)
             action = actions.get(path.removeprefix(PREFIX))
@@ -143,8 +146,10 @@ class FigureEditor:
         site = self.site()
         spec = plain_spec(standing.data)
         title, caption = standing.data["title"], standing.data["caption"]
-        keys = [title, caption, *changes.used_keys(spec)]
+        groups = [g for g in standing.data.get("groups") or [] if isinstance(g, dict)]
+        keys = [title, caption, *changes.used_keys({**spec, "groups": groups})]
         return {"ok": True, "figure": standing.path.stem, "spec": spec,
+                "groups": changes.plain(groups),
                 "title": title, "caption": caption,
                 "transforms": changes.plain(standing.data.get("transforms") or []),
                 "texts": {key: texts.get(key, {}) for key in keys},
@@ -163,7 +168,18 @@ class FigureEditor:
         return site
 
     def route(self, request: dict) -> dict:
-        return {"ok": True, "edges": route_request(request)}
+        return {"ok": True, "edges": route_request(request, self.groups(request))}
+
+    def groups(self, request: dict) -> list:
+        """The groups of the spec a route request names (their titles are in the routes'
+        way), or none if it names no readable spec."""
+        try:
+            path = self.spec_path(request)
+            data = parse_yaml(path.read_text(encoding="utf-8"), path, Problems(self.root))
+        except (Refused, OSError, UnicodeDecodeError):
+            return []
+        groups = data.get("groups") if isinstance(data, dict) else None
+        return [g for g in groups if isinstance(g, dict)] if isinstance(groups, list) else []
 
     def save(self, request: dict) -> dict:
         path = self.spec_path(request)

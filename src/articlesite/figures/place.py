@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..geometry.layout import beside, extent_of, layout
+from ..geometry.frames import frame_of, margins
+from ..geometry.layout import beside, extent_of, layout, snap
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
@@ -24,6 +25,9 @@ from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file
 
 UNPLACED = "not placed yet (no 'box')"
+UNSIZED = "not sized yet (no 'label_box' or 'title_box')"
+NO_ROUTE = "no route keeps"
+FRAME_MARGIN = 20.0   # px at least between a group's frame and the canvas's top and left
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Placed:
     measured: str                        # how the texts were measured
     outside: tuple[float, float] | None = None   # where the boxes reach, beyond the canvas
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
+    sized: int = 0                       # edge labels and group titles sized
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -63,9 +68,11 @@ def unplaced_hint(message: str) -> str:
             "places them where there is room, or give the box)")
 
 
-def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
+def load_spec(root: Path, figure_id: str, again: bool = False
+              ) -> tuple[str, dict, Any, Any]:
     """The spec's text and data, the site and the dictionary, refusing a spec with any
-    problem other than its drafts (BuildError)."""
+    problem other than its drafts (BuildError); with `again` (the boxes are to be
+    placed anew), edges without a route too."""
     path = spec_path(root, figure_id)
     if not path.is_file():
         raise UsageError(f"figures/{figure_id}.yaml not found: `{command()} figure new "
@@ -83,7 +90,10 @@ def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
     if figure is not None:
         check_keys(figure, dictionary, found)
     for problem in found:
-        if UNPLACED not in problem.message and "missing the field 'width'" not in \
+        if again and NO_ROUTE in problem.message:
+            continue
+        if UNPLACED not in problem.message and UNSIZED not in problem.message and \
+                "missing the field 'width'" not in \
                 problem.message and "missing the field 'height'" not in problem.message:
             problems.add(path, problem.line, problem.message + unplaced_hint(problem.message),
                          key=problem.key, language=problem.language)
@@ -91,45 +101,108 @@ def load_spec(root: Path, figure_id: str) -> tuple[str, dict, Any, Any]:
     return text, data, site, dictionary
 
 
-def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
-    """Place the drafts of figures/ID.yaml and write their boxes into it."""
-    text, data, site, dictionary = load_spec(root, figure_id)
+def texts_of(site, dictionary, nodes: list[dict], edges: dict[int, dict],
+             groups: list[dict]) -> list[Texts]:
+    """What each box shows in each language: the nodes' texts, the edges' labels (by
+    ("edge", index)) and the groups' titles (by ("group", id))."""
+    def text(key: str, code: str) -> str:
+        return dictionary.texts[key][code]
+    items = [Texts(node["id"], language.lang, text(node["text"], language.code),
+                   text(node["sub"], language.code) if node.get("sub") else None,
+                   node.get("class"))
+             for node in nodes for language in site.languages]
+    items += [Texts(("edge", i), language.lang, text(edge["label"], language.code), None, None,
+                    "edge-label") for i, edge in edges.items() for language in site.languages]
+    items += [Texts(("group", group["id"]), language.lang, text(group["title"], language.code),
+                    None, None, "group-title")
+              for group in groups for language in site.languages]
+    return items
+
+
+def place_drafts(root: Path, figure_id: str, browser: bool = True,
+                 again: bool = False) -> Placed:
+    """Place the drafts of figures/ID.yaml and write their boxes into it; with `again`,
+    every node is a draft and the canvas is set anew."""
+    text, data, site, dictionary = load_spec(root, figure_id, again)
     path = spec_path(root, figure_id)
     nodes = [node for node in data.get("nodes") or [] if isinstance(node, dict)]
-    drafts = [node for node in nodes if node.get("box") is None]
-    placed = [tuple(node["box"]) for node in nodes if node.get("box") is not None]
-    items = [Texts(node["id"], language.lang, dictionary.texts[node["text"]][language.code],
-                   dictionary.texts[node["sub"]][language.code] if node.get("sub") else None,
-                   node.get("class"))
-             for node in drafts for language in site.languages]
-    placed_texts = tuple(
-        (Texts(node["id"], language.lang, dictionary.texts[node["text"]][language.code],
-               dictionary.texts[node["sub"]][language.code] if node.get("sub") else None,
-               node.get("class")), float(node["box"][2]), language.code)
-        for node in nodes if node.get("box") is not None for language in site.languages)
+    drafts = [node for node in nodes if again or node.get("box") is None]
+    placed = [tuple(node["box"]) for node in nodes if node not in drafts]
+    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    groups = [group for group in data.get("groups") or [] if isinstance(group, dict)]
+    labelled = {i: edge for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)
+                and (again or edge.get("label_box") is None)}
+    titled = [group for group in groups if again or group.get("title_box") is None]
+    items = texts_of(site, dictionary, drafts, labelled, titled)
+    placed_texts = tuple((item, float(node["box"][2]), language.code)
+                         for node in nodes if node not in drafts
+                         for item, language in zip(texts_of(site, dictionary, [node], {}, []),
+                                                   site.languages, strict=True))
     sizes, measured, narrow = box_sizes(items, css_of(root), browser, placed_texts) \
         if items or placed_texts else ({}, "", [])
-    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
     feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
-    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback),
-                   placed, direction)
+    label_sizes = {i: tuple(sizes.get(("edge", i)) or edge["label_box"])
+                   for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)}
+    title_sizes = {group["id"]: tuple(sizes.get(("group", group["id"])) or group["title_box"])
+                   for group in groups}
+    framing = {group["id"]: (group.get("nodes") or [], margins(title_sizes[group["id"]]))
+               for group in groups}
+    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback,
+                          groups=framing, labels=label_sizes), placed, direction)
+    boxes = clear_of_frames(boxes, placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
-    reach = extent_of(placed + list(boxes.values()))
+    edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
+              for i in labelled]
+    edits += [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]], "groups",
+                  group["id"]) for group in titled]
+    every = placed + list(boxes.values())
+    reach = extent_of(every + frames(groups, {**dict(_placed_boxes(nodes)), **boxes},
+                                     title_sizes))
     canvas = None
-    if data.get("width") is None or data.get("height") is None:
-        canvas = (data.get("width") or reach[0], data.get("height") or reach[1])
+    if again or data.get("width") is None or data.get("height") is None:
+        canvas = reach if again else (data.get("width") or reach[0],
+                                      data.get("height") or reach[1])
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
-    result = Placed(path, boxes, canvas, measured, narrow=narrow)
+    result = Placed(path, boxes, canvas, measured, narrow=narrow,
+                    sized=len(labelled) + len(titled))
     width, height = canvas or (data["width"], data["height"])
-    right = max(x + w for x, _, w, _ in placed + list(boxes.values()))
-    bottom = max(y + h for _, y, _, h in placed + list(boxes.values()))
+    right = max((x + w for x, _, w, _ in every), default=0)
+    bottom = max((y + h for _, y, _, h in every), default=0)
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:
+    return [(node["id"], tuple(node["box"])) for node in nodes
+            if isinstance(node.get("box"), list)]
+
+
+def frames(groups: list[dict], boxes: dict[str, tuple], titles: dict[str, tuple]
+           ) -> list[tuple]:
+    """The frames of the groups whose members all have boxes."""
+    found = []
+    for group in groups:
+        members = [boxes[n] for n in group.get("nodes") or [] if n in boxes]
+        if members and len(members) == len(group.get("nodes") or []):
+            found.append(frame_of(members, titles[group["id"]]).box)
+    return found
+
+
+def clear_of_frames(boxes: dict[str, tuple], placed: list, groups: list[dict],
+                    titles: dict[str, tuple]) -> dict[str, tuple]:
+    """The new boxes moved right and down as far as their groups' frames need to stay
+    FRAME_MARGIN px inside the canvas (when no box was placed before)."""
+    if placed or not boxes:
+        return boxes
+    found = frames(groups, boxes, titles)
+    dx = max(0.0, FRAME_MARGIN - min((x for x, *_ in found), default=FRAME_MARGIN))
+    dy = max(0.0, FRAME_MARGIN - min((y for _, y, *_ in found), default=FRAME_MARGIN))
+    return {n: (snap(x + dx), snap(y + dy), w, h) for n, (x, y, w, h) in boxes.items()}
 
 
 def _number(value: float) -> int | float:

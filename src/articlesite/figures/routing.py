@@ -10,6 +10,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from ..geometry.frames import frame_of
 from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
 from ..load.figures import LABEL_HEIGHT
@@ -42,8 +43,21 @@ def _list(request: dict, name: str) -> list:
     return items
 
 
-def route_request(request: dict) -> list[dict]:
-    """[{points, problem}] for each edge of the request, in its order."""
+def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
+    """The title boxes of a spec's groups (its `groups` as loaded: id, title_box, nodes)
+    framed round the nodes' boxes as given, as the build gives them to the router."""
+    titles = []
+    for group in groups:
+        members = [nodes[n] for n in group.get("nodes") or [] if n in nodes]
+        size = group.get("title_box")
+        if members and isinstance(size, list) and len(size) == 2:
+            titles.append(frame_of(members, tuple(size)).title)
+    return titles
+
+
+def route_request(request: dict, groups: list = ()) -> list[dict]:
+    """[{points, problem}] for each edge of the request, in its order; `groups`: the
+    spec's groups, whose titles the routes keep clear of."""
     nodes = {}
     for node in _list(request, "nodes"):
         if not isinstance(node.get("id"), str):
@@ -52,6 +66,7 @@ def route_request(request: dict) -> list[dict]:
     labels = [(*_box(label.get("box"), 3), LABEL_HEIGHT.get(label.get("class"),
                                                              LABEL_HEIGHT[None]))
               for label in _list(request, "labels")]
+    labels += group_titles(list(groups), nodes)
     wanted = []
     for edge in _list(request, "edges"):
         (source, source_side), (target, target_side) = (ends(edge.get("from"), nodes),

@@ -43,6 +43,13 @@ class Texts:
     text: str
     sub: str | None
     cls: str | None
+    kind: str = "node"   # or "edge-label", "group-title": an edge's label, a group's title
+
+
+# Edge labels and group titles (figure.css: .edge-label 13px, line height 1.45, padding
+# 2px 4px; .group-title 15px, 1.45, no padding): their font and padding (w, h).
+OTHER = {"edge-label": ((13.0, 1.45), (8.0, 4.0)), "group-title": ((15.0, 1.45), (0.0, 0.0))}
+LABEL_SPARE = 4.0    # px added to an edge label's or group title's width
 
 
 def estimate(item: Texts) -> tuple[float, float]:
@@ -54,6 +61,9 @@ def estimate(item: Texts) -> tuple[float, float]:
     def height(text: str, font: tuple[float, float]) -> float:
         return (text.count("\n") + 1) * font[0] * font[1]
 
+    if item.kind != "node":
+        font, padding = OTHER[item.kind]
+        return width(item.text, font[0]) + padding[0], height(item.text, font) + padding[1]
     w = width(item.text, TEXT[0])
     h = height(item.text, TEXT)
     if item.sub:
@@ -63,6 +73,12 @@ def estimate(item: Texts) -> tuple[float, float]:
 
 
 def _node_html(item: Texts, number: int) -> Markup:
+    if item.kind != "node":
+        return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
+                      '<div class="{kind}" data-measure="{n}" style="position:absolute;'
+                      'left:0;top:0;width:max-content;height:auto">{text}</div></div>'
+                      ).format(lang=item.language, kind=item.kind, n=number,
+                               text=rich_text(item.text, item.language))
     sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub, item.language)) \
         if item.sub else ""
     return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
@@ -155,8 +171,11 @@ def box_sizes(items: list[Texts], css: str, browser: bool = True,
                                  browser)
     sizes: dict[str, tuple[float, float]] = {}
     for item, (w, h, _) in zip(items, natural, strict=False):
-        w = max(MIN_SIZE[0], math.ceil(w) + 2 * SPARE)
-        h = max(MIN_SIZE[1], math.ceil(h) + SPARE)
+        if item.kind == "node":
+            w = max(MIN_SIZE[0], math.ceil(w) + 2 * SPARE)
+            h = max(MIN_SIZE[1], math.ceil(h) + SPARE)
+        else:
+            w, h = math.ceil(w) + LABEL_SPARE, math.ceil(h)
         old = sizes.get(item.node, (0.0, 0.0))
         sizes[item.node] = (max(old[0], w), max(old[1], h))
     narrow = [Narrow(texts.node, code, need, width)

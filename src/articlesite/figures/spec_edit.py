@@ -105,9 +105,10 @@ class FileChanged(SpecEditError):
 
 ORDER: dict[str | None, tuple[str, ...]] = {
     None: ("title", "caption", "width", "height", "direction", "transforms", "nodes",
-           "edges", "labels", "dividers", "lifelines"),
+           "edges", "groups", "labels", "dividers", "lifelines"),
     "nodes": ("id", "box", "text", "sub", "class", "link"),
-    "edges": ("from", "to", "points", "class", "arrow"),
+    "edges": ("from", "to", "points", "label", "label_box", "label_at", "class", "arrow"),
+    "groups": ("id", "title", "title_box", "nodes"),
     "labels": ("text", "box", "class"),
 }
 SECTIONS = ("nodes", "edges", "labels", "dividers", "lifelines")

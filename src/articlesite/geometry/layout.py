@@ -24,6 +24,7 @@ caller measures them) nor of routes (geometry/route.py draws the edges afterward
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 GRID = 5.0
@@ -237,10 +238,15 @@ def _across(layers: list[list], size, edges: list[tuple]) -> dict:
 
 def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
            edges: list[tuple[str, str]], direction: str = "right",
-           feedback: set[tuple[str, str]] = frozenset()) -> dict[str, Box]:
+           feedback: set[tuple[str, str]] = frozenset(),
+           groups: Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]] = {},
+           labels: Mapping[int, tuple[float, float]] = {},
+           max_width: float = 1240) -> dict[str, Box]:
     """A box for each node (x, y, width, height), by the layered method. `edges` name
     their ends' ids (an edge to a node not in `nodes` is left out); those in `feedback`
-    run back against the direction."""
+    run back against the direction. `groups`, `labels` and `max_width` are taken and
+    not yet used (a stand-in for the layout that keeps groups together, leaves room for
+    edge labels and folds to the page's width)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
     known = set(nodes)

@@ -18,6 +18,8 @@ from typing import Any
 
 from ..problems import Problems, command
 from .edge_ends import edge_geometry
+from .edge_labels import EdgeLabel, edge_labels
+from .groups import Group, check_groups, framed
 from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_number, positive
 from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
 from .texts import Dictionary
@@ -79,6 +81,11 @@ class Edge:
     # the spec gives the points.
     source: str | None = None
     target: str | None = None
+    # Its label (a dictionary key), the label's size and where along the route it sits
+    # (None: where geometry/labels.py finds room); placed in Figure.edge_labels.
+    label: str | None = None
+    label_size: tuple[float, float] | None = None
+    label_at: float | None = None
 
     @cached_property
     def segments(self) -> list[Segment]:
@@ -120,6 +127,8 @@ class Figure:
     edges: list[Edge] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
+    edge_labels: list[EdgeLabel] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
     direction: str = "right"   # where a first draft's edges point (figures/layout)
     # What its edges join, found when first rendered (render/connections.py: connections_of).
@@ -139,6 +148,9 @@ class Figure:
             if node.sub:
                 used.append((node.sub, f"node {node.id} subtitle", node.line))
         used.extend((label.text, f"label {label.text}", label.line) for label in self.labels)
+        used.extend((edge.label, f"edge {number} label", edge.line)
+                    for number, edge in enumerate(self.edges, start=1) if edge.label)
+        used.extend((group.title, f"group {group.id}", group.line) for group in self.groups)
         return used
 
 
@@ -169,7 +181,9 @@ def _map(figure: Figure, sx: Callable[[float], float], sy: Callable[[float], flo
     rules = [replace(r, x=sx(r.x), y=sy(r.y), length=sy(r.y + r.length) - sy(r.y)
                      if r.vertical else r.length * scale_w) for r in figure.rules]
     return replace(figure, width=width, height=height, nodes=nodes, edges=edges,
-                   labels=labels, rules=rules)
+                   labels=labels, rules=rules,
+                   edge_labels=[lb.moved(sx, sy, scale_w) for lb in figure.edge_labels],
+                   groups=[group.moved(sx, sy, scale_w) for group in figure.groups])
 
 
 # Loading ------------------------------------------------------------------------------
@@ -275,6 +289,18 @@ def _points(value: Any) -> tuple[tuple[float, float], ...]:
     return tuple((float(p[0]), float(p[1])) for p in value)
 
 
+def _fraction(value: Any) -> float:
+    if not is_number(value) or not 0 <= value <= 1:
+        raise ValueError
+    return float(value)
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError
+    return tuple(value)
+
+
 def _link(value: Any) -> str:
     if not isinstance(value, str) or not FIGURE_ID.match(value):
         raise ValueError
@@ -310,12 +336,20 @@ NODE = Record(
     **{"class": choice(*NODE_CLASSES, required=False)},
     link=Value(_link, "'link' must be the id of a section of the article", required=False))
 END = "'{key}' must be a node id, or a node id and a side: NODE or NODE.SIDE"
+SIZE = "'{key}' must be [width, height], both positive"
 EDGE = Record(
     "an edge",
     points=Value(_points, "'points' must be a list of at least two [x, y]", required=False),
     **{"from": Value(_key, END, required=False), "to": Value(_key, END, required=False),
+       "label": Value(_key, KEY, required=False),
+       "label_box": Value(_box(2), SIZE, required=False),
+       "label_at": Value(_fraction, "'label_at' must be a number from 0 to 1", required=False),
        "class": choice(*EDGE_CLASSES, required=False)},
     arrow=Value(flag, "'arrow' must be true or false", required=False, default=True))
+GROUP = Record(
+    "a group", id=Value(_key, "'id' must be a group id"), title=Value(_key, KEY),
+    title_box=Value(_box(2), SIZE, required=False),
+    nodes=Value(_ids, "'nodes' must be a list of node ids"))
 LABEL = Record("a label", text=Value(_key, KEY), box=Value(_box(3), LENGTH_BOX),
                **{"class": choice(*LABEL_CLASSES, required=False)})
 SPEC = Record(
@@ -327,6 +361,7 @@ SPEC = Record(
     transforms=ListOf(Value(_transform), required=False, default=()),
     nodes=ListOf(NODE, required=False, default=()),
     edges=ListOf(EDGE, required=False, default=()),
+    groups=ListOf(GROUP, required=False, default=()),
     labels=ListOf(LABEL, required=False, default=()),
     **{name: ListOf(Record(f"an entry of {name}", box=Value(_box(3), LENGTH_BOX)),
                     required=False, default=()) for name in ("dividers", "lifelines")})
@@ -343,6 +378,16 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
                     f"yet (no 'box'): {named}; `{command()} figure layout {figure_id}` "
                     "places them", "box")
         return False
+    unsized = [f"the label of edge {number} (line {edge.line})"
+               for number, edge in enumerate(spec.get("edges", ()), start=1)
+               if edge.ok and edge["label"] and edge["label_box"] is None
+               and edge["points"] is None]
+    unsized += [f"the title of group '{group['id']}' (line {group.line})"
+                for group in spec.get("groups", ()) if group.ok and group["title_box"] is None]
+    if unsized:
+        context.add(None, f"{', '.join(unsized)} not sized yet (no 'label_box' or "
+                    f"'title_box'): `{command()} figure layout {figure_id}` sizes "
+                    "them to their texts")
     for name in ("width", "height"):   # required once every node is placed
         if name not in data:
             context.add(spec.line, f"figure spec is missing the field '{name}'", name)
@@ -352,13 +397,25 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
 
 
 def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Edge]:
-    """The edges, those that name their ends routed (load/edge_ends.py)."""
+    """The edges, those that name their ends routed (load/edge_ends.py) clear of the
+    labels and group titles; then their labels placed (load/edge_labels.py)."""
     nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
     labels = [(label.x, label.y, label.w, LABEL_HEIGHT[label.cls]) for label in figure.labels]
+    labels += [group.title_box for group in figure.groups]
     found = edge_geometry(edges, nodes, {i for i in ids if isinstance(i, str)}, labels,
                           (figure.width, figure.height), figure.path, problems)
-    return [Edge(geometry.points, edge["class"], edge["arrow"], edge.line, geometry.source,
-                 geometry.target) for edge, geometry in zip(edges, found) if geometry]
+    for number, edge in enumerate(edges, start=1):
+        if edge.ok and edge["label"] and edge.get("points") is not None:
+            problems.add(figure.path, edge.line_of("label"), f"edge {number} has a label "
+                         "but gives its points: only an edge that names its ends ('from', "
+                         "'to') has a label; a free label (`labels:`) can stand beside it")
+    routed = [Edge(geometry.points, edge["class"], edge["arrow"], edge.line, geometry.source,
+                   geometry.target, edge["label"], edge["label_box"], edge["label_at"])
+              for edge, geometry in zip(edges, found) if geometry]
+    figure.edge_labels = edge_labels(routed, list(nodes.values()) + labels,
+                                     (figure.width, figure.height),
+                                     [group.box for group in figure.groups])
+    return routed
 
 
 def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
@@ -389,6 +446,10 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
                                      node["class"], node["link"], node.line))
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
                      for label in spec.get("labels", ()) if label.ok]
+    check_groups(spec.get("groups", ()), {i for i in seen if isinstance(i, str)}, path,
+                 problems)
+    figure.groups = framed(spec.get("groups", ()),
+                           {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes})
     if placed:
         figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)

@@ -21,7 +21,7 @@ from ..check.geometry import Box, distance_to_box, distance_to_segment, label_bo
 from ..load.figures import Edge, Figure, Label, Node
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
-_PLACEHOLDER = re.compile(r"\{(source|target)\}")
+_PLACEHOLDER = re.compile(r"\{(source|target|label)\}")
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class Connection:
     source: Node | Label
     target: Node | Label
     directed: bool  # the edge has an arrow (source -> target)
+    label: str | None = None   # the edge label's dictionary key
 
 
 def find_connections(figure: Figure) -> list[Connection]:
@@ -41,16 +42,21 @@ def find_connections(figure: Figure) -> list[Connection]:
         for source in _ends(figure, boxes, edge, start=True, seen=set()):
             for target in targets:
                 if source is not target:
-                    found.setdefault(Connection(source, target, edge.arrow))
+                    found.setdefault(Connection(source, target, edge.arrow, edge.label))
     return list(found)
 
 
 def describe(connections: list[Connection], name: Callable[[Node | Label], Markup],
-             arrow: str, line: str) -> list[Markup]:
+             arrow: str, line: str, labelled: tuple[str, str] | None = None,
+             text: Callable[[str], Markup] | None = None) -> list[Markup]:
     """One sentence per connection, from the plain-text pattern `arrow` (directed) or
-    `line`, where `{source}` and `{target}` stand for the boxes' names. Each pattern is
-    split once and each box named once: a figure has tens of sentences in every language."""
+    `line`, where `{source}` and `{target}` stand for the boxes' names; for an edge with
+    a label, `labelled` (directed, undirected), where `{label}` stands for its text
+    (`text(key)`). Each pattern is split once and each box named once: a figure has
+    tens of sentences in every language."""
     patterns = {True: _pattern(arrow), False: _pattern(line)}
+    if labelled is not None and text is not None:
+        patterns.update({(True, 1): _pattern(labelled[0]), (False, 1): _pattern(labelled[1])})
     names: dict[int, str] = {}
 
     def named(box: Node | Label) -> str:
@@ -60,6 +66,11 @@ def describe(connections: list[Connection], name: Callable[[Node | Label], Marku
 
     def sentence(connection: Connection) -> Markup:
         ends = {"source": connection.source, "target": connection.target}
+        if connection.label and (connection.directed, 1) in patterns:
+            label = str(escape(text(connection.label)))
+            return Markup("".join((label if part == "label" else named(ends[part]))
+                                  if i % 2 else part for i, part in
+                                  enumerate(patterns[connection.directed, 1])))
         return Markup("".join(named(ends[part]) if i % 2 else part
                               for i, part in enumerate(patterns[connection.directed])))
     return [sentence(c) for c in connections]

@@ -463,7 +463,8 @@ class Renderer:
             read: set = set()
             text, ui = self.texts(language, read), self.ui(language)
             sentences = describe(connections_of(spec), lambda box: text(box.text),
-                                 ui("figure-arrow"), ui("figure-line"))
+                                 ui("figure-arrow"), ui("figure-line"),
+                                 (ui("figure-arrow-label"), ui("figure-line-label")), text)
             try:
                 macro = self.env.get_template("figure.html").module.figure
                 if drawn.forms_hold is False:

@@ -198,6 +198,15 @@
           if (c.px > SLACK) add("label " + key, [key], c.px, c.node);
           broken("label " + key, label);
         });
+        /* Edge labels and group titles: sized to their texts like nodes (figure fit). */
+        figure.querySelectorAll(".edge-label, .group-title").forEach(function (el) {
+          boxes++;
+          var key = el.getAttribute("data-key"), o = overflow(el);
+          var name = el.classList.contains("edge-label")
+            ? "edge-label " + (Number(el.getAttribute("data-edge")) + 1)
+            : "group " + el.closest("[data-group]").getAttribute("data-group");
+          if (o.px > SLACK) add(name, [key], o.px);
+        });
       });
     });
     figures.forEach(function (figure) { figure.setAttribute("data-diagram-style", STYLES[0]); });

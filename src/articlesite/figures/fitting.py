@@ -1,0 +1,203 @@
+"""`python build.py figure fit ID`: every placed box sized to its texts, the rest moved.
+
+Each node, edge label and group title is measured as `figure layout` measures a draft
+(figures/sizes.py: its longest text in every language and both diagram styles, in
+Chromium). A box its texts need more room than grows to the right and downwards (a box
+larger than its texts stays as it is); whatever lies beyond a grown box, to its right or
+below it, moves by as much as it grew, so that every gap stays as it was and no two
+boxes that did not overlap come to overlap (`grow`); the canvas grows by as much as the
+boxes reach further. A group's
+frame counts as a box (a wider title widens it). Routes follow, as the build draws them
+from the boxes. Only the changed `box`, `label_box`, `title_box`, `width` and `height`
+lines of the spec change (figures/spec_edit.py).
+
+Edges given by their points, dividers and lifelines are not moved; free labels are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from pathlib import Path
+
+from ..geometry.frames import TITLE_INSET, frame_of
+from ..geometry.layout import GRID, snap
+from ..load.figures import LABEL_HEIGHT
+from ..problems import BuildError, UsageError, command
+from ..translate.editor import Refused
+from .place import css_of, load_spec, spec_path, texts_of
+from .sizes import box_sizes
+from .spec_edit import Set, edit_file
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass
+class Fitted:
+    """What `figure fit` changed, for its message."""
+
+    path: Path
+    grown: list[str] = field(default_factory=list)   # what grew, as the message names it
+    moved: int = 0
+    canvas: tuple[float, float] | None = None
+    measured: str = ""
+
+
+def grow(boxes: Mapping[Hashable, Rect], sizes: Mapping[Hashable, tuple[float, float]]
+         ) -> dict[Hashable, Rect]:
+    """Each box at its new size (`sizes`, for those that change), moved right by as much as
+    every box wholly to its left grew (and was moved) and down likewise: a box keeps
+    its gap to each box before it, along x and along y."""
+    def shifts(axis: int) -> dict[Hashable, float]:
+        size = axis + 2
+        order = sorted(boxes, key=lambda k: (boxes[k][axis], str(k)))
+        shift: dict[Hashable, float] = {}
+        for key in order:
+            start = boxes[key][axis]
+            shift[key] = max((shift[other] + _grew(boxes, sizes, other, size)
+                              for other in shift
+                              if boxes[other][axis] + boxes[other][size] <= start + 1e-6),
+                             default=0.0)
+        return shift
+
+    dx, dy = shifts(0), shifts(1)
+    return {key: (x + dx[key], y + dy[key], *sizes.get(key, (w, h)))
+            for key, (x, y, w, h) in boxes.items()}
+
+
+def _grew(boxes: Mapping, sizes: Mapping, key: Hashable, size: int) -> float:
+    return max(0.0, sizes[key][size - 2] - boxes[key][size]) if key in sizes else 0.0
+
+
+def needed(current: Rect, measured: tuple[float, float], node: bool) -> tuple[float, float]:
+    """The size a box needs: its own where its texts fit, else the measured size (a
+    node's on twice the layout's grid, as layout sizes boxes)."""
+    w, h = (snap(v, 2 * GRID) for v in measured) if node else measured
+    return max(current[2], w), max(current[3], h)
+
+
+def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
+    """Size every box of figures/ID.yaml to its texts and write what changed into it."""
+    text, data, site, dictionary = load_spec(root, figure_id)
+    nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
+    if any(not isinstance(n.get("box"), list) for n in nodes):
+        raise UsageError(f"figures/{figure_id}.yaml has nodes without a box: `{command()} "
+                         f"figure layout {figure_id}` places them first")
+    edges = {i: e for i, e in enumerate(data.get("edges") or [])
+             if isinstance(e, dict) and isinstance(e.get("label"), str)}
+    groups = [g for g in data.get("groups") or [] if isinstance(g, dict)]
+    labels = [lb for lb in data.get("labels") or [] if isinstance(lb, dict)]
+    sizes, measured, _ = box_sizes(texts_of(site, dictionary, nodes, edges, groups),
+                                   css_of(root), browser)
+    boxes: dict[Hashable, Rect] = {n["id"]: tuple(n["box"]) for n in nodes}
+    boxes.update({("label", i): (*lb["box"], LABEL_HEIGHT[lb.get("class")])
+                  for i, lb in enumerate(labels)})
+    new: dict[Hashable, tuple[float, float]] = {}
+    for node in nodes:
+        size = needed(boxes[node["id"]], sizes[node["id"]], True)
+        if size != tuple(boxes[node["id"]][2:]):
+            new[node["id"]] = size
+    titles = _titles(groups, boxes, sizes, new)
+    moved = grow(boxes, new)
+    result = Fitted(spec_path(root, figure_id), measured=measured)
+    edits = _box_edits(nodes, labels, boxes, moved, result)
+    for i, edge in edges.items():
+        old = tuple(edge.get("label_box") or (0, 0))
+        size = needed((0, 0, *old), sizes[("edge", i)], False)
+        if size != old:
+            edits.append(Set("label_box", [_number(v) for v in size], "edges", i))
+            result.grown.append(f"edge {i + 1}'s label")
+    for group in groups:
+        if titles[group["id"]] != tuple(group.get("title_box") or (0, 0)):
+            edits.append(Set("title_box", [_number(v) for v in titles[group["id"]]], "groups",
+                             group["id"]))
+            result.grown.append(f"group {group['id']}'s title")
+    grown_by = tuple(max(0.0, max(b[i] + b[i + 2] for b in moved.values())
+                         - max(b[i] + b[i + 2] for b in boxes.values())) for i in (0, 1))
+    if any(grown_by) and data.get("width") and data.get("height"):
+        result.canvas = (snap(data["width"] + grown_by[0]), snap(data["height"] + grown_by[1]))
+        edits += [Set("width", _number(result.canvas[0])),
+                  Set("height", _number(result.canvas[1]))]
+    if edits:
+        edit_file(result.path, edits, expected=text, aside=root)
+    return result
+
+
+def _titles(groups: list[dict], boxes: dict, sizes: dict, new: dict) -> dict[str, tuple]:
+    """Each group's title size (its own, or the measured one if larger); a frame whose
+    title grew is added to `boxes` (as ("frame", id)) with its new size in `new`, so that
+    what lies beyond it moves."""
+    titles = {}
+    for group in groups:
+        old = tuple(group.get("title_box") or (0, 0))
+        title = needed((0, 0, *old), sizes[("group", group["id"])], False)
+        titles[group["id"]] = title
+        members = [boxes[n] for n in group.get("nodes") or [] if n in boxes]
+        if not members or title == old:
+            continue
+        before = frame_of(members, old).box
+        after = frame_of(members, title).box
+        boxes[("frame", group["id"])] = before
+        # The frame grows to the right (a wider title) and its members move down by as
+        # much as the title grew taller: the title band is a box above them.
+        new[("frame", group["id"])] = (after[2], before[3])
+        band = (before[0], before[1], before[2], TITLE_INSET + old[1])
+        boxes[("band", group["id"])] = band
+        new[("band", group["id"])] = (band[2], band[3] + title[1] - old[1])
+    return titles
+
+
+def _box_edits(nodes: list[dict], labels: list[dict], boxes: dict, moved: dict,
+               result: Fitted) -> list[Set]:
+    edits = []
+    for node in nodes:
+        box = moved[node["id"]]
+        if box != boxes[node["id"]]:
+            edits.append(Set("box", [_number(v) for v in box], "nodes", node["id"]))
+            if box[2:] != boxes[node["id"]][2:]:
+                result.grown.append(f"node {node['id']}")
+            else:
+                result.moved += 1
+    for i in range(len(labels)):
+        box = moved[("label", i)]
+        if box[:2] != boxes[("label", i)][:2]:
+            edits.append(Set("box", [_number(v) for v in box[:3]], "labels", i))
+            result.moved += 1
+    return edits
+
+
+def _number(value: float) -> int | float:
+    value = round(value, 1)
+    return int(value) if float(value).is_integer() else value
+
+
+def fit_request(root: Path, path: Path) -> dict:
+    """The figure editor's "Fit to texts" (figures/fit_button.js): `figure fit` on the
+    spec at `path`, its answer a message, or why nothing was done."""
+    try:
+        fitted = fit_figure(root, path.stem)
+    except (UsageError, BuildError) as error:
+        raise Refused(HTTPStatus.CONFLICT, f"Not fitted: {error}") from None
+    if not fitted.grown:
+        return {"ok": True, "changed": [], "message": "Every box fits its texts already."}
+    return {"ok": True, "changed": [f"figures/{path.name}"],
+            "message": f"Fitted: grew {', '.join(fitted.grown)}"
+                       + (f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}"
+                          if fitted.moved else "") + "."}
+
+
+def report_fit(root: Path, fitted: Fitted) -> int:
+    where = fitted.path.relative_to(root)
+    if not fitted.grown:
+        print(f"{where}: every box fits its texts already (texts {fitted.measured}); "
+              "nothing changed.")
+        return 0
+    moved = f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}" \
+        if fitted.moved else ""
+    canvas = (f"; canvas now {fitted.canvas[0]:g} × {fitted.canvas[1]:g}"
+              if fitted.canvas else "")
+    print(f"Fitted {where} to its texts (texts {fitted.measured}): grew "
+          f"{', '.join(fitted.grown)}{moved}{canvas}.")
+    print(f"Next: `{command()} check` measures that every text fits.")
+    return 0

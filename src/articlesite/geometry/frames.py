@@ -1,0 +1,64 @@
+"""A group's frame, from its members' boxes (pure geometry).
+
+A group (`groups: [{id, title, nodes: [...]}]` in a spec) has no coordinates of its own:
+its frame is the bounding box of its members pushed out by PADDING on the left, right
+and bottom, and on top by the title band: the title (its measured size, `title_box`)
+sits TITLE_INSET px inside the frame's top-left corner, and TITLE_GAP px of space lies
+between it and the highest member: room for a route between the two, as the router keeps
+10 px from each (an edge into the top of a member below the title). A title wider than
+the members makes the frame wider.
+
+    margins((w, h))                        -> (left, top, right, bottom) round the members
+    frame_of([box, ...], (w, h))           -> Frame(box, title)
+
+Layout (geometry/layout.py) is given `margins` per group to leave room for the frame;
+the build draws `frame_of`; the router is given the title's box as an obstacle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Rect = tuple[float, float, float, float]   # x, y, width, height
+
+PADDING = 15.0       # px between the members' bounding box and the frame
+TITLE_INSET = 6.0    # px from the frame's top-left corner to the title's box
+TITLE_GAP = 24.0     # px between the title's box and the highest member
+
+
+@dataclass(frozen=True)
+class Frame:
+    box: Rect     # the frame: x, y, width, height
+    title: Rect   # the title's box inside it
+
+
+def margins(title: tuple[float, float]) -> tuple[float, float, float, float]:
+    """What a frame needs round its members' bounding box: left, top (the title band
+    included), right, bottom."""
+    return PADDING, TITLE_INSET + title[1] + TITLE_GAP, PADDING, PADDING
+
+
+def bounding(boxes: Sequence[Rect]) -> Rect:
+    """The smallest box that holds all of `boxes` (at least one)."""
+    left = min(x for x, _, _, _ in boxes)
+    top = min(y for _, y, _, _ in boxes)
+    right = max(x + w for x, _, w, _ in boxes)
+    bottom = max(y + h for _, y, _, h in boxes)
+    return left, top, right - left, bottom - top
+
+
+def frame_of(members: Sequence[Rect], title: tuple[float, float]) -> Frame:
+    """The frame round `members` (at least one box) with a title of size `title`."""
+    x, y, w, h = bounding(members)
+    left, top, right, bottom = margins(title)
+    width = max(w + left + right, title[0] + 2 * TITLE_INSET)
+    frame = (x - left, y - top, width, h + top + bottom)
+    return Frame(frame, (frame[0] + TITLE_INSET, frame[1] + TITLE_INSET, title[0], title[1]))
+
+
+def overlaps(a: Rect, b: Rect, slack: float = 0.5) -> bool:
+    """Whether two boxes share more than `slack` px each way."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return w > slack and h > slack
