@@ -25,7 +25,7 @@ _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
 _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z])")
 EQREF = re.compile(r"^\s*\\(?:eq)?ref\s*\{([^{}]+)\}\s*$")
 _REF_ANYWHERE = re.compile(r"\\(?:eq)?ref\s*\{")
-LABEL_TEXT = re.compile(r"^[A-Za-z0-9:._-]+$")
+LABEL_TEXT = re.compile(r"^[A-Za-z0-9:._-]+\Z")
 
 # Environments written as in LaTeX: the page numbers equations, not the converter, so a
 # numbered environment is shown as its starred form; split is aligned inside equation.
