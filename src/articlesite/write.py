@@ -165,7 +165,7 @@ def remove_leftovers(out: Path) -> None:
     for kind in ("new", "old"):
         for folder in out.parent.glob(f".{out.name}.{kind}-*"):
             pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
-            if pid.isdigit() and not _running(int(pid)):
+            if pid.isascii() and pid.isdigit() and not _running(int(pid)):
                 shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -203,7 +203,7 @@ def article_folders(content: Path, problems: Problems,
 def load_article(site: Site, folder: Path, problems: Problems, memo: Memo) -> Article | None:
     """An article folder's sources and bibliography; None if it has no source."""
     article = Article(folder.name, folder)
-    names = {entry.name for entry in os.scandir(folder) if entry.is_file()}
+    names = {entry.name for entry in os.scandir(folder) if _is_file(entry)}
     for code in site.codes:
         if f"{code}.md" in names:
             source = load_source(folder / f"{code}.md", code, problems, memo)
@@ -219,6 +219,15 @@ def load_article(site: Site, folder: Path, problems: Problems, memo: Memo) -> Ar
         if loaded is not None:
             article.references, article.references_digest = loaded
     return article if article.sources else None
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    """Whether a folder's entry is a file; a link in a loop is none (load/symlinks.py
+    reports it)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def load_source(path: Path, language: str, problems: Problems,
