@@ -301,7 +301,7 @@ def test_hl_lines_beyond_the_block_allocate_nothing(root: Path):
     assert 'linenums="²" must be a line number' in message
 
 
-@pytest.mark.parametrize("number", ["1" + "0" * 308, "-" + "9" * 400, "1e308"],
+@pytest.mark.parametrize("number", ["1" + "0" * 308, "9" * 400, "1e308"],
                          ids=["309-digits", "400-digits", "1e308"])
 def test_a_huge_number_in_a_spec_is_a_clear_error(root: Path, number: str):
     replace(root, SPEC, "box: [20, 30, 140, 60]", f"box: [20, 30, {number}, 60]")
@@ -340,3 +340,11 @@ def test_text_made_to_backtrack_builds_in_bounded_time(root: Path):
     result = build(root)   # within SECONDS (a markup warning or two is fine)
     assert "Traceback" not in result.stderr
     assert result.returncode in (0, 1), result.stderr
+
+
+def test_a_key_given_twice_in_the_dictionary_is_an_error(root: Path):
+    replace(root, TEXTS, '"en": "Write",', '"en": "Write", "en": "Again",')
+    message = refused(root)
+    line = line_of(root, TEXTS, '"write": {')
+    assert f"{TEXTS}:{line}: invalid JSON: the key 'en' is " \
+           "given twice in the entry 'write'" in message

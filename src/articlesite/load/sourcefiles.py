@@ -394,7 +394,13 @@ def load_yaml(path: Path, problems: Problems) -> Any:
 def parse_json(text: str, path: Path, problems: Problems) -> Any:
     """Parse JSON text. None means a problem was added: a syntax error, or null."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+        if type(data) is _Twice:
+            raise _TwiceInJson(data.twice)
+    except _TwiceInJson as exc:
+        problems.add(path, exc.line(text), f"invalid JSON: {exc}; keep one (JSON readers keep "
+                     "the last in silence)")
+        return None
     except json.JSONDecodeError as exc:
         problems.add(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         return None
@@ -407,6 +413,49 @@ def parse_json(text: str, path: Path, problems: Problems) -> Any:
         problems.add(path, line, _SURROGATE)
         return None
     return data
+
+
+class _TwiceInJson(ValueError):
+    """A key given twice in one JSON object; `inside` the key of the object holding it."""
+
+    def __init__(self, key: str, inside: str | None = None):
+        super().__init__()
+        self.key, self.inside = key, inside
+
+    def __str__(self) -> str:
+        where = f" in the entry {self.inside!r}" if self.inside is not None else ""
+        return f"the key {self.key!r} is given twice{where}"
+
+    def line(self, text: str) -> int | None:
+        """The line of the holding entry's key, or of the key's second occurrence at the
+        start of a line."""
+        if self.inside is not None:
+            return json_key_lines(text).get(self.inside)
+        quoted = re.escape(json.dumps(self.key, ensure_ascii=False))
+        starts = [m.start() for m in re.finditer(rf"^\s*{quoted}\s*:", text, re.MULTILINE)]
+        return text.count("\n", 0, starts[1]) + 1 if len(starts) > 1 else None
+
+
+class _Twice(dict):
+    """An object read with a key given twice (`twice`): its holder says which it is."""
+
+    twice = ""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """json.loads' object_pairs_hook: the object as a dict; one with a key given twice is
+    a _Twice, and an object holding a _Twice raises _TwiceInJson naming both keys."""
+    for key, value in pairs:
+        if type(value) is _Twice:
+            raise _TwiceInJson(value.twice, key)
+    data = dict(pairs)
+    if len(data) == len(pairs):
+        return data
+    seen: set[str] = set()
+    twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+    marked = _Twice(data)
+    marked.twice = twice
+    return marked
 
 
 # A text read as UTF-8 holds no surrogate, but an escape can write one: "\\ud800" is half of
