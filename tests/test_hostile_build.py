@@ -348,3 +348,14 @@ def test_a_key_given_twice_in_the_dictionary_is_an_error(root: Path):
     line = line_of(root, TEXTS, '"write": {')
     assert f"{TEXTS}:{line}: invalid JSON: the key 'en' is " \
            "given twice in the entry 'write'" in message
+
+
+def test_unclosed_markup_of_other_tools_is_looked_for_in_bounded_time(root: Path):
+    """`[**` and `{/*` unclosed, 10,000 times in a paragraph: 5 s each when every start
+    scanned to the end of the text, as each tag's line was counted from its start."""
+    append(root, EN, "\n" + "[**" * 10_000 + "\n\n" + "{/*" * 10_000 + "\n\n"
+           + "<x-y>z</x-y> " * 3_000 + "\n")
+    result = build(root)   # within SECONDS
+    assert result.returncode == 0, result.stderr
+    assert "the tags '<x-y>' are not rendered" in result.stderr   # still found, named once
+    assert len(result.stderr) < 1000
