@@ -294,6 +294,8 @@ def _url(value: Any) -> str:
 def _year(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TypeError
+    if isinstance(value, int) and not -9999 <= value <= 9999:   # 400 digits is no year
+        raise ValueError
     return value
 
 
