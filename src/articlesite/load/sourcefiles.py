@@ -124,7 +124,12 @@ class _Builder:
                 if len(_COMMON) < _REMEMBERED:
                     _COMMON[key] = value
                 return value
-        return self.constructor.construct_object(node, deep=True)
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except ValueError as exc:   # 2024-02-30, or an integer of 5000 digits: at its line
+            reason = "a number of more than 4300 digits" if "digits" in str(exc) else str(exc)
+            raise yaml.constructor.ConstructorError(None, None, reason,
+                                                    node.start_mark) from None
 
     def mapping(self, node: yaml.MappingNode) -> LineDict:
         mapping = self.made[id(node)] = LineDict()
