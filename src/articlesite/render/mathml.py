@@ -87,6 +87,9 @@ def _converted(tex: str, display: bool) -> str:
         except LatexError as exc:
             result.append(exc)
 
+    if not _room_for_stack():
+        raise MathError(f"a formula of {weight(tex):,} commands, groups and scripts cannot "
+                        "be converted with the memory this process may use: split it")
     with _STACK_SIZE:
         previous = threading.stack_size(_DEEP_STACK)
         try:
@@ -101,6 +104,23 @@ def _converted(tex: str, display: bool) -> str:
 
 
 _STACK_SIZE = threading.Lock()   # threading.stack_size is the process's
+
+
+def _room_for_stack() -> bool:
+    """Whether the process's address space limit (RLIMIT_AS) leaves room for the deep
+    stack: a thread that cannot get its stack fails as it starts, and Thread.start()
+    then waits for it forever."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return True
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        return True
+    return limit - used > 2 * _DEEP_STACK
 
 
 def to_mathml(latex: str, display: bool = False) -> str:
