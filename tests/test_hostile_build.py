@@ -251,6 +251,14 @@ def test_an_article_named_after_a_page_of_the_site_is_refused(root: Path, slug: 
            "pages or languages" in message
 
 
+def test_new_refuses_a_slug_of_the_sites_own_pages(root: Path):
+    before = files(root)
+    result = build(root, "new", "translations")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "'translations' is the name of one of the site's own pages" in result.stderr
+    assert files(root) == before
+
+
 def test_a_name_ending_in_a_newline_is_no_name(root: Path):
     replace(root, "content/site.yaml", "  - code: zh\n", '  - code: "zh\\n"\n')
     assert "language code 'zh\n' must be lower-case letters" in refused(root)
