@@ -367,3 +367,9 @@ def test_unclosed_markup_of_other_tools_is_looked_for_in_bounded_time(root: Path
     assert result.returncode == 0, result.stderr
     assert "the tags '<x-y>' are not rendered" in result.stderr   # still found, named once
     assert len(result.stderr) < 1000
+
+
+def test_the_projects_own_site_given_with_out_still_builds(root: Path):
+    (root / "site" / ".articlesite-output").unlink()   # as a build before the marker left it
+    builds(root, "build", "--out", "site")
+    assert (root / "site" / ".articlesite-output").is_file()

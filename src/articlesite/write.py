@@ -76,8 +76,9 @@ def _same_file(stored: Path, target: Path) -> bool:
 def check_out(root: Path, out: Path, *, default: bool) -> None:
     """Refuse (BuildError) an output folder that a build must not replace: one that holds
     the project or lies inside its sources, a file, or a folder of files that no build
-    wrote (it has no MARKER). `default` (ROOT/site, not given with --out) is accepted
-    without the marker when it is a real folder: builds before the marker wrote it."""
+    wrote (it has no MARKER). ROOT/site, the default, is accepted without the marker
+    when it is a real folder (not a link): builds before the marker wrote it. `default`:
+    not given with --out (the messages name --out otherwise)."""
     root, where = root.resolve(), out.resolve()
     if where == root or root.is_relative_to(where):
         _refuse(out, default, f"the output folder holds the project ({root}), and a build "
@@ -89,7 +90,8 @@ def check_out(root: Path, out: Path, *, default: bool) -> None:
     if where.exists() and not where.is_dir():
         _refuse(out, default, "the output folder is a file, not a folder: move the file "
                               "away")
-    if not where.exists() or (where / MARKER).is_file() or (default and not out.is_symlink()):
+    own_site = where == root / "site" and not (root / "site").is_symlink()
+    if not where.exists() or (where / MARKER).is_file() or own_site:
         return
     try:
         empty = next(where.iterdir(), None) is None
