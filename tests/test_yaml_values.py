@@ -28,7 +28,6 @@ TRICKY = [
     "? [1, 2]\n",
     "a: !!binary aGVsbG8=\nb: !!set {x, y}\nc: !!omap [{k: v}]\nd: !!str 12\n",
     "a: !!python/object:os.system x\n",
-    "a: 1\na: 2\n",
     "- 1\n- [2, {3: 4, true: false}]\n",
     "x: '\\u00e9'\ny: \"\\u00e9\\t\"\nz: |\n  block\n  text\n",
     "a: 2001-13-01\n",

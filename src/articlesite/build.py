@@ -80,7 +80,7 @@ from .translate.view import (
     render_translator_view,
     view_copies,
 )
-from .write import Written, place_bundle, place_pages, write_site
+from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
     from .render.templates import DrawnFigures, Renderer
@@ -183,6 +183,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     """
     started = time.perf_counter()
     root = root.resolve()
+    check_out(root, out or root / "site", default=out is None)
     out = (out or root / "site").resolve()
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)

@@ -43,7 +43,7 @@ from .load.sourcefiles import CHANGED, digest, hasher, hexdigest, key_of
 from .load.texts import Dictionary
 from .memo import BODY, COPY, Memo
 from .pages import Body
-from .problems import Problems
+from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
 
 FOLDER = ".articlesite-cache"
@@ -360,6 +360,24 @@ class Store:
             thread.join()
 
 
+def prepare_folder(folder: Path) -> None:
+    """Make the cache's folders. What stands in the way inside it (a file where a folder
+    goes, or the other way round) was put there by no build and holds nothing of the
+    author's: it goes. The cache's folder itself being a file is a BuildError."""
+    if folder.exists() and not folder.is_dir():
+        raise BuildError([Problem(FOLDER, None, "the build cache's folder is a file: "
+                                  f"delete it (`rm {FOLDER}`; the build makes the folder "
+                                  "again) and build again")])
+    for name, want_folder in (("pages", True), ("templates", True), ("index", False)):
+        path = folder / name
+        if path.is_symlink() or (path.exists() and path.is_dir() != want_folder):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+    (folder / "pages").mkdir(parents=True, exist_ok=True)
+
+
 class Cache:
     """The pages and parsed files of the last successful build."""
 
@@ -377,7 +395,7 @@ class Cache:
         # The files of the store the last build left unused, if a process that ended may
         # have left some of them (Cache.save).
         self.superseded: list[str] = []
-        self.store.folder.mkdir(parents=True, exist_ok=True)
+        prepare_folder(self.folder)
         if after is not None and after.saved is not None and after.folder == self.folder:
             self.texts = after.saved.texts
             self.pages, self.memo = dict(after.saved.pages), Memo(dict(after.saved.memo))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .load.config import load_site
-from .load.content import SLUG
+from .load.content import SLUG, reserved_slugs
 from .problems import Problems, UsageError
 
 SOURCE = """---
@@ -46,6 +46,10 @@ def new_article(root: Path, slug: str) -> list[Path]:
     if site is None or problems:
         raise UsageError("content/site.yaml has problems; fix them first:\n  "
                          + "\n  ".join(str(p) for p in problems))
+    if slug in reserved_slugs(site.codes):
+        raise UsageError(f"'{slug}' is the name of one of the site's own pages or languages "
+                         f"({', '.join(sorted(reserved_slugs(site.codes)))}): choose "
+                         "another slug")
     folder = root / "content" / slug
     if folder.exists():
         raise UsageError(f"{folder.relative_to(root)} already exists: choose another slug "

@@ -11,9 +11,21 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import NoReturn
 
+from .cache import FOLDER as CACHE_FOLDER
 from .cache import Entry, Store
+from .problems import BuildError, Problem
+from .problems import command as command_name
 from .search import BUNDLE
+
+# The file every build leaves in the folder it wrote: a later build replaces only a folder
+# that holds it (or an empty one), never a folder of someone's files.
+MARKER = ".articlesite-output"
+MARKER_TEXT = ("This folder was written by articlesite: each build replaces all of it.\n"
+               "Keep nothing else here.\n")
+# The project's own folders, which no build may write into.
+SOURCE_FOLDERS = ("content", "figures", "templates", CACHE_FOLDER)
 
 # Called with the paths of the pages put in place (None: the whole site).
 Written = Callable[[list[str] | None], None]
@@ -61,6 +73,43 @@ def _same_file(stored: Path, target: Path) -> bool:
         return False
 
 
+def check_out(root: Path, out: Path, *, default: bool) -> None:
+    """Refuse (BuildError) an output folder that a build must not replace: one that holds
+    the project or lies inside its sources, a file, or a folder of files that no build
+    wrote (it has no MARKER). ROOT/site, the default, is accepted without the marker
+    when it is a real folder (not a link): builds before the marker wrote it. `default`:
+    not given with --out (the messages name --out otherwise)."""
+    root, where = root.resolve(), out.resolve()
+    if where == root or root.is_relative_to(where):
+        _refuse(out, default, f"the output folder holds the project ({root}), and a build "
+                              "replaces its output folder whole")
+    for name in SOURCE_FOLDERS:
+        if where.is_relative_to(root / name):
+            _refuse(out, default, f"the output folder is inside the project's {name}/, "
+                                  "which a build never writes")
+    if where.exists() and not where.is_dir():
+        _refuse(out, default, "the output folder is a file, not a folder: move the file "
+                              "away")
+    own_site = where == root / "site" and not (root / "site").is_symlink()
+    if not where.exists() or (where / MARKER).is_file() or own_site:
+        return
+    try:
+        empty = next(where.iterdir(), None) is None
+    except OSError as error:
+        _refuse(out, default, f"the output folder cannot be read ({error.strerror})")
+    if not empty:
+        _refuse(out, default, f"the folder holds files that no build wrote (it has no "
+                              f"{MARKER}), and a build replaces its output folder whole: "
+                              "empty it yourself if they can go")
+
+
+def _refuse(out: Path, default: bool, why: str) -> NoReturn:
+    raise BuildError([Problem(str(out) if default else f"--out {out}", None,
+                              f"{why}; nothing was written. Choose another output folder "
+                              f"with `{command_name()} build --out DIR`: an absent or empty "
+                              "folder, or one a build wrote")])
+
+
 def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
     """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
     `out` already is exactly these pages)."""
@@ -81,6 +130,7 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 folders.add(target.parent)
             store.place(entry.blob, target)
+        (fresh / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         fresh.chmod(0o755)
         swap_in(fresh, out)
     finally:
@@ -99,7 +149,7 @@ def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
             return False
         for name in names:
             files[f"{here}/{name}".removeprefix("./")] = os.path.join(folder, name)
-    if files.keys() != pages.keys():
+    if files.pop(MARKER, None) is None or files.keys() != pages.keys():
         return False
     for path, entry in pages.items():
         try:
@@ -117,7 +167,7 @@ def remove_leftovers(out: Path) -> None:
     for kind in ("new", "old"):
         for folder in out.parent.glob(f".{out.name}.{kind}-*"):
             pid = folder.name.removeprefix(f".{out.name}.{kind}-").split("-")[0]
-            if pid.isdigit() and not _running(int(pid)):
+            if pid.isascii() and pid.isdigit() and not _running(int(pid)):
                 shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -67,8 +67,8 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
         note = page.locator('#figure-steps [data-node="note"]')
         # (the text's phrases are joined by zero-width spaces, where a line may break)
         page.wait_for_function("() => document.querySelector('#figure-steps [data-node=note]')"
-                               ".textContent.replaceAll('\u200b', '').includes('長めのメモの文です')",
-                               timeout=DEADLINE_MS)
+                               ".textContent.replaceAll('\u200b', '')"
+                               ".includes('長めのメモの文です')", timeout=DEADLINE_MS)
         assert note.evaluate(OVERFLOWS)   # the longer text does not fit
         before = (project / SPEC).read_text(encoding="utf-8")
         page.locator("#figure-steps").get_by_role("button", name="Fit to texts").click()

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Problems
-from .migrated import ADMONITIONS, LINK_BASE, admonition_kinds, link_bases
+from .migrated import ADMONITIONS, LINK_BASE, URL, admonition_kinds, link_bases
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import load_yaml
 
-CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")
+CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*\Z")
 STATUSES = ("finished", "in-progress")
 
 
@@ -69,6 +69,13 @@ def _code(value: object) -> str:
     return code
 
 
+def _base_url(value: object) -> str:
+    url = scalar_text(value)
+    if url and not URL.match(url):
+        raise ValueError
+    return url
+
+
 LANGUAGE = Record(
     "a language", language_field="code",
     code=Value(_code, "language code '{value}' must be lower-case letters, e.g. "
@@ -83,7 +90,8 @@ SITE = Record(
     languages=ListOf(LANGUAGE, "'languages' must be a non-empty list"),
     default_language=Value(scalar_text, "'{key}' must be a language code"),
     source_language=Value(scalar_text, "'{key}' must be a language code", required=False),
-    base_url=Value(scalar_text, "'{key}' must be a URL", required=False, default=""),
+    base_url=Value(_base_url, "'{key}' must be the site's address, starting with https:// "
+                   "or http://, not '{value}'", required=False, default=""),
     search=Value(flag, "search must be true or false, not '{value}'", required=False,
                  default=True),
     admonitions=ADMONITIONS, link_base=LINK_BASE,

@@ -13,7 +13,7 @@ from ..memo import REFERENCES, SOURCE, Memo
 from ..problems import Problems
 from . import wordcount
 from .config import Site
-from .frontmatter import IMAGE_LINE, FrontMatter, parse_front_matter, sort_key
+from .frontmatter import IMAGE_LINE, URL, FrontMatter, parse_front_matter, sort_key
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import (
     decode,
@@ -24,7 +24,7 @@ from .sourcefiles import (
     read_source,
 )
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
@@ -144,7 +144,7 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
     build that remembers nothing (the first, or --clean) reads, parses and counts the
     words of every source: over the cores when there are many (parallel.py)."""
     memo = memo or Memo()
-    folders = article_folders(site.root / "content", problems)
+    folders = article_folders(site.root / "content", problems, reserved_slugs(site.codes))
     count = 0 if memo.known else len(folders) * len(site.codes)
     if parallel.in_process(count, len(folders)):
         loaded = (load_article(site, folder, problems, memo) for folder in folders)
@@ -169,8 +169,20 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
     return articles
 
 
-def article_folders(content: Path, problems: Problems) -> list[Path]:
-    """The folders under content/ that are articles, by name."""
+# What the site's own pages and folders are named: an article of that name would replace
+# a language's index (index.html), or stand for a page it is not.
+SITE_NAMES = ("index", "404", "feed", "search", "translations", "sitemap", "robots",
+              "pagefind")
+
+
+def reserved_slugs(codes: list[str]) -> frozenset[str]:
+    """The slugs no article may have: the site's own pages' names and the languages'."""
+    return frozenset(SITE_NAMES) | frozenset(codes)
+
+
+def article_folders(content: Path, problems: Problems,
+                    reserved: frozenset[str] = frozenset()) -> list[Path]:
+    """The folders under content/ that are articles, by name (none named in `reserved`)."""
     folders = []
     for folder in sorted((p for p in content.iterdir() if p.is_dir()), key=lambda p: p.name):
         if folder.name.startswith((".", "_")):
@@ -179,6 +191,11 @@ def article_folders(content: Path, problems: Problems) -> list[Path]:
             problems.add(folder, None, f"article folder '{folder.name}' must be named with "
                          "lower-case letters, digits and hyphens (it becomes the page's URL)")
             continue
+        if folder.name in reserved:
+            problems.add(folder, None, f"article folder '{folder.name}' has the name of one "
+                         f"of the site's own pages or languages ({', '.join(sorted(reserved))}"
+                         "): rename the folder")
+            continue
         folders.append(folder)
     return folders
 
@@ -186,7 +203,7 @@ def article_folders(content: Path, problems: Problems) -> list[Path]:
 def load_article(site: Site, folder: Path, problems: Problems, memo: Memo) -> Article | None:
     """An article folder's sources and bibliography; None if it has no source."""
     article = Article(folder.name, folder)
-    names = {entry.name for entry in os.scandir(folder) if entry.is_file()}
+    names = {entry.name for entry in os.scandir(folder) if _is_file(entry)}
     for code in site.codes:
         if f"{code}.md" in names:
             source = load_source(folder / f"{code}.md", code, problems, memo)
@@ -202,6 +219,15 @@ def load_article(site: Site, folder: Path, problems: Problems, memo: Memo) -> Ar
         if loaded is not None:
             article.references, article.references_digest = loaded
     return article if article.sources else None
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    """Whether a folder's entry is a file; a link in a loop is none (load/symlinks.py
+    reports it)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def load_source(path: Path, language: str, problems: Problems,
@@ -260,7 +286,7 @@ def _slug(value: Any) -> str:
 
 
 def _url(value: Any) -> str:
-    if not re.match(r"^https?://", str(value)):
+    if not isinstance(value, str) or not URL.match(value):
         raise ValueError
     return value
 
@@ -268,6 +294,8 @@ def _url(value: Any) -> str:
 def _year(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TypeError
+    if isinstance(value, int) and not -9999 <= value <= 9999:   # 400 digits is no year
+        raise ValueError
     return value
 
 

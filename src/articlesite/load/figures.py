@@ -24,7 +24,7 @@ from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_nu
 from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
 from .texts import Dictionary
 
-FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+FIGURE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 # The narrowest width a printed figure must fit: A4 portrait with the 15 mm margins that
 # style.css sets (180 mm = 680 CSS px); Letter is wider.
 PRINT_WIDTH = 680.0

@@ -26,7 +26,7 @@ from ..problems import Problems
 from .schema import Context, Record, Value, flag, text
 from .sourcefiles import key_of
 
-URL = re.compile(r"^https?://\S+$")
+URL = re.compile(r"^https?://\S+\Z")
 
 
 @dataclass(frozen=True)

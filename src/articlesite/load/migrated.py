@@ -25,7 +25,7 @@ from typing import Any
 
 from .schema import Context, MapOf, Record, Value, anything, text
 
-URL = re.compile(r"^https?://[^\s/]+(/\S*)?$")
+URL = re.compile(r"^https?://[^\s/]+(/\S*)?\Z")
 
 ADMONITIONS = MapOf(Record("an admonition kind",
                            like=Value(text, "'{key}' must be the name of a known admonition "
@@ -35,7 +35,7 @@ ADMONITIONS = MapOf(Record("an admonition kind",
                     message="'admonitions' must map each kind to its look and titles",
                     required=False, default={})
 LINK_BASE = Value(anything, required=False, default={})
-KIND = re.compile(r"^[a-z][a-z0-9_-]*$")
+KIND = re.compile(r"^[a-z][a-z0-9_-]*\Z")
 
 
 def admonition_kinds(config: dict, codes: list[str], context: Context

@@ -21,7 +21,6 @@ Rules every declaration shares:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -255,9 +254,14 @@ def flag(value: Any) -> bool:
     return value
 
 
+# No coordinate, size or ratio of a source is this large: a number of 309 digits would be
+# infinite as a float (and math.isfinite refuses to convert one).
+MOST_NUMBER = 1_000_000
+
+
 def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(
-        value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and (
+        -MOST_NUMBER <= value <= MOST_NUMBER)
 
 
 def positive(value: Any) -> float:

@@ -95,6 +95,7 @@ class _Builder:
     def __init__(self, loader: Any):
         self.constructor = loader   # for the rare tags and for PyYAML's errors
         self.made: dict[int, Any] = {}
+        self.own: dict[int, set[int]] = {}   # a merging mapping's own keys, by its id
 
     def value(self, node: yaml.Node) -> Any:
         kind = type(node)
@@ -123,16 +124,24 @@ class _Builder:
                 if len(_COMMON) < _REMEMBERED:
                     _COMMON[key] = value
                 return value
-        return self.constructor.construct_object(node, deep=True)
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except ValueError as exc:   # 2024-02-30, or an integer of 5000 digits: at its line
+            reason = "a number of more than 4300 digits" if "digits" in str(exc) else str(exc)
+            raise yaml.constructor.ConstructorError(None, None, reason,
+                                                    node.start_mark) from None
 
     def mapping(self, node: yaml.MappingNode) -> LineDict:
         mapping = self.made[id(node)] = LineDict()
         mapping.line = node.start_mark.line + 1
         key_lines = mapping.key_lines = {}
+        written = self.own.get(id(node))   # the keys written here, if some were merged
+        first: dict[Any, yaml.Node] = {}
         for key_node, value_node in node.value:
             if type(key_node) is _SCALAR and key_node.tag == _STR:   # nearly every key
                 key = key_node.value
             elif key_node.tag in _MERGE:
+                self.own[id(node)] = {id(k) for k, _ in node.value if k.tag not in _MERGE}
                 self.constructor.flatten_mapping(node)   # `<<: *base` merged, then again
                 del self.made[id(node)]
                 return self.mapping(node)
@@ -142,16 +151,82 @@ class _Builder:
                     raise yaml.constructor.ConstructorError(
                         "while constructing a mapping", node.start_mark,
                         "found unhashable key", key_node.start_mark)
+            if key in mapping:
+                _check_duplicate(key, first[key], key_node, written)
+            first[key] = key_node
             mapping[key] = value_node.value if type(value_node) is _SCALAR and \
                 value_node.tag == _STR else self.value(value_node)
             key_lines.setdefault(str(key), key_node.start_mark.line + 1)
         return mapping
 
 
+class DuplicateKey(yaml.YAMLError):
+    """A key written twice in one mapping (YAML forbids it; PyYAML keeps the last)."""
+
+    def __init__(self, key: Any, first: yaml.Mark, again: yaml.Mark):
+        super().__init__(f"duplicate key {key!r}")
+        self.key, self.first, self.again = key, first.line, again.line
+
+
+class AliasProblem(yaml.YAMLError):
+    """An alias that repeats its own node, or aliases that expand to too many values."""
+
+    def __init__(self, message: str, mark: yaml.Mark):
+        super().__init__(message)
+        self.message, self.line = message, mark.line
+
+
+def _check_duplicate(key: Any, first: yaml.Node, again: yaml.Node,
+                     written: set[int] | None) -> None:
+    """A key given twice is an error, unless one came from a merge (`<<: *base`), which
+    the mapping's own keys override."""
+    if written is None or (id(first) in written and id(again) in written):
+        raise DuplicateKey(key, first.start_mark, again.start_mark)
+
+
+# Aliases share one node: made once, they expand only when something walks the values
+# (a digest, the schema's walk). Ten lines of nested aliases make billions of values, and
+# an alias inside its own anchor a loop: both are refused, with the line of the node.
+MOST_VALUES = 100_000
+
+
+def check_aliases(root: yaml.Node) -> None:
+    """Raise AliasProblem if the document's aliases loop or expand to more than
+    MOST_VALUES values (each node counted once per place it appears)."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if type(node) is _SCALAR:
+            continue
+        children = [n for pair in node.value for n in pair] \
+            if isinstance(node, yaml.MappingNode) else node.value
+        if done:
+            open_nodes.discard(id(node))
+            sizes[id(node)] = size = 1 + sum(sizes.get(id(c), 1) for c in children)
+            if size > MOST_VALUES:
+                raise AliasProblem(f"its aliases expand to more than {MOST_VALUES:,} "
+                                   "values: write the values out, or use fewer aliases",
+                                   node.start_mark)
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            raise AliasProblem("an alias inside the node its anchor names: it would "
+                               "repeat forever", node.start_mark)
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in children
+                     if type(child) is not _SCALAR and id(child) not in sizes)
+
+
 def _load_with(loader_class: type, text: str) -> Any:
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
+        if node is not None and "*" in text:   # an alias is written `*name`
+            check_aliases(node)
         return None if node is None else _Builder(loader).value(node)
     finally:
         loader.dispose()
@@ -188,6 +263,14 @@ def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -
     """Parse YAML text. None means a problem was added: a syntax error, or no data."""
     try:
         data = _load(text)
+    except DuplicateKey as exc:
+        problems.add(path, first_line + exc.again, f"invalid YAML: duplicate key "
+                     f"{exc.key!r}: given at line {first_line + exc.first} and again "
+                     "here; keep one")
+        return None
+    except AliasProblem as exc:
+        problems.add(path, first_line + exc.line, f"invalid YAML: {exc.message}")
+        return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = first_line + mark.line if mark else None
@@ -202,6 +285,9 @@ def parse_yaml(text: str, path: Path, problems: Problems, first_line: int = 1) -
         return None
     if data is None:
         problems.add(path, first_line, "no data: the YAML is empty or null")
+        return None
+    if (line := surrogate_line(text, data)) is not None:
+        problems.add(path, first_line - 1 + line, _SURROGATE)
         return None
     if first_line != 1:
         _shift_lines(data, first_line - 1, set())
@@ -313,7 +399,13 @@ def load_yaml(path: Path, problems: Problems) -> Any:
 def parse_json(text: str, path: Path, problems: Problems) -> Any:
     """Parse JSON text. None means a problem was added: a syntax error, or null."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+        if type(data) is _Twice:
+            raise _TwiceInJson(data.twice)
+    except _TwiceInJson as exc:
+        problems.add(path, exc.line(text), f"invalid JSON: {exc}; keep one (JSON readers keep "
+                     "the last in silence)")
+        return None
     except json.JSONDecodeError as exc:
         problems.add(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         return None
@@ -322,7 +414,86 @@ def parse_json(text: str, path: Path, problems: Problems) -> Any:
         return None
     if data is None:
         problems.add(path, 1, "no data: the JSON is null")
+    if (line := surrogate_line(text, data)) is not None:
+        problems.add(path, line, _SURROGATE)
+        return None
     return data
+
+
+class _TwiceInJson(ValueError):
+    """A key given twice in one JSON object; `inside` the key of the object holding it."""
+
+    def __init__(self, key: str, inside: str | None = None):
+        super().__init__()
+        self.key, self.inside = key, inside
+
+    def __str__(self) -> str:
+        where = f" in the entry {self.inside!r}" if self.inside is not None else ""
+        return f"the key {self.key!r} is given twice{where}"
+
+    def line(self, text: str) -> int | None:
+        """The line of the holding entry's key, or of the key's second occurrence at the
+        start of a line."""
+        if self.inside is not None:
+            return json_key_lines(text).get(self.inside)
+        quoted = re.escape(json.dumps(self.key, ensure_ascii=False))
+        starts = [m.start() for m in re.finditer(rf"^\s*{quoted}\s*:", text, re.MULTILINE)]
+        return text.count("\n", 0, starts[1]) + 1 if len(starts) > 1 else None
+
+
+class _Twice(dict):
+    """An object read with a key given twice (`twice`): its holder says which it is."""
+
+    twice = ""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """json.loads' object_pairs_hook: the object as a dict; one with a key given twice is
+    a _Twice, and an object holding a _Twice raises _TwiceInJson naming both keys."""
+    for key, value in pairs:
+        if type(value) is _Twice:
+            raise _TwiceInJson(value.twice, key)
+    data = dict(pairs)
+    if len(data) == len(pairs):
+        return data
+    seen: set[str] = set()
+    twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+    marked = _Twice(data)
+    marked.twice = twice
+    return marked
+
+
+# A text read as UTF-8 holds no surrogate, but an escape can write one: "\\ud800" is half of
+# a character, which no page can hold (UTF-8 cannot encode it).
+_SURROGATE = ("an escape writes half of a character (a surrogate such as \\ud800), which no "
+              "page can hold: write the character itself")
+_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def surrogate_line(text: str, data: Any) -> int | None:
+    """The line of the escape in `text` that put a surrogate in `data`, if one did (JSON
+    joins the two halves of a pair into one character; YAML does not)."""
+    found = _ESCAPE.search(text) if "\\u" in text or "\\U" in text else None
+    if found is None or not _holds_surrogate(data):
+        return None
+    lone = re.search(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                     r"|(?<![0-9a-fA-F]{4})\\u[dD][c-fC-F][0-9a-fA-F]{2}", text)
+    return text.count("\n", 0, (lone or found).start()) + 1
+
+
+def _holds_surrogate(data: Any) -> bool:
+    seen, stack = set(), [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii() and re.search("[\ud800-\udfff]", value):
+                return True
+        elif isinstance(value, dict | list) and id(value) not in seen:
+            seen.add(id(value))
+            stack.extend(value.items() if isinstance(value, dict) else value)
+        elif isinstance(value, tuple):
+            stack.extend(value)
+    return False
 
 
 _JSON_KEY = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*:', re.MULTILINE)

@@ -12,6 +12,7 @@ minute, Chinese 255 characters, Japanese 357 characters.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 
@@ -25,19 +26,69 @@ _CJK = ("\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3131-\u318f\u31a0
 _LETTERS = rf"[^{_CJK}\W\d_]+"
 _COUNTED = re.compile(rf"{_LETTERS}(?:['’\-]{_LETTERS})*|\d+(?:[.,]\d+)*|([{_CJK}]+)")
 
+# What is not prose, each pattern linear in the text's length: where a match may fail at
+# its end (an unclosed tag, a `{#` without `}`), what it spans stops at the next place
+# another match could start, so that no text is scanned again from each start.
 _NOT_PROSE = [
-    re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL),  # code, figures
     re.compile(r"\$\$.*?\$\$", re.DOTALL),                                   # display math
     # inline math: a $ not after \ or $ (looked behind once a $ is found: searched fast)
     re.compile(r"\$(?<![\\$]\$)(?!\s)[^$\n]+?(?<![\s\\])\$"),
-    re.compile(r"<!--.*?-->", re.DOTALL),                                    # comments
     re.compile(r"`[^`\n]+`"),                                                # inline code
     re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"),                          # link targets
-    re.compile(r"\{#[^}]*\}"),                                               # heading ids
-    re.compile(r"\[@[^\]]*\]"),                                              # citations
-    re.compile(r"</?[a-zA-Z][^>\n]*>"),                                      # tags
+    re.compile(r"\{#[^{}\n]*\}"),                                            # heading ids
+    re.compile(r"\[@[^\][]*\]"),                                             # citations
+    re.compile(r"</?[a-zA-Z][^<>\n]*>"),                                     # tags
     re.compile(r"https?://\S+"),                                             # bare URLs
 ]
+_FENCE = re.compile(r"^(`{3,}|~{3,})", re.MULTILINE)
+_CLOSING = re.compile(r"^(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+
+
+def _without_fences(markdown: str) -> str:
+    """The text without its fenced blocks (code, figures): from a line starting with
+    three or more backticks or tildes to the next line of as many of them alone; an
+    opening run longer than every closing line after it closes at a shorter one, as a
+    backtracking pattern would find it, but each line is looked at once."""
+    closings: dict[str, list[tuple[int, int]]] = {}   # run -> (start, end) of its lines
+    for match in _CLOSING.finditer(markdown):
+        closings.setdefault(match.group(1), []).append((match.start(), match.end()))
+    if not closings:
+        return markdown
+    parts, position = [], 0
+    for match in _FENCE.finditer(markdown):
+        if match.start() < position:
+            continue   # inside a block removed already
+        end = _closing_end(match, closings)
+        if end is not None:
+            parts.append(markdown[position:match.start()])
+            parts.append(" ")
+            position = end
+    parts.append(markdown[position:])
+    return "".join(parts)
+
+
+def _closing_end(opening: re.Match, closings: dict[str, list[tuple[int, int]]]) -> int | None:
+    run = opening.group(1)
+    for length in range(len(run), 2, -1):
+        lines = closings.get(run[:length])
+        if lines:
+            at = bisect.bisect_left(lines, (opening.start() + length + 1, 0))
+            if at < len(lines):
+                return lines[at][1]
+    return None
+
+
+def _without_comments(markdown: str) -> str:
+    """The text without `<!-- … -->`: an unclosed one stays, as it is."""
+    parts, position = [], 0
+    while (start := markdown.find("<!--", position)) >= 0:
+        end = markdown.find("-->", start + 4)
+        if end < 0:
+            break
+        parts.append(markdown[position:start] + " ")
+        position = end + 3
+    parts.append(markdown[position:])
+    return "".join(parts)
 
 # Characters (CJK) and words (anything else) a minute, by language code.
 CHARACTERS_A_MINUTE = {"zh": 255, "ja": 357}
@@ -46,7 +97,11 @@ WORDS_A_MINUTE = 228
 
 
 def prose(markdown: str) -> str:
-    for pattern in _NOT_PROSE:
+    markdown = _without_fences(markdown)
+    for pattern in _NOT_PROSE[:2]:   # math, then comments as before: `$` may be in either
+        markdown = pattern.sub(" ", markdown)
+    markdown = _without_comments(markdown)
+    for pattern in _NOT_PROSE[2:]:
         markdown = pattern.sub(" ", markdown)
     return markdown
 

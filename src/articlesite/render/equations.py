@@ -74,6 +74,10 @@ def number(tokens: list[Token]) -> Numbering:
     return found
 
 
+# How much of a formula a problem shows.
+SHOWN = 120
+
+
 def render(token: Token, line: int | None, numbering: Numbering | None,
            problem: Callable[[int | None, str], None] | None,
            reference: Callable[[str], str] | None, name: str | None = None) -> str:
@@ -87,7 +91,10 @@ def render(token: Token, line: int | None, numbering: Numbering | None,
 
     def refuse(message: str) -> str:
         if problem is not None:
-            problem(line, f"formula ${' '.join(tex.split())}$: {message}")
+            shown = " ".join(tex.split())
+            if len(shown) > SHOWN:   # a formula of thousands of characters: its start
+                shown = f"{shown[:SHOWN]}… ({len(shown):,} characters)"
+            problem(line, f"formula ${shown}$: {message}")
         return f'<code class="math-error">{escape(token.content)}</code>'
 
     eqref = EQREF.match(tex)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 
 from math_core import LatexError, LatexToMathML
 
-from .mathsource import MathError, prepare
+from .mathsource import DEEP, MathError, prepare, weight
 
 __all__ = ["Formula", "MathError", "convert", "to_mathml"]
 
@@ -61,12 +62,65 @@ def convert(latex: str, display: bool = False) -> Formula:
     """Convert one formula; raise MathError naming what cannot be rendered."""
     source = prepare(latex, display)
     try:
-        mathml = _CONVERTER.convert_with_local_state(source.tex, displaystyle=display)
+        mathml = _converted(source.tex, display)
     except LatexError as exc:
         raise MathError(_message(str(exc), source.tex)) from None
     mathml = _polish(_NAMED.sub(_numeric, mathml))
     _check_markup(mathml)
     return Formula(mathml, source.tag, source.label)
+
+
+# The converter recurses about 2 KB of stack deep per level: a formula of many commands
+# is converted on a thread whose stack holds any formula mathsource lets through (the
+# memory is reserved, and used only as deep as the recursion goes).
+_DEEP_STACK = 512 * 1024 * 1024
+
+
+def _converted(tex: str, display: bool) -> str:
+    if weight(tex) <= DEEP:
+        return _CONVERTER.convert_with_local_state(tex, displaystyle=display)
+    result: list = []
+
+    def convert_here() -> None:
+        try:
+            result.append(_CONVERTER.convert_with_local_state(tex, displaystyle=display))
+        except LatexError as exc:
+            result.append(exc)
+
+    if not _room_for_stack():
+        raise MathError(f"a formula of {weight(tex):,} commands, groups and scripts cannot "
+                        "be converted with the memory this process may use: split it")
+    with _STACK_SIZE:
+        previous = threading.stack_size(_DEEP_STACK)
+        try:
+            thread = threading.Thread(target=convert_here, name="deep formula")
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    thread.join()
+    if isinstance(result[0], LatexError):
+        raise result[0]
+    return result[0]
+
+
+_STACK_SIZE = threading.Lock()   # threading.stack_size is the process's
+
+
+def _room_for_stack() -> bool:
+    """Whether the process's address space limit (RLIMIT_AS) leaves room for the deep
+    stack: a thread that cannot get its stack fails as it starts, and Thread.start()
+    then waits for it forever."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return True
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        return True
+    return limit - used > 2 * _DEEP_STACK
 
 
 def to_mathml(latex: str, display: bool = False) -> str:

@@ -25,7 +25,7 @@ _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
 _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z])")
 EQREF = re.compile(r"^\s*\\(?:eq)?ref\s*\{([^{}]+)\}\s*$")
 _REF_ANYWHERE = re.compile(r"\\(?:eq)?ref\s*\{")
-LABEL_TEXT = re.compile(r"^[A-Za-z0-9:._-]+$")
+LABEL_TEXT = re.compile(r"^[A-Za-z0-9:._-]+\Z")
 
 # Environments written as in LaTeX: the page numbers equations, not the converter, so a
 # numbered environment is shown as its starred form; split is aligned inside equation.
@@ -45,7 +45,7 @@ _RENAMES = [
 # `\\` right before the end of a matrix or an aligned environment: LaTeX, KaTeX and
 # MathJax start no new row there; the converter would draw an empty one.
 _LAST_BREAK = re.compile(
-    r"\\\\(?:\s*\[[^\]]*\])?\s*(?=\\end\s*\{(?:[pbBvV]?matrix|smallmatrix|aligned|alignedat"
+    r"\\\\(?:\s*\[[^\]\\]*\])?\s*(?=\\end\s*\{(?:[pbBvV]?matrix|smallmatrix|aligned|alignedat"
     r"|gathered|align\*?|gather\*?|alignat\*?|flalign\*?|split|multline\*?|eqnarray\*?|cases"
     r"|dcases|rcases|array|subarray)\})")
 
@@ -111,8 +111,26 @@ def _substacks(tex: str) -> str:
     return tex
 
 
+# The converter parses by recursion, on the stack of the thread that calls it: some 4000
+# levels of nesting (\sqrt{\sqrt{…}}, braces, \left(, or commands applied to commands:
+# \hat\hat…x, \color{red}\color{red}…) end the process. A real formula nests a few
+# levels deep, and a long one holds some hundreds of commands.
+MOST_NESTING = 100        # groups, \left…\right and environments inside each other
+MOST_CHARACTERS = 50_000  # a formula's source
+# A formula with more commands, groups and scripts than this is converted on a thread
+# with a stack large enough for any formula under MOST_CHARACTERS (mathml.convert).
+DEEP = 1_000
+_OPENS = re.compile(r"\\(?:left|begin)(?![A-Za-z])")
+_CLOSES = re.compile(r"\\(?:right|end)(?![A-Za-z])")
+
+
 def check_braces(tex: str) -> None:
-    depth = 0
+    """Refuse unbalanced braces, and a formula nested deeper than MOST_NESTING levels or
+    longer than MOST_CHARACTERS."""
+    if len(tex) > MOST_CHARACTERS:
+        raise MathError(f"the formula is {len(tex):,} characters long, more than the "
+                        f"{MOST_CHARACTERS:,} a formula may have: split it")
+    depth = deepest = 0
     escaped = False
     for char in tex:
         if escaped:
@@ -121,12 +139,37 @@ def check_braces(tex: str) -> None:
             escaped = True
         elif char == "{":
             depth += 1
+            deepest = max(deepest, depth)
         elif char == "}":
             depth -= 1
             if depth < 0:
                 raise MathError("unbalanced '}'")
     if depth:
         raise MathError("unbalanced '{': a '}' is missing")
+    if deepest <= MOST_NESTING and "\\" in tex:
+        deepest = max(deepest, _nesting(tex))
+    if deepest > MOST_NESTING:
+        raise MathError(f"nested {deepest:,} levels deep (groups, \\left…\\right, "
+                        f"environments), more than the {MOST_NESTING} a formula may have")
+
+
+def _nesting(tex: str) -> int:
+    """How deep braces, \\left…\\right and \\begin…\\end nest together."""
+    depth = deepest = 0
+    for match in re.finditer(r"\\(?:left|begin|right|end)(?![A-Za-z])|\\.|[{}]", tex):
+        text = match.group()
+        if text == "{" or _OPENS.fullmatch(text):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif text == "}" or _CLOSES.fullmatch(text):
+            depth -= 1
+    return deepest
+
+
+def weight(tex: str) -> int:
+    """The commands, groups and scripts of a formula: what bounds how deep the converter
+    recurses into it."""
+    return tex.count("\\") + tex.count("{") + tex.count("^") + tex.count("_")
 
 
 @lru_cache(maxsize=8192)   # a body's outline asks for the label, its rendering converts
@@ -155,8 +198,14 @@ def prepare(tex: str, display: bool) -> Source:
     for pattern, replacement in _RENAMES:
         body = pattern.sub(replacement, body)
     body = _TEXT_WITH_MATH.sub(_split_text, body)
-    body = _substacks(body)
+    if _SUBSTACK.search(body):
+        body = _substacks(body)
+        check_braces(body)   # each line of a \substack is a level deeper
     return Source(_break_lines(body.strip()), tag, label)
+
+
+_ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{")
+_NEWLINE = re.compile(r"\\newline(?![A-Za-z])")
 
 
 def _break_lines(tex: str) -> str:
@@ -168,11 +217,11 @@ def _break_lines(tex: str) -> str:
     while i < len(tex):
         char = tex[i]
         if char == "\\":
-            match = re.match(r"\\(begin|end)\s*\{", tex[i:])
+            match = _ENVIRONMENT.match(tex, i)
             if match:
                 env += 1 if match.group(1) == "begin" else -1
             elif depth == 0 and env == 0 and (tex.startswith("\\\\", i)
-                                              or re.match(r"\\newline(?![A-Za-z])", tex[i:])):
+                                              or _NEWLINE.match(tex, i)):
                 top_break = True
             i += 2
             continue

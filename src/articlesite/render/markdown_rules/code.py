@@ -100,15 +100,24 @@ def parse_info(info: str) -> tuple[str, dict[str, str], list[str]]:
     return language, options, rest
 
 
-def marked_lines(spec: str) -> list[int] | None:
-    lines = []
+def marked_lines(spec: str, count: int) -> tuple[set[int], int | None] | None:
+    """The lines `hl_lines` marks among a block's `count` (None: not line numbers), and
+    the first it names beyond them: a range is cut to the block before it is counted."""
+    lines: set[int] = set()
+    outside = None
     for part in spec.replace(",", " ").split():
         match = LINES.match(part)
         if not match:
             return None
-        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
-        lines.extend(range(first, last + 1))
-    return lines
+        # A number of more digits than any block has lines is not read as a number (int()
+        # refuses over 4300 digits); "1-99999999999" is cut to the block's lines.
+        first, last = (int(n) if len(n) < 10 else 10**9 for n in
+                       (match.group(1), match.group(2) or match.group(1)))
+        lines.update(range(max(first, 1), min(last, count) + 1))
+        beyond = [n for n in (first, last) if not 1 <= n <= count]
+        if beyond and outside is None:
+            outside = beyond[0]
+    return lines, outside
 
 
 def tokens_of(code: str, found: Lexer) -> list[tuple[_TokenType, str]]:
@@ -198,22 +207,22 @@ def render_code(self, tokens, idx, options, env) -> str:
     lines = highlight(code, language)
     start = 1
     if "linenums" in opts:
-        if opts["linenums"].isdigit():
+        if re.fullmatch(r"[0-9]{1,9}", opts["linenums"]):   # not "²", which int() refuses
             start = int(opts["linenums"])
         else:
             report(env, line, f"linenums=\"{opts['linenums']}\" must be a line number")
     marked: set[int] = set()
     if "hl_lines" in opts:
-        numbers = marked_lines(opts["hl_lines"])
+        numbers = marked_lines(opts["hl_lines"], len(lines))
         if numbers is None:
             report(env, line, f"hl_lines=\"{opts['hl_lines']}\" must be line numbers or "
                    "ranges, e.g. \"2 4-6\"")
         else:
-            outside = [n for n in numbers if not 1 <= n <= len(lines)]
-            if outside:
-                report(env, line, f"hl_lines marks line {outside[0]}, but the block has "
+            marked, outside = numbers
+            if outside is not None:
+                shown = f"{outside:,}" if outside < 10**9 else "a number that large"
+                report(env, line, f"hl_lines marks line {shown}, but the block has "
                        f"{len(lines)} lines")
-            marked = set(numbers)
     classes = ["highlight"]
     style = ""
     if "linenums" in opts:

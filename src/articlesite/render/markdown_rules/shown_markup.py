@@ -21,13 +21,15 @@ import re
 from markdown_it.token import Token
 
 ATTRIBUTES = r"""(?:"[^"]*"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\}|[^<>"'{}])*"""
-TAG = re.compile(rf"<(/?)([A-Za-z][\w.:-]*)?(?=[\s/>])({ATTRIBUTES})>|<!--|\{{/\*.*?\*/\}}",
-                 re.DOTALL)
+# A JSX comment `{/* … */}`, and d2lbook's `[**…**]`: what they hold never holds their own
+# start, so an unclosed one is not scanned to the end of the text from each start.
+TAG = re.compile(rf"<(/?)([A-Za-z][\w.:-]*)?(?=[\s/>])({ATTRIBUTES})>|<!--"
+                 r"|\{/\*(?:(?!\{/\*).)*?\*/\}", re.DOTALL)
 # A role right before a code span: `:name:` (its first colon not after a word character,
 # a colon or a backtick, looked behind once the colon is found: the search skips from
 # colon to colon) or `{name}`.
 ROLE = re.compile(r":(?<![\w:`]:)([A-Za-z][\w.+-]*):(?=`)|\{([A-Za-z][\w:.-]*)\}(?=`)")
-MARK = re.compile(r"\[\*\*(.+?)\*\*\]", re.DOTALL)
+MARK = re.compile(r"\[\*\*((?:(?!\[\*\*).)+?)\*\*\]", re.DOTALL)
 SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["']([^"']*)["']\s*\})""")
 NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 ALT = re.compile(r"""\balt\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -59,17 +61,33 @@ def shown_markup(token: Token, line: int, elements: frozenset[str]) -> list[tupl
     text = visible(token)
     results = _tags(text, line, elements) if "<" in text or "{/*" in text else []
     if "`" in text:
+        where = Lines(text, line)
         for match in ROLE.finditer(text):
             message = (f"the role '{match.group(0)}`…`' is not rendered: the reader sees it "
                        "as text (roles are another tool's markup: write what it should show)")
-            results.append((line + text.count("\n", 0, match.start()), message))
+            results.append((where(match.start()), message))
     if "[**" in text:
+        where = Lines(text, line)
         for match in MARK.finditer(text):
             shown = " ".join(match.group(1).split())[:30]
             message = (f"'[**{shown}**]' is shown with its brackets (d2lbook's mark for its "
                        "slides: write **…** without them)")
-            results.append((line + text.count("\n", 0, match.start()), message))
+            results.append((where(match.start()), message))
     return sorted(results)
+
+
+class Lines:
+    """The line of a position in a text, for positions asked in increasing order: each
+    part of the text is counted once (counting from its start for each of 20,000 tags
+    took seconds)."""
+
+    def __init__(self, text: str, first: int):
+        self.text, self.line, self.position = text, first, 0
+
+    def __call__(self, position: int) -> int:
+        self.line += self.text.count("\n", self.position, position)
+        self.position = position
+        return self.line
 
 
 def _tags(text: str, line: int, elements: frozenset[str]) -> list[tuple[int, str]]:
@@ -77,8 +95,9 @@ def _tags(text: str, line: int, elements: frozenset[str]) -> list[tuple[int, str
     message a line."""
     found: dict[int, list[str]] = {}
     images: dict[int, list[str]] = {}
+    line_at = Lines(text, line)
     for match in TAG.finditer(text):
-        where = line + text.count("\n", 0, match.start())
+        where = line_at(match.start())
         name = match.group(2) or ""
         if match.group(0).startswith("<") and match.group(0) != "<!--" and not name and \
                 match.group(3).strip():
@@ -99,6 +118,10 @@ def _shown(tag: str) -> str:
     return tag if len(tag) <= 40 else tag[:37] + "…" + (">" if tag.endswith(">") else "")
 
 
+# At most this many different tags are named in a message.
+TAGS_SHOWN = 10
+
+
 def tags_message(tags: list[str], elements: frozenset[str]) -> str:
     comments = [t for t in tags if t.startswith(("<!--", "{/*"))]
     named = [t for t in tags if t not in comments]
@@ -107,7 +130,9 @@ def tags_message(tags: list[str], elements: frozenset[str]) -> str:
         "component" if all(n[:1].isupper() for n in names if n) else "tag")
     parts = []
     if named:
-        quoted = ", ".join(f"'{t}'" for t in named)
+        distinct = list(dict.fromkeys(named))   # each once: a line may repeat one 3000 times
+        quoted = ", ".join(f"'{t}'" for t in distinct[:TAGS_SHOWN]) + (
+            f" and {len(distinct) - TAGS_SHOWN} more" if len(distinct) > TAGS_SHOWN else "")
         plural = "s" if len(named) > 1 else ""
         parts.append(f"the {what}{plural} {quoted}")
     if any(t.startswith("<!--") for t in comments):
