@@ -149,6 +149,7 @@ def render_key(site: Site, templates: dict[str, str], strings: Dictionary) -> st
     depends on: as site_key, but not the templates only the pages around them read."""
     return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
                   site.source_language, site.base_url, site.admonitions, site.link_base,
+                  site.numbering,
                   sorted((name, text) for name, text in templates.items()
                          if name not in PAGE_TEMPLATES), strings.texts)
 

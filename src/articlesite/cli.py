@@ -182,7 +182,7 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False,
         print_problems(error)
         return 1
     print(built.summary(f" into {out or root / 'site'}") + ".")
-    for line in warning_lines(built.warnings):
+    for line in warning_lines(built.warnings) + built.notes:
         print(line, file=sys.stderr)
     return 0
 

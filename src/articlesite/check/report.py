@@ -32,7 +32,7 @@ from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
 from .parity import check_parity
-from .stage import check_sources
+from .stage import check_sources, numbering_notes
 from .templates import check_templates
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     outlines = check_sources(sources.site, renderer.figures, sources.articles, sources.memo,
                              findings, functools.partial(findings.add, check="markup"),
                              parsed)
+    numbering = numbering_notes(sources.site, sources.articles, outlines, findings)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
@@ -111,6 +112,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
                              check="fit")
             else:
                 report.notes.append(f"Text fit was not measured: {exc}.")
+    report.notes += numbering
     report.findings = ordered(findings)
     return report
 

@@ -32,6 +32,7 @@ class Site:
     source_language: str
     base_url: str = ""
     search: bool = True   # the full-text search index and the search box
+    numbering: bool = True   # section numbers on the pages (load/numbering.py)
     # Kinds declared in `admonitions`: kind -> (the known kind whose look it has,
     # {language: title}); see load/migrated.py.
     admonitions: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
@@ -83,6 +84,8 @@ SITE = Record(
     base_url=Value(scalar_text, "'{key}' must be a URL", required=False, default=""),
     search=Value(flag, "search must be true or false, not '{value}'", required=False,
                  default=True),
+    numbering=Value(flag, "numbering must be true or false, not '{value}'", required=False,
+                    default=True),
     admonitions=ADMONITIONS, link_base=LINK_BASE)
 
 
@@ -137,4 +140,5 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         base_url += "/"
     context = Context(path, problems)
     return Site(root, languages, default, source, base_url, config.get("search", True),
-                admonition_kinds(config, codes, context), link_bases(config, codes, context))
+                config.get("numbering", True), admonition_kinds(config, codes, context),
+                link_bases(config, codes, context))
