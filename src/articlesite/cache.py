@@ -431,7 +431,8 @@ class Cache:
         """The digest of the dictionary's texts (worked out once per dictionary)."""
         if self._texts_key[0] is not dictionary:
             self._texts_key = (dictionary, key_of(dictionary.texts,
-                                                  sorted(dictionary.fallbacks)))
+                                                  sorted(dictionary.fallbacks),
+                                                  sorted(dictionary.same)))
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,

@@ -30,7 +30,7 @@ from ..load.figures import FigureLibrary
 from ..load.texts import value_problem
 from ..problems import Problems, UsageError, command
 from .dictionary_file import edit_text, write_atomically
-from .record import MISSING, OK, STALE, Confirmation, record_path, status, write_record
+from .record import MISSING, OK, SAME, STALE, Confirmation, record_path, status, write_record
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -108,7 +108,7 @@ def units(sources: Sources, language: str, problems: Problems) -> list[Unit]:
         state = status(sources, key, language).state
         confirmed = sources.confirmed.get(key, {}).get(language)
         found.append(Unit(key, texts.get(source_code, ""),
-                          texts.get(language, "") if state in (OK, STALE) else "", state,
+                          texts.get(language, "") if state in (OK, SAME, STALE) else "", state,
                           confirmed.source if confirmed else None, uses.get(key, [])))
     return found
 
@@ -216,7 +216,7 @@ def _language(sources: Sources, name: str, path: Path, line: int | None,
 
 # XLIFF 2.0 -----------------------------------------------------------------------------
 
-XLIFF_STATES = {OK: "final", STALE: "translated"}
+XLIFF_STATES = {OK: "final", SAME: "final", STALE: "translated"}
 
 
 def xliff_text(sources: Sources, code: str, found: list[Unit]) -> str:
@@ -405,7 +405,7 @@ def plan_import(sources: Sources, files: list[Path], problems: Problems) -> Merg
         recorded = sources.confirmed.get(item.key, {}).get(item.language)
         if item.reviewed and recorded != confirmation and (
                 item.text != current or status(sources, item.key, item.language).state
-                not in (OK, MISSING)):
+                not in (OK, SAME, MISSING)):
             merge.confirmations[(item.key, item.language)] = confirmation
     return merge
 
