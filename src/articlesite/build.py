@@ -70,7 +70,7 @@ from .plan import (
     plan_view_early,
     same_keys,
 )
-from .problems import Interrupted, Problem, Problems
+from .problems import Interrupted, Problem, Problems, plural
 from .render import assets
 from .search import BUNDLE, early_service, given_digest, search_bundle
 from .search_service import Service
@@ -125,9 +125,9 @@ class Built:
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
-        files = f" and {self.files} file{'s' if self.files != 1 else ''}" if self.files \
-            else ""
-        return (f"Built {self.pages} pages{files} in {self.languages} languages{where} in "
+        files = f" and {plural(self.files, 'file')}" if self.files else ""
+        return (f"Built {plural(self.pages, 'page')}{files} in "
+                f"{plural(self.languages, 'language')}{where} in "
                 f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
                 "unchanged)")
 

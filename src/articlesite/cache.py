@@ -51,8 +51,9 @@ FORMAT = 5
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
-PAGE_TEMPLATES = ("article.html", "base.html", "head-meta.html", "dateline.html", "head.js",
-                  "style.css", "figure.css", "markdown.css", "page.js", "search.js")
+PAGE_TEMPLATES = ("article.html", "base.html", "favicon.html", "head-meta.html",
+                  "dateline.html", "head.js", "style.css", "figure.css", "markdown.css",
+                  "page.js", "search.js")
 FigureCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, the copy's HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
              "pyyaml", "pygments", "babel", "imagesize", "pagefind")

@@ -86,6 +86,8 @@ def make_parser() -> argparse.ArgumentParser:
                              "template again when its text changed)")
     parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
                                      description="Build the multilingual article site.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"articlesite {__version__}")
     commands = parser.add_subparsers(dest="command")
 
     def command(name: str, **kwargs) -> argparse.ArgumentParser:

@@ -20,7 +20,7 @@ from ..load.content import Source
 from ..load.sourcefiles import text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
-from ..problems import BuildError, Finding, Findings, command, merge_repeated
+from ..problems import BuildError, Finding, Findings, command, merge_repeated, plural
 from ..render.templates import renderer_for
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
@@ -141,10 +141,6 @@ def ordered(findings: Findings) -> list[Finding]:
     """Each finding once, by check, then file and line."""
     return sorted(set(merge_repeated(list(findings))),
                   key=lambda f: (CHECKS.index(f.check), f.sort_key()))
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def format_text(report: Report) -> str:

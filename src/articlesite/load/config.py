@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..problems import Problems
+from ..problems import Problems, did_you_mean
 from .migrated import ADMONITIONS, LINK_BASE, admonition_kinds, link_bases
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import load_yaml
@@ -128,7 +128,8 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     for key, value in (("default_language", default), ("source_language", source)):
         if codes and value not in codes:
             problems.add(path, config.line_of(key), f"{key} '{value}' is not one of "
-                         f"the languages ({', '.join(codes)})", key=key, language=value)
+                         f"the languages ({did_you_mean(value, codes)}{', '.join(codes)})",
+                         key=key, language=value)
     for key, value in (("default_language", default), ("source_language", source)):
         if value in codes and next(lang for lang in languages if lang.code == value).in_progress:
             problems.add(path, config.line_of(key), f"{key} '{value}' cannot be in "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from ..problems import Problems
+from ..problems import Problems, plural
 from .schema import Context, MapOf, Value, anything
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
@@ -124,7 +124,8 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
         return None
     dictionary = Dictionary(path, {}, source)
     shape = MapOf(MapOf(Value(anything), keys=codes, names="language",
-                        unknown=f"unknown language '{{key}}' (languages: {', '.join(codes)})",
+                        unknown=f"unknown language '{{key}}' ({{hint}}languages: "
+                                f"{', '.join(codes)})",
                         message="value must map language codes to texts"))
     context = Context(path, problems, lines=lambda: dictionary.lines)
     if ignore:
@@ -180,7 +181,7 @@ def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: 
     for code, keys in unknown.items():
         if len(keys) == len(base or ()):
             problems.add(dictionary.path, None, f"the default theme has no {what} in "
-                         f"'{code}': add its {len(keys)} keys ({', '.join(keys[:3])}, …) "
+                         f"'{code}': add its {plural(len(keys), 'key')} ({', '.join(keys[:3])}, …) "
                          f"to {dictionary.path.name}, or mark the language `status: "
                          "in-progress` to show the source language's meanwhile",
                          language=code)

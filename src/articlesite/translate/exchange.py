@@ -28,7 +28,7 @@ import polib
 
 from ..load.figures import FigureLibrary
 from ..load.texts import value_problem
-from ..problems import Problems, UsageError, command
+from ..problems import Problems, UsageError, command, did_you_mean
 from .dictionary_file import edit_text, write_atomically
 from .record import MISSING, OK, SAME, STALE, Confirmation, record_path, status, write_record
 
@@ -119,8 +119,9 @@ def target_languages(sources: Sources, wanted: str | None) -> list[str]:
     if wanted is None:
         return others
     if wanted not in others:
-        raise UsageError(f"--language {wanted}: not a language to translate into (the "
-                         f"source language is {source}; others: {', '.join(others)})")
+        raise UsageError(f"--language {wanted}: not a language to translate into "
+                         f"({did_you_mean(wanted, others)}the source language is {source}; "
+                         f"others: {', '.join(others)})")
     return [wanted]
 
 
@@ -374,7 +375,8 @@ def plan_import(sources: Sources, files: list[Path], problems: Problems) -> Merg
         where = (item.file, item.line)
         if item.key not in texts:
             problems.add(*where, f"unknown key '{item.key}': {sources.dictionary.path.name} "
-                         "has no such key (export again to get the current keys)",
+                         f"has no such key ({did_you_mean(item.key, texts)}export again to get "
+                         "the current keys)",
                          key=item.key, language=item.language)
             continue
         source = texts[item.key].get(source_code, "")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..load.confirmed import Confirmation, Record, load_record, record_path
 from ..load.texts import Dictionary
-from ..problems import Findings, UsageError, command
+from ..problems import Findings, UsageError, command, did_you_mean, hint
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -116,14 +116,17 @@ def confirm(sources: Sources, targets: list[str], everything: bool) -> list[str]
     source = sources.site.source_language
     others = [code for code in codes if code != source]
     chosen: list[tuple[str, str]] = []
+    slugs = [article.slug for article in sources.articles]
     for target in targets:
         key, _, language = target.partition(":")
         if key not in dictionary.texts:
             raise UsageError(f"cannot confirm {target}: '{key}' is not a key of "
-                             f"{dictionary.path.name}")
+                             f"{dictionary.path.name} nor an article"
+                             f"{hint(did_you_mean(key, [*dictionary.texts, *slugs]))}")
         if language and language not in others:
             raise UsageError(f"cannot confirm {target}: '{language}' is not a language to "
-                             f"confirm (the source language is {source}; others: "
+                             f"confirm ({did_you_mean(language, others)}the source language "
+                             f"is {source}; others: "
                              f"{', '.join(others)})")
         for code in [language] if language else others:
             if status(sources, key, code).state == MISSING:

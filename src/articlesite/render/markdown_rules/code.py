@@ -212,7 +212,7 @@ def render_code(self, tokens, idx, options, env) -> str:
             outside = [n for n in numbers if not 1 <= n <= len(lines)]
             if outside:
                 report(env, line, f"hl_lines marks line {outside[0]}, but the block has "
-                       f"{len(lines)} lines")
+                       f"{len(lines)} line{'s' if len(lines) != 1 else ''}")
             marked = set(numbers)
     classes = ["highlight"]
     style = ""
