@@ -29,9 +29,9 @@ def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
 
 
 # The theme's icon (theme/favicon.html), inline: the browser asks no /favicon.ico.
-ICON = ("<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'"
-        " viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%234a7423'/%3E"
-        "%3C/svg%3E\">")
+ICON = ("<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/"
+        "svg'%20viewBox='0%200%2016%2016'%3E%3Crect%20width='16'%20height='16'%20rx='3'%20"
+        "fill='%234a7423'/%3E%3C/svg%3E\">")
 
 
 def status_page(title: str, outcome: Outcome) -> bytes:
