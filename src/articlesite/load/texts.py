@@ -24,7 +24,8 @@ from .schema import Context, MapOf, Value, anything
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
 
 EVERY = "*"   # the key of a text that is the same in every language
-_SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+))")
+# `_x`, `^{…}`; also the marks a formula puts up without braces: Q^⊤, A^†, x′, π^*.
+_SCRIPT = re.compile(r"\\([_^])|([_^])(?:\{([^{}]*)\}|([A-Za-z0-9\u0370-\u03ff]+|[*⊤†′]))")
 
 
 @lru_cache(maxsize=2048)  # figures repeat their texts across pages
