@@ -189,6 +189,9 @@ def test_every_link_in_the_site_leads_somewhere(built_site: Path):
             if parts.scheme in ("http", "https"):
                 assert link.name == "a" and "arxiv.org" in href, href
                 continue
+            if parts.scheme == "data":   # the site's icon, inline (theme/favicon.html)
+                assert link.name == "link" and link["rel"] == ["icon"], href
+                continue
             # The 404 page's links start from the host's root (it is served at any depth).
             base = built_site if parts.path.startswith("/") else path.parent
             target = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path \

@@ -64,7 +64,7 @@ def test_spec_naming_a_key_the_dictionary_lacks(root: Path):
     edit(root, SPEC, "text: act", "text: ac")
     line = line_of(root, SPEC, "- id: act")
     assert (f"{SPEC}:{line}: node act uses a key that "
-            "figure-texts.json lacks [key 'ac']") in failed_build(root)
+            "figure-texts.json lacks (did you mean 'act'?) [key 'ac']") in failed_build(root)
 
 
 def test_directive_naming_an_unknown_figure(root: Path):

@@ -247,7 +247,8 @@ A note[^missing] and [@nobody].
 """
 
 
-NOWHERE = "node 'learn' links to '#nowhere', which is not a section of {}.md"
+NOWHERE = ("node 'learn' links to '#nowhere', which is not a section of {}.md (sections: "
+           "collect, learn)")
 BAD_ID = ("heading id '{#Bad_Id}' must be lower-case letters, digits and hyphens, starting "
           "with a letter or digit")
 NO_ID = "a section heading needs an id that is the same in every language"

@@ -99,8 +99,9 @@ def test_every_front_matter_mistake_is_reported_at_once(site: Path):
                       (10, "image"), (11, "extra")]:
         assert f"{ja}:{line}: '{key}' must be" in message
         assert f"[key '{key}', language 'ja']" in message
-    assert (f"{ja}:6: unknown field 'author' in front matter (known fields: title, "
-            "description, date, updated, authors, tags, draft, image, extra) "
+    assert (f"{ja}:6: unknown field 'author' in front matter (did you mean 'authors'? "
+            "known fields: title, "
+            "description, date, updated, authors, tags, draft, image, extra, numbering) "
             "[key 'author', language 'ja']") in message
     assert f"{en}:5: 'updated' (2024-05-01) is before 'date' (2024-05-02)" in message
     assert ("content/undated/en.md:2: the front matter's image 'missing.png' is not a file "

@@ -121,8 +121,8 @@ labels: {text: x}
         ("content/site.yaml:2: source_language 'fr' is not one of the languages (en) "
         "[key 'source_language', language 'fr']"),
         ("content/site.yaml:3: unknown field 'theme' in site.yaml (known fields: languages, "
-        "default_language, source_language, base_url, search, admonitions, link_base, "
-        "publish_html_and_svg) [key 'theme']"),
+        "default_language, source_language, base_url, search, numbering, admonitions, "
+        "link_base, publish_html_and_svg) [key 'theme']"),
         "content/site.yaml:4: a language must be a mapping, found str [key 'languages']",
         ("content/site.yaml:9: language code 'EN' must be lower-case letters, e.g. 'en' or "
         "'zh' [key 'code', language 'EN']"),

@@ -18,6 +18,8 @@ from articlesite.load.markup import plain_text, rich_text
     ("V_{t+1} and x^2", "V<sub>t+1</sub> and x<sup>2</sup>"),
     ("snake\\_case", "snake_case"),
     ("a\nb", "a<br>b"),
+    ("softmax(QK^⊤/√d) V", "softmax(QK<sup>⊤</sup>/√d) V"), ("π^*", "π<sup>*</sup>"),
+    ("2^* 3", "2<sup>*</sup> 3"),
     ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
 ])
 def test_rich_text(value: str, html: str):

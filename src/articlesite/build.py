@@ -51,7 +51,7 @@ from .cache import (
     store_files,
     texts_digest,
 )
-from .check.stage import check_sources
+from .check.stage import check_sources, numbering_notes
 from .load.config import Site
 from .load.figures import FigureFile, FigureLibrary
 from .load.reload import reload_sources
@@ -71,7 +71,7 @@ from .plan import (
     plan_view_early,
     same_keys,
 )
-from .problems import LEFT_OUT, Interrupted, Problem, Problems
+from .problems import LEFT_OUT, Interrupted, Problem, Problems, plural
 from .render import assets
 from .search import BUNDLE, early_service, given_digest, search_bundle
 from .search_service import Service
@@ -122,12 +122,13 @@ class Built:
     files: int = 0   # files articles reference, published beside the pages (render/assets.py)
     warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
     site_key: str = ""   # what every page depended on (cache.site_key)
+    notes: list[str] = field(default_factory=list)   # said once, after the warnings
 
     def summary(self, where: str = "") -> str:
         rendered = len(self.rendered)
-        files = f" and {self.files} file{'s' if self.files != 1 else ''}" if self.files \
-            else ""
-        return (f"Built {self.pages} pages{files} in {self.languages} languages{where} in "
+        files = f" and {plural(self.files, 'file')}" if self.files else ""
+        return (f"Built {plural(self.pages, 'page')}{files} in "
+                f"{plural(self.languages, 'language')}{where} in "
                 f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
                 "unchanged)")
 
@@ -194,7 +195,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         renderers = Renderers.of(run, loaded)
         run.cache.store.settle()   # before workers that write to the store are forked
         parse(run, loaded, renderers)
-        warnings = check(run, loaded, renderers)
+        warnings, notes = check(run, loaded, renderers)
         plan, phases = plan_site(run, loaded)
         rendered = render(run, loaded, plan, phases, renderers)
         with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
@@ -207,7 +208,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     return Built(len(pages), sorted(rendered.pages | view.pages),
                  len(loaded.sources.site.codes), time.perf_counter() - started,
                  loaded.sources, figures, drawn, out, incremental, len(files), warnings,
-                 loaded.keys.site)
+                 loaded.keys.site, notes)
 
 
 def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
@@ -233,17 +234,19 @@ def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
                  run.problems, renderers.make, loaded.parsed)
 
 
-def check(run: Run, loaded: Loaded, renderers: Renderers) -> list[Problem]:
+def check(run: Run, loaded: Loaded, renderers: Renderers) -> tuple[list[Problem], list[str]]:
     """The check stage, on the parsed sources: what it finds is listed with what rendering
     finds, at once. A quick rebuild checks the articles it edited (what the others' check
     reads, the site, the article and its outline, is what passed last time). Returns the
-    warnings (what reaches readers as literal markup), printed after the summary."""
+    warnings (what reaches readers as literal markup) and the notes, printed after the
+    summary."""
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
     warnings = Problems(run.root)
-    check_sources(sources.site, renderers.figures, checked, run.cache.memo, run.problems,
-                  warnings.add, loaded.parsed)
-    return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0))
+    outlines = check_sources(sources.site, renderers.figures, checked, run.cache.memo,
+                             run.problems, warnings.add, loaded.parsed)
+    notes = numbering_notes(sources.site, checked, outlines, run.problems)
+    return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)), notes
 
 
 def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:

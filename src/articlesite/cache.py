@@ -51,8 +51,9 @@ FORMAT = 5
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
-PAGE_TEMPLATES = ("article.html", "base.html", "head-meta.html", "dateline.html", "head.js",
-                  "style.css", "figure.css", "markdown.css", "page.js", "search.js")
+PAGE_TEMPLATES = ("article.html", "base.html", "favicon.html", "head-meta.html",
+                  "dateline.html", "head.js", "style.css", "figure.css", "markdown.css",
+                  "page.js", "search.js")
 FigureCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, the copy's HTML
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
              "pyyaml", "pygments", "babel", "imagesize", "pagefind")
@@ -149,6 +150,7 @@ def render_key(site: Site, templates: dict[str, str], strings: Dictionary) -> st
     depends on: as site_key, but not the templates only the pages around them read."""
     return key_of(code_fingerprint(), str(site.root), site.languages, site.default_language,
                   site.source_language, site.base_url, site.admonitions, site.link_base,
+                  site.numbering,
                   sorted((name, text) for name, text in templates.items()
                          if name not in PAGE_TEMPLATES), strings.texts)
 
@@ -460,7 +462,8 @@ class Cache:
         """The digest of the dictionary's texts (worked out once per dictionary)."""
         if self._texts_key[0] is not dictionary:
             self._texts_key = (dictionary, key_of(dictionary.texts,
-                                                  sorted(dictionary.fallbacks)))
+                                                  sorted(dictionary.fallbacks),
+                                                  sorted(dictionary.same)))
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,

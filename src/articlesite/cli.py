@@ -89,6 +89,8 @@ def make_parser() -> argparse.ArgumentParser:
                              "template again when its text changed)")
     parser = argparse.ArgumentParser(prog=command_name(), parents=[common],
                                      description="Build the multilingual article site.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"articlesite {__version__}")
     commands = parser.add_subparsers(dest="command")
 
     def command(name: str, **kwargs) -> argparse.ArgumentParser:
@@ -212,7 +214,7 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False,
         print_problems(error)
         return 1
     print(built.summary(f" into {out or root / 'site'}") + ".")
-    for line in warning_lines(built.warnings):
+    for line in warning_lines(built.warnings) + built.notes:
         print(line, file=sys.stderr)
     return 0
 

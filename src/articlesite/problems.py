@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass, replace
@@ -38,6 +39,29 @@ class Problem:
     def sort_key(self) -> tuple:
         """File, then line (unknown lines first), then the rest: None never meets an int."""
         return (self.file, self.line or 0, self.message, self.key or "", self.language or "")
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """`1 page`, `2 pages`: a count with its noun (`nouns`: an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def did_you_mean(name: object, choices) -> str:
+    """`did you mean 'ppo-step'? ` when a choice is close to the unknown `name` (most of
+    it the same, or one letter apart), else ""."""
+    name = str(name)
+    for near in difflib.get_close_matches(name, sorted(map(str, choices)), n=3, cutoff=0.6):
+        matcher = difflib.SequenceMatcher(None, name, near)
+        edits = sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+                    if op != "equal")
+        if matcher.ratio() >= 0.75 or edits <= 1:
+            return f"did you mean '{near}'? "
+    return ""
+
+
+def hint(suggestion: str) -> str:
+    """A did_you_mean at the end of a message: ` (did you mean 'x'?)`, or ""."""
+    return f" ({suggestion.strip()})" if suggestion else ""
 
 
 class UsageError(Exception):

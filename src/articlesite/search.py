@@ -39,6 +39,10 @@ TAG_NAME = re.compile(r"<([A-Za-z][\w-]*)")
 BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 STYLE_OR_SCRIPT = re.compile(r"<(style|script)\b", re.IGNORECASE)
 END_TAG = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("style", "script")}
+# What Pagefind does not read of an article: inline styles (a figure's coordinates) and
+# the empty elements hidden from readers (its edges, one span a segment). Left out, a
+# figure's node moved in serve's editor gives Pagefind the same input: no new index.
+GEOMETRY = re.compile(r' style="[^"]*"|<span\b[^<>]*\baria-hidden="true"[^<>]*></span>\n?')
 
 
 def search_input(html: str) -> str:
@@ -48,7 +52,8 @@ def search_input(html: str) -> str:
     Pagefind reads once pages mark one, without the elements in it marked
     data-pagefind-ignore (the table of contents, a figure's controls). A change elsewhere
     (the header, the table of contents, the footer, the stylesheet) then leaves the index
-    be. A page that
+    be; so does a figure's geometry (GEOMETRY: inline styles and its hidden edges). A
+    page that
     marks no such element, or more than one, or marks anything but `ignore` outside it,
     is given whole; so is a skipped element that marks anything inside it."""
     marks = []   # (where the marked element's start tag begins, the mark's kind)
@@ -75,7 +80,7 @@ def search_input(html: str) -> str:
                                          for other, other_kind in marks):
             kept.append(html[position:where])
             position = after
-    return "".join(kept) + html[position:end] + "</body></html>\n"
+    return GEOMETRY.sub("", "".join(kept) + html[position:end]) + "</body></html>\n"
 
 
 # In place of a digest, for a page that marks no element data-pagefind-body (a

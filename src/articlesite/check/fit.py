@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..load.figures import Figure
-from ..problems import Findings, command
+from ..problems import Findings, command, plural
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -117,8 +117,8 @@ def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings,
                      f"{KINDS.get(kind, kind)} '{name}': {what} {how} ({seen_in}){fix}",
                      key=keys[0], language=language, check="fit", figure=figure_id,
                      element=element, overflow=px)
-    return (f"text fit measured in Chromium: {result['boxes']} boxes (every node and label "
-            "of every figure, language and diagram style)"
+    return (f"text fit measured in Chromium: {plural(result['boxes'], 'box', 'boxes')} "
+            "(every node and label of every figure, language and diagram style)"
             + (", and where each line breaks" if breaks else ""))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..load.config import Site
 from ..load.content import Article
-from ..problems import Findings, Problems
+from ..problems import Findings, Problems, did_you_mean, hint
 from .reserved import PAGE_IDS
 
 if TYPE_CHECKING:
@@ -109,12 +109,14 @@ def check_fragments(site: Site, articles: list[Article], outlines: dict[str, Out
         for page, fragment, line in found:
             if page is None:
                 ids = ids_at(slug, language)
-                message = (f"link to '#{fragment}': this page has no such id (section ids "
-                           "are written {#id})")
+                message = (f"link to '#{fragment}': this page has no such id "
+                           f"({did_you_mean(fragment, ids or ())}section ids are written "
+                           "{#id})")
             else:
                 language_of, slug_of = page.removesuffix(".html").split("/")
                 ids = ids_at(slug_of, language_of)
                 message = (f"link to '../{slug_of}/#{fragment}': the article's page in "
-                           f"'{language_of}' has no such id")
+                           f"'{language_of}' has no such id"
+                           f"{hint(did_you_mean(fragment, ids or ()))}")
             if ids is not None and fragment not in ids:
                 findings.add(path, line, message, language=language, check="links")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..load.content import Article
 from ..load.figures import FigureLibrary
 from ..memo import LINKS, Memo
-from ..problems import Problems
+from ..problems import Problems, did_you_mean, hint
 
 if TYPE_CHECKING:
     from ..load.config import Site
@@ -39,17 +39,21 @@ def check_marks(site: Site, figures: FigureLibrary, articles: list[Article],
                         if link not in sections:
                             problems.add(figures.files[figure_id].path, at,
                                          f"node '{node}' links to '#{link}', which is not a "
-                                         f"section of {source.path.name}", key=link,
+                                         f"section of {source.path.name} "
+                                         f"({did_you_mean(link, sections)}sections: "
+                                         f"{', '.join(sorted(sections)) or 'none'})", key=link,
                                          language=language)
                 elif figure_id and not \
                         (site.root / "figures" / f"{figure_id}.yaml").is_file():
                     # (a file there was refused, unreadable or badly named: reported)
                     problems.add(source.path, line, f"unknown figure '{figure_id}' "
-                                 f"(figures: {known})", key=figure_id, language=language)
+                                 f"({did_you_mean(figure_id, figures.files)}figures: {known})",
+                                 key=figure_id, language=language)
             for ref, line, _ in outline.citations:
                 if ref not in references:
                     problems.add(source.path, line, f"citation '@{ref}' has no entry in "
-                                 "the bibliography (references.yaml)", language=language)
+                                 "the bibliography (references.yaml)"
+                                 f"{hint(did_you_mean(ref, references))}", language=language)
 
 
 def node_links(figures: FigureLibrary, figure_id: str, memo: Memo) -> list[tuple]:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..load.content import Article
-from ..problems import Findings
+from ..problems import Findings, plural
 from ..render.markdown import Outline
 
 
@@ -67,7 +67,7 @@ def _compare(path: Path, language: str, found: Outline, base: str, expected: Out
             add(line, f"{where} shows figures {_names(figures[section])}, in {base} "
                 f"{_names(expected_figures[section])}", section)
         if len(formulas[section]) != len(expected_formulas[section]):
-            add(line, f"{where} has {len(formulas[section])} display formulas, in {base} "
+            add(line, f"{where} has {plural(len(formulas[section]), 'display formula')}, in {base} "
                 f"{len(expected_formulas[section])}", section)
         missing = sorted(set(expected_cited[section]) - set(cited[section]))
         extra = sorted(set(cited[section]) - set(expected_cited[section]))

@@ -21,7 +21,7 @@ from ..load.content import Source
 from ..load.sourcefiles import text_of
 from ..load.sources import Sources, load_sources
 from ..pages import Body
-from ..problems import BuildError, Finding, Findings, command, merge_repeated
+from ..problems import BuildError, Finding, Findings, command, merge_repeated, plural
 from ..render.templates import renderer_for
 from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
@@ -34,7 +34,7 @@ from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
 from .geometry import check_geometry
 from .parity import check_parity
 from .readings import check_readings
-from .stage import check_sources
+from .stage import check_sources, numbering_notes
 from .templates import check_templates
 
 if TYPE_CHECKING:
@@ -76,6 +76,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
     outlines = check_sources(sources.site, renderer.figures, sources.articles, sources.memo,
                              findings, functools.partial(findings.add, check="markup"),
                              parsed)
+    numbering = numbering_notes(sources.site, sources.articles, outlines, findings)
     for article in sources.articles:
         for source in article.sources.values():
             if source.digest in outlines:   # read as it was when loaded
@@ -114,6 +115,7 @@ def run_checks(root: Path, browser: bool = True) -> Report:
                              check="fit")
             else:
                 report.notes.append(f"Text fit was not measured: {exc}.")
+    report.notes += numbering
     report.findings = ordered(findings)
     return report
 
@@ -142,10 +144,6 @@ def ordered(findings: Findings) -> list[Finding]:
     """Each finding once, by check, then file and line."""
     return sorted(set(merge_repeated(list(findings))),
                   key=lambda f: (CHECKS.index(f.check), f.sort_key()))
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def format_text(report: Report) -> str:

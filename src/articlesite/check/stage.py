@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..load.numbering import heading_text, own_numbers
 from ..load.outlines import literal_markup, load_outlines
 from ..memo import Memo
 from ..problems import Problems
@@ -33,3 +34,24 @@ def check_sources(site: Site, figures: FigureLibrary, articles: list[Article],
     check_marks(site, figures, articles, outlines, memo, problems)
     literal_markup(articles, outlines, warn, site.admonitions)
     return outlines
+
+
+def numbering_notes(site: Site, articles: list[Article],
+                    outlines: dict[str, Outline], problems: Problems) -> list[str]:
+    """One note per article whose `##` headings carry their own numbers, so that the page
+    adds none (load/numbering.py), unless its front matter says which it wants."""
+    notes = []
+    for article in articles:
+        for source in article.sources.values():
+            outline = outlines.get(source.digest)
+            if outline is None or source.meta.numbering is not None or not site.numbering:
+                continue
+            titles = [heading_text(str(h.html)) for h in outline.sections]
+            if own_numbers(titles):
+                where = problems.relative(source.path)
+                notes.append(f"note: {where}: every '##' heading starts with its own number "
+                             f"('{titles[0].strip()}'…), so the page adds none; "
+                             "`numbering: true` or `false` in its front matter says which "
+                             "you want and silences this note")
+                break
+    return notes

@@ -12,6 +12,7 @@ from jinja2.meta import find_referenced_templates
 
 from ..load.sources import Sources
 from ..pages import Body, site_pages
+from ..problems import plural
 from ..render.templates import Renderer
 from ..translate.view import PATH as VIEW
 from ..translate.view import figure_copy, render_translator_view
@@ -27,8 +28,8 @@ def check_templates(renderer: Renderer, sources: Sources,
     rendered, by slug and language); what was done, in a few words."""
     compiled = compile_templates(renderer)
     pages = render_each_once(renderer, sources, bodies)
-    return (f"{len(compiled)} templates compiled, each page template rendered on one page "
-            f"only ({', '.join(pages)})")
+    return (f"{plural(len(compiled), 'template')} compiled, each page template rendered on "
+            f"one page only ({', '.join(pages)})")
 
 
 def compile_templates(renderer: Renderer) -> list[str]:

@@ -2,7 +2,8 @@
 
 The spec's nodes are drafts (no `box`: `figure layout` places them) joined by edges that
 name their ends. Each text key is added to `figures/figure-texts.json` in every language:
-in the source language a placeholder for the author to replace, in every other language
+in the source language a placeholder for the author to replace (written in that
+language: PLACEHOLDERS), in every other language
 the same text, which is how the dictionary holds a text not translated yet (the
 translator's view and `check` show it as untranslated: identical to the source text and
 not confirmed). The dictionary is written as the translator's editor writes it
@@ -39,13 +40,32 @@ edges:
   - {{from: check, to: output}}
   - {{from: check, to: step, class: feedback}}
 """
-# The placeholders, by the end of each key (the source language's text to be written).
+# The placeholders in the project's source language, by the end of each key (the texts
+# to be written); another source language has the English ones.
 PLACEHOLDERS = {
-    "title": "Title of the figure (to write)",
-    "caption": "Caption of the figure: what it shows, in one or two sentences (to write).",
-    "input": "Input", "step": "Step", "step-sub": "what the step does", "check": "Check",
-    "output": "Output",
+    "en": {"title": "Title of the figure (to write)",
+           "caption": "Caption of the figure: what it shows, in one or two sentences "
+                      "(to write).",
+           "input": "Input", "step": "Step", "step-sub": "what the step does",
+           "check": "Check", "output": "Output"},
+    "zh": {"title": "图的标题（待写）", "caption": "图的说明：它展示什么，一两句话（待写）。",
+           "input": "输入", "step": "步骤", "step-sub": "这一步做什么", "check": "检查",
+           "output": "输出"},
+    "ja": {"title": "図のタイトル（未記入）",
+           "caption": "図の説明：何を示すかを一、二文で（未記入）。",
+           "input": "入力", "step": "ステップ", "step-sub": "このステップで行うこと",
+           "check": "確認", "output": "出力"},
+    "ko": {"title": "그림 제목 (작성 예정)",
+           "caption": "그림 설명: 무엇을 보여 주는지 한두 문장으로 (작성 예정).",
+           "input": "입력", "step": "단계", "step-sub": "이 단계가 하는 일", "check": "확인",
+           "output": "출력"},
 }
+
+
+def placeholders(source_language: str) -> dict[str, str]:
+    """The placeholders in the source language (by its primary subtag: zh-hant is zh),
+    else in English."""
+    return PLACEHOLDERS.get(source_language.split("-")[0], PLACEHOLDERS["en"])
 
 
 def new_figure(root: Path, figure_id: str) -> list[Path]:
@@ -63,7 +83,7 @@ def new_figure(root: Path, figure_id: str) -> list[Path]:
     if site is None or dictionary is None or problems:
         raise UsageError("fix these first:\n  " + "\n  ".join(str(p) for p in problems))
     entries = {f"{figure_id}-{end}": {code: text for code in site.codes}
-               for end, text in PLACEHOLDERS.items()}
+               for end, text in placeholders(site.source_language).items()}
     taken = [key for key in entries if key in dictionary.texts]
     if taken:
         raise UsageError(f"{dictionary_path.name} already has the key{'s' * (len(taken) > 1)} "

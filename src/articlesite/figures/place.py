@@ -20,7 +20,7 @@ from ..load.config import load_site
 from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
-from ..problems import Problems, UsageError, command
+from ..problems import Problems, UsageError, command, did_you_mean, hint
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file
 
@@ -75,7 +75,9 @@ def load_spec(root: Path, figure_id: str, again: bool = False
     placed anew), edges without a route too."""
     path = spec_path(root, figure_id)
     if not path.is_file():
-        raise UsageError(f"figures/{figure_id}.yaml not found: `{command()} figure new "
+        known = [spec.stem for spec in path.parent.glob("*.yaml")]
+        raise UsageError(f"figures/{figure_id}.yaml not found"
+                         f"{hint(did_you_mean(figure_id, known))}: `{command()} figure new "
                          f"{figure_id}` starts one")
     problems = Problems(root)
     site = load_site(root, problems)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..problems import Problems
+from ..problems import Problems, did_you_mean
 from .migrated import ADMONITIONS, LINK_BASE, URL, admonition_kinds, link_bases
 from .schema import Context, ListOf, Record, Value, flag, one_of, scalar_text
 from .sourcefiles import load_yaml
@@ -32,6 +32,7 @@ class Site:
     source_language: str
     base_url: str = ""
     search: bool = True   # the full-text search index and the search box
+    numbering: bool = True   # section numbers on the pages (load/numbering.py)
     # Kinds declared in `admonitions`: kind -> (the known kind whose look it has,
     # {language: title}); see load/migrated.py.
     admonitions: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
@@ -94,6 +95,8 @@ SITE = Record(
                    "or http://, not '{value}'", required=False, default=""),
     search=Value(flag, "search must be true or false, not '{value}'", required=False,
                  default=True),
+    numbering=Value(flag, "numbering must be true or false, not '{value}'", required=False,
+                    default=True),
     admonitions=ADMONITIONS, link_base=LINK_BASE,
     publish_html_and_svg=Value(flag, "publish_html_and_svg must be true or false, not "
                                "'{value}'", required=False, default=False))
@@ -138,7 +141,8 @@ def load_site(root: Path, problems: Problems) -> Site | None:
     for key, value in (("default_language", default), ("source_language", source)):
         if codes and value not in codes:
             problems.add(path, config.line_of(key), f"{key} '{value}' is not one of "
-                         f"the languages ({', '.join(codes)})", key=key, language=value)
+                         f"the languages ({did_you_mean(value, codes)}{', '.join(codes)})",
+                         key=key, language=value)
     for key, value in (("default_language", default), ("source_language", source)):
         if value in codes and next(lang for lang in languages if lang.code == value).in_progress:
             problems.add(path, config.line_of(key), f"{key} '{value}' cannot be in "
@@ -150,5 +154,6 @@ def load_site(root: Path, problems: Problems) -> Site | None:
         base_url += "/"
     context = Context(path, problems)
     return Site(root, languages, default, source, base_url, config.get("search", True),
-                admonition_kinds(config, codes, context), link_bases(config, codes, context),
+                config.get("numbering", True), admonition_kinds(config, codes, context),
+                link_bases(config, codes, context),
                 publish_html_and_svg=config.get("publish_html_and_svg", False))

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..problems import Problems, command
+from ..problems import Problems, command, did_you_mean, hint
 from .edge_ends import edge_geometry
 from .edge_labels import EdgeLabel, edge_labels
 from .groups import Group, check_groups, framed
@@ -261,7 +261,8 @@ def check_keys(figure: Figure, dictionary: Dictionary, problems: Problems) -> No
     for key, element, line in figure.used_keys():
         if key and key not in dictionary:
             problems.add(figure.path, line, f"{element} uses a key that "
-                         f"{dictionary.path.name} lacks", key=key)
+                         f"{dictionary.path.name} lacks"
+                         f"{hint(did_you_mean(key, dictionary.texts))}", key=key)
 
 
 # The spec, declared ---------------------------------------------------------------------

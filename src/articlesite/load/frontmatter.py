@@ -8,6 +8,9 @@
     draft                true or false (default false): left out unless drafts are asked for
     image                the preview image: a path in the article's folder, or an http(s) URL
     extra                a mapping of the author's own, handed to the templates as `extra`
+    numbering            true or false: whether the page numbers the `##` sections (default:
+                         site.yaml's, or none when the headings carry their own numbers:
+                         load/numbering.py)
 
 Values are kept as plain data (dates as ISO text) so that the memo (sourcefiles.Memo)
 can keep them across builds.
@@ -40,6 +43,7 @@ class FrontMatter:
     draft: bool = False
     image: str | None = None       # relative to the article's folder, or an absolute URL
     extra: dict = field(default_factory=dict)
+    numbering: bool | None = None  # None: site.yaml's, or as the headings (load/numbering.py)
     # Not written by the author: counted from the body (wordcount.py).
     words: int = 0                 # CJK characters plus other words
     minutes: int = 0               # reading time, in the source's language
@@ -105,7 +109,8 @@ FRONT_MATTER = Record(
     image=Value(_image, "'{key}' must be a path inside the article's folder (such as "
                 "cover.png) or an http(s) URL; found '{value}'", required=False),
     extra=Value(_extra, "'{key}' must be a mapping (key: value lines)", required=False,
-                default={}))
+                default={}),
+    numbering=Value(flag, "'{key}' must be true or false; found '{value}'", required=False))
 
 
 # Beside the fields parse_front_matter gives: the line of `image:` (for its problems).

@@ -8,7 +8,8 @@ browser, and a test holds the two to the same table):
   underscores, starts or ends with one, or has more than two characters before it
   (`batched_forward_pass`, `max_len`, `ppo_trainer.step()`, `_private`);
 - otherwise `_x` / `_{…}` make a subscript and `^x` / `^{…}` a superscript (`π_old`,
-  `r_t`, `V_{t+1}`, `x^2`); braces always do (`score_{max}`);
+  `r_t`, `V_{t+1}`, `x^2`); braces always do (`score_{max}`); so do the marks a formula
+  puts up without braces (`Q^⊤`, `A^†`, `x^′`, `π^*`);
 - a newline is a line break.
 
 A word is a run of Latin letters (with their accents), Greek letters and digits, joined
@@ -40,7 +41,7 @@ _TOKEN = re.compile(
     r"`(?P<code>[^`\n]+)`"
     r"|\\(?P<escaped>[_^`])"
     rf"|(?<![{_LETTER}])(?P<word>_*[{_LETTER}]+(?:_+[{_LETTER}]+)*(?:_+(?![{{]))?)"
-    rf"|(?P<mark>[_^])(?:\{{(?P<braced>[^{{}}]*)\}}|(?P<bare>[{_SCRIPT_CHARS}]+))")
+    rf"|(?P<mark>[_^])(?:\{{(?P<braced>[^{{}}]*)\}}|(?P<bare>[{_SCRIPT_CHARS}]+|[*⊤†′]))")
 _SUBSCRIPT = re.compile(rf"([{_SCRIPT_CHARS}]+)(.*)", re.DOTALL)
 TEXT, CODE, SUB, SUP = "text", "code", "sub", "sup"
 BREAK = "\u200b"   # a zero-width space: where a line may break between two phrases

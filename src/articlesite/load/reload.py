@@ -30,7 +30,7 @@ def reload_sources(sources: Sources, changed: list[Path], memo: Memo,
                               in_progress=sources.site.in_progress,
                               fallback=sources.site.source_language)
         if (new is None or problems or list(new.texts) != list(old.texts)
-                or new.fallbacks != old.fallbacks):
+                or new.fallbacks != old.fallbacks or new.same != old.same):
             return None
         return dataclasses.replace(sources, dictionary=new)
     articles = {article.slug: article for article in sources.articles}

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..problems import Problems
+from ..problems import Problems, did_you_mean
 
 
 class Refused(Exception):
@@ -187,7 +187,8 @@ class Record(Shape):
         for name in value:
             if name not in self.fields:
                 context.add(context.line(value, name), f"unknown field '{name}' in "
-                            f"{self.what} (known fields: {', '.join(self.fields)})", name)
+                            f"{self.what} ({did_you_mean(name, self.fields)}known fields: "
+                            f"{', '.join(self.fields)})", name)
                 out.ok = False
         return out
 
@@ -219,7 +220,8 @@ class MapOf(Shape):
             named = replace(context, lines=None, **{self.names: str(key)})
             line = context.line(value, key) or at[1]
             if self.keys is not None and key not in self.keys:
-                named.add(line, self.unknown.format(key=key, value=item))
+                named.add(line, self.unknown.format(key=key, value=item,
+                                                    hint=did_you_mean(key, self.keys)))
                 continue
             try:
                 out[key] = self.value.read(item, named, (str(key), line))

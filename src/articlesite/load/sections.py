@@ -3,7 +3,7 @@
 Beside each article, `content/<slug>/sections.confirmed.json` records, for each
 translation and each of its `##` sections, the digest of the source-language section the
 translation was confirmed against: `{language: {section id: digest}}`. `python build.py
-translations confirm SLUG[#SECTION][:LANG]` and `--all` write it (and the translator's
+translations confirm SLUG[#SECTION][:LANG]` and `--sections` write it (and the translator's
 view's editor in serve); nothing else does.
 
 A section's digest covers its source text from its heading to the next `##` heading

@@ -3,6 +3,11 @@
 A dictionary maps a key to one text per language. Values are plain text with a small
 markup a translator can read (load/markup.py: subscripts, superscripts, code, line
 breaks; identifiers shown as written).
+
+A text that is the same in every language on purpose (a code identifier, a name, a
+formula) is written once, under `"*"`: `"step": {"*": "ppo_trainer.step()"}`. Every
+language without a text of its own takes it; such a text is neither untranslated nor
+unconfirmed (translate/record.py: SAME).
 """
 
 from __future__ import annotations
@@ -11,9 +16,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from ..problems import Problems
+from ..problems import Problems, plural
 from .schema import Context, MapOf, Value, anything
 from .sourcefiles import json_key_lines, parse_json, parse_yaml, read_text
+
+EVERY = "*"   # the key of a text that is the same in every language
 
 
 @dataclass
@@ -26,6 +33,8 @@ class Dictionary:
     # (key, language) of the texts a language in progress lacks, which texts holds in
     # the source language instead
     fallbacks: frozenset[tuple[str, str]] = frozenset()
+    # (key, language) of the texts taken from the key's "*": the same in every language
+    same: frozenset[tuple[str, str]] = frozenset()
 
     @cached_property
     def lines(self) -> dict[str, int]:
@@ -85,17 +94,37 @@ def load_dictionary(path: Path, codes: list[str], problems: Problems,
         return None
     dictionary = Dictionary(path, {}, source)
     shape = MapOf(MapOf(Value(anything), keys=codes, names="language",
-                        unknown=f"unknown language '{{key}}' (languages: {', '.join(codes)})",
+                        unknown=f"unknown language '{{key}}' ({{hint}}languages: "
+                                f"{', '.join(codes)})",
                         message="value must map language codes to texts"))
     context = Context(path, problems, lines=lambda: dictionary.lines)
     if ignore:
         data = {key: {code: text for code, text in entry.items() if code not in ignore}
                 if isinstance(entry, dict) else entry for key, entry in data.items()}
+    data, same = every_language(data, codes)
     entries = context.read(shape, data) or {}
     if base:
         entries = {key: base.get(key, {}) | entries.get(key, {})
                    for key in [*base, *(key for key in entries if key not in base)]}
+    dictionary.same = frozenset(same)
     return complete(dictionary, entries, codes, problems, what, in_progress, fallback, base)
+
+
+def every_language(data: dict, codes: list[str]) -> tuple[dict, set[tuple[str, str]]]:
+    """The entries with each `"*"` text given to every language that has none of its own,
+    and the (key, language) pairs so given."""
+    same: set[tuple[str, str]] = set()
+    out = {}
+    for key, entry in data.items():
+        if isinstance(entry, dict) and EVERY in entry:
+            entry = dict(entry)
+            text = entry.pop(EVERY)
+            for code in codes:
+                if code not in entry:
+                    entry[code] = text
+                    same.add((str(key), code))
+        out[key] = entry
+    return out, same
 
 
 def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: Problems,
@@ -122,7 +151,7 @@ def complete(dictionary: Dictionary, entries: dict, codes: list[str], problems: 
     for code, keys in unknown.items():
         if len(keys) == len(base or ()):
             problems.add(dictionary.path, None, f"the default theme has no {what} in "
-                         f"'{code}': add its {len(keys)} keys ({', '.join(keys[:3])}, …) "
+                         f"'{code}': add its {plural(len(keys), 'key')} ({', '.join(keys[:3])}, …) "
                          f"to {dictionary.path.name}, or mark the language `status: "
                          "in-progress` to show the source language's meanwhile",
                          language=code)

@@ -90,6 +90,7 @@ class RenderContext:
     ui: Callable[[str], str] = str                # interface string in the page's language
     cite_count: dict[str, int] = field(default_factory=dict)
     section_number: int = 0
+    section_numbers: bool = True   # whether `##` headings get one (load/numbering.py)
     equation_reference: Callable[[str], str] | None = None   # "(3)" -> "Eq. (3)"
     notice: Callable[[str], str] | None = None   # section id -> HTML after its heading
     admonitions: dict[str, tuple[str | None, str]] = field(default_factory=dict)  # site.yaml
@@ -247,7 +248,7 @@ def _render_heading_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     html = self.renderToken(tokens, idx, options, env)
     context = env.get("context")
-    if context is None or token.tag != "h2":
+    if context is None or token.tag != "h2" or not context.section_numbers:
         return html
     context.section_number += 1
     return f'{html}<span class="secno">{context.section_number}</span> '

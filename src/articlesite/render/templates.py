@@ -26,6 +26,7 @@ from ..load.config import Site
 from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
 from ..load.markup import rich_text
+from ..load.numbering import source_numbered
 from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged, digest
 from ..load.texts import Dictionary
@@ -354,6 +355,7 @@ class Renderer:
         page.html = self.page_html(  # of the other languages only their listing: as index pages
             page.path, "article.html", language, article=article.listing().without_counts(),
             source=source, body=Markup(body.html), sections=outline.sections,
+            numbered=source_numbered(self.site.numbering, source.meta.numbering, body.headings),
             references=article.references, cite_count=body.cite_count,
             extra=source.meta.extra,
         )
@@ -399,6 +401,9 @@ class Renderer:
                                              number=n),
                                          notice=self._notices(article, language),
                                          cite_count=body.cite_count,
+                                         section_numbers=source_numbered(
+                                             self.site.numbering, source.meta.numbering,
+                                             headings),
                                          admonitions={kind: (look, titles[language])
                                                       for kind, (look, titles)
                                                       in self.site.admonitions.items()})

@@ -35,6 +35,7 @@ class Builder:
         # again with the next change, and the pages they put in place (see rebuild).
         self.carried: set[Path] = set()
         self.unsettled: set[str] = set()
+        self.noted: set[str] = set()   # the notes said: each once per serve
 
     def run(self, paths: list[Path] | None = None,
             interrupt: Callable[[], bool] | None = None) -> None:
@@ -71,6 +72,10 @@ class Builder:
         print(f"{built.summary()}{reason}.", flush=True)
         for line in warning_lines(built.warnings):
             print(line, flush=True)
+        for note in built.notes:
+            if note not in self.noted:
+                self.noted.add(note)
+                print(note, flush=True)
 
     def build(self, paths: list[Path] | None, interrupt: Callable[[], bool] | None):
         """The build after `paths` changed, kept as the next one's base; None when it was

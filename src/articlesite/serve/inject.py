@@ -28,8 +28,14 @@ def inject(html: bytes, outcome: Outcome, extra: str = "") -> bytes:
     return html[:end] + snippet.encode() + html[end:]
 
 
+# The theme's icon (theme/favicon.html), inline: the browser asks no /favicon.ico.
+ICON = ("<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/"
+        "svg'%20viewBox='0%200%2016%2016'%3E%3Crect%20width='16'%20height='16'%20rx='3'%20"
+        "fill='%234a7423'/%3E%3C/svg%3E\">")
+
+
 def status_page(title: str, outcome: Outcome) -> bytes:
     """A small page for an error status; it reloads when a build succeeds."""
     return inject(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
-                  f"{escape(title)}</title></head><body><p>{escape(title)}</p></body></html>"
+                  f"{escape(title)}</title>{ICON}</head><body><p>{escape(title)}</p></body></html>"
                   .encode(), outcome)

@@ -31,8 +31,10 @@ def add_parser(command) -> None:
                                 "one; SLUG[#SECTION][:LANG] does so for an article's "
                                 "translated sections")
     confirmed.add_argument("--all", action="store_true",
-                           help="confirm every translation except those identical to the "
-                                "source text, and every translated article section")
+                           help="confirm every figure text except those identical to the "
+                                "source text (listing what it confirmed)")
+    confirmed.add_argument("--sections", action="store_true",
+                           help="confirm every translated section of every article")
 
 
 def run(root: Path, args: argparse.Namespace) -> int:
@@ -48,7 +50,7 @@ def run(root: Path, args: argparse.Namespace) -> int:
                                        "import": "nothing was imported",
                                        "confirm": "nothing was confirmed"}[args.action])
     if args.action == "confirm":
-        for line in confirm_targets(sources, args.targets, args.all):
+        for line in confirm_targets(sources, args.targets, args.all, args.sections):
             print(line)
         return 0
     if args.action == "export":

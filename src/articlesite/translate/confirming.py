@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..problems import UsageError
+from ..problems import UsageError, command
 from .record import confirm
 from .section_checks import confirm_sections, is_article_target
 
@@ -16,13 +16,19 @@ if TYPE_CHECKING:
 TARGETS = "KEY[:LANG] or SLUG[#SECTION][:LANG]"
 
 
-def confirm_targets(sources: Sources, targets: list[str], everything: bool) -> list[str]:
-    """Confirm each target, and with `everything` every translation but those identical
-    to the source text; what was done, a line each. Raises UsageError for a target that
-    names nothing."""
-    if not targets and not everything:
-        raise UsageError(f"name what to confirm ({TARGETS}), or give --all")
+def confirm_targets(sources: Sources, targets: list[str], everything: bool,
+                    every_section: bool = False) -> list[str]:
+    """Confirm each target, with `everything` every figure text but those identical to
+    the source text, and with `every_section` every translated section of every article;
+    what was done, a line each. Raises UsageError for a target that names nothing."""
+    if not targets and not everything and not every_section:
+        raise UsageError(f"name what to confirm ({TARGETS}), or give --all or --sections")
     sections = [target for target in targets if is_article_target(sources, target)]
     keys = [target for target in targets if target not in sections]
     done = confirm(sources, keys, everything) if keys or everything else []
-    return done + confirm_sections(sources, sections, everything)
+    if sections or every_section:
+        done += confirm_sections(sources, sections, every_section)
+    elif everything and sources.articles:
+        done.append(f"Articles' sections were not confirmed: review them, then "
+                    f"`{command()} translations confirm --sections` (or SLUG[#SECTION])")
+    return done

@@ -28,9 +28,9 @@ import polib
 
 from ..load.figures import FigureLibrary
 from ..load.texts import value_problem
-from ..problems import Problems, UsageError, command
+from ..problems import Problems, UsageError, command, did_you_mean
 from .dictionary_file import edit_text, write_atomically
-from .record import MISSING, OK, STALE, Confirmation, record_path, status, write_record
+from .record import MISSING, OK, SAME, STALE, Confirmation, record_path, status, write_record
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -108,7 +108,7 @@ def units(sources: Sources, language: str, problems: Problems) -> list[Unit]:
         state = status(sources, key, language).state
         confirmed = sources.confirmed.get(key, {}).get(language)
         found.append(Unit(key, texts.get(source_code, ""),
-                          texts.get(language, "") if state in (OK, STALE) else "", state,
+                          texts.get(language, "") if state in (OK, SAME, STALE) else "", state,
                           confirmed.source if confirmed else None, uses.get(key, [])))
     return found
 
@@ -119,8 +119,9 @@ def target_languages(sources: Sources, wanted: str | None) -> list[str]:
     if wanted is None:
         return others
     if wanted not in others:
-        raise UsageError(f"--language {wanted}: not a language to translate into (the "
-                         f"source language is {source}; others: {', '.join(others)})")
+        raise UsageError(f"--language {wanted}: not a language to translate into "
+                         f"({did_you_mean(wanted, others)}the source language is {source}; "
+                         f"others: {', '.join(others)})")
     return [wanted]
 
 
@@ -216,7 +217,7 @@ def _language(sources: Sources, name: str, path: Path, line: int | None,
 
 # XLIFF 2.0 -----------------------------------------------------------------------------
 
-XLIFF_STATES = {OK: "final", STALE: "translated"}
+XLIFF_STATES = {OK: "final", SAME: "final", STALE: "translated"}
 
 
 def xliff_text(sources: Sources, code: str, found: list[Unit]) -> str:
@@ -374,7 +375,8 @@ def plan_import(sources: Sources, files: list[Path], problems: Problems) -> Merg
         where = (item.file, item.line)
         if item.key not in texts:
             problems.add(*where, f"unknown key '{item.key}': {sources.dictionary.path.name} "
-                         "has no such key (export again to get the current keys)",
+                         f"has no such key ({did_you_mean(item.key, texts)}export again to get "
+                         "the current keys)",
                          key=item.key, language=item.language)
             continue
         source = texts[item.key].get(source_code, "")
@@ -405,7 +407,7 @@ def plan_import(sources: Sources, files: list[Path], problems: Problems) -> Merg
         recorded = sources.confirmed.get(item.key, {}).get(item.language)
         if item.reviewed and recorded != confirmation and (
                 item.text != current or status(sources, item.key, item.language).state
-                not in (OK, MISSING)):
+                not in (OK, SAME, MISSING)):
             merge.confirmations[(item.key, item.language)] = confirmation
     return merge
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..load.confirmed import Confirmation, Record, load_record, record_path
 from ..load.texts import Dictionary
-from ..problems import Findings, UsageError, command
+from ..problems import Findings, UsageError, command, did_you_mean, hint
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -29,6 +29,9 @@ __all__ = ["Confirmation", "Record", "load_record", "record_path"]  # kept here 
 
 
 OK, MISSING, UNTRANSLATED, STALE = "ok", "missing", "untranslated", "stale"
+# The same in every language on purpose: the dictionary's `"*"` text (load/texts.py)
+SAME = "same"
+SETTLED = (OK, SAME)   # nothing for a translator to do
 
 
 def write_record(path: Path, record: Record, dictionary: Dictionary, codes: list[str]) -> None:
@@ -47,7 +50,7 @@ def write_record(path: Path, record: Record, dictionary: Dictionary, codes: list
 
 @dataclass(frozen=True)
 class Status:
-    state: str                    # OK, MISSING, UNTRANSLATED or STALE
+    state: str                    # OK, SAME, MISSING, UNTRANSLATED or STALE
     confirmed: str | None = None  # for STALE: the source text last confirmed against
 
 
@@ -56,6 +59,8 @@ def status(sources: Sources, key: str, language: str) -> Status:
     text, source = texts.get(language), texts.get(sources.site.source_language)
     if not text or not text.strip() or (key, language) in sources.dictionary.fallbacks:
         return Status(MISSING)
+    if (key, language) in sources.dictionary.same:
+        return Status(SAME)
     if language == sources.site.source_language or not source or not source.strip():
         return Status(OK)
     confirmed = sources.confirmed.get(key, {}).get(language)
@@ -82,7 +87,9 @@ def check_translations(sources: Sources, figures: dict[str, Figure],
             confirm = f"{command()} translations confirm {key}:{language}"
             if found.state == UNTRANSLATED:
                 message = (f"the {language} text is the same as the {source} text: not "
-                           f"translated yet? If it is meant to be the same: {confirm}")
+                           f"translated yet? If it is meant to be the same: {confirm} (or, "
+                           f"the same in every language, write it once: \"{key}\": "
+                           "{\"*\": …})")
             elif found.state == STALE and found.confirmed is None:
                 message = (f"the {language} translation was never confirmed against the "
                            f"{source} text; check it, then: {confirm}")
@@ -102,20 +109,24 @@ def confirm(sources: Sources, targets: list[str], everything: bool) -> list[str]
 
     `KEY` confirms every language of a key, `KEY:LANG` one; both confirm a text identical
     to the source's, as a deliberate choice. `everything` confirms every translation
-    except those identical to the source text, which must be named.
+    except those identical to the source text, which must be named (a text the same in
+    every language on purpose, the dictionary's `"*"`, needs no confirmation).
     """
     dictionary, codes = sources.dictionary, sources.site.codes
     source = sources.site.source_language
     others = [code for code in codes if code != source]
     chosen: list[tuple[str, str]] = []
+    slugs = [article.slug for article in sources.articles]
     for target in targets:
         key, _, language = target.partition(":")
         if key not in dictionary.texts:
             raise UsageError(f"cannot confirm {target}: '{key}' is not a key of "
-                             f"{dictionary.path.name}")
+                             f"{dictionary.path.name} nor an article"
+                             f"{hint(did_you_mean(key, [*dictionary.texts, *slugs]))}")
         if language and language not in others:
             raise UsageError(f"cannot confirm {target}: '{language}' is not a language to "
-                             f"confirm (the source language is {source}; others: "
+                             f"confirm ({did_you_mean(language, others)}the source language "
+                             f"is {source}; others: "
                              f"{', '.join(others)})")
         for code in [language] if language else others:
             if status(sources, key, code).state == MISSING:
@@ -140,7 +151,19 @@ def confirm(sources: Sources, targets: list[str], everything: bool) -> list[str]
     write_record(path, record, dictionary, codes)
     count = len(set(chosen))
     done = [f"Confirmed {count} translation{'s' if count != 1 else ''} in {path.name}."]
+    if chosen and everything:
+        done.append(f"  {listed(chosen)}")
     if skipped:
         done.append(f"Not confirmed, identical to the {source} text (name each one if it "
-                    f"is meant to be the same): {', '.join(skipped)}")
+                    "is meant to be the same, or write it once under \"*\" in the "
+                    f"dictionary: the same in every language): {', '.join(skipped)}")
     return done
+
+
+def listed(chosen: list[tuple[str, str]]) -> str:
+    """`act (ja, zh), step (ja)`: the keys confirmed, each with its languages."""
+    languages: dict[str, list[str]] = {}
+    for key, code in chosen:
+        if code not in languages.setdefault(key, []):
+            languages[key].append(code)
+    return ", ".join(f"{key} ({', '.join(codes)})" for key, codes in languages.items())

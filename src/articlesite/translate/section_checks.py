@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..load.sections import STALE, write_record
-from ..problems import Findings, UsageError, command
+from ..problems import Findings, UsageError, command, did_you_mean, hint, plural
 
 if TYPE_CHECKING:
     from ..load.sources import Sources
@@ -24,8 +24,8 @@ def check_sections(sources: Sources, findings: Findings) -> None:
             confirm = f"{command()} translations confirm {slug}:{code}"
             if code not in sources.section_records.get(slug, {}):
                 count = len(states.sections(slug, code))
-                findings.add(source.path, None, f"the {count} sections of this translation "
-                             f"were never confirmed against the {base} text section by "
+                findings.add(source.path, None, f"the {plural(count, 'section')} of this "
+                             f"translation were never confirmed against the {base} text section by "
                              f"section; once checked: {confirm}", language=code,
                              check="translations", warning=True)
                 continue
@@ -56,19 +56,21 @@ def confirm_sections(sources: Sources, targets: list[str], everything: bool) -> 
         slug, _, section_id = name.partition("#")
         article = states.articles.get(slug)
         if article is None:
-            raise UsageError(f"cannot confirm {target}: '{slug}' is not an article (articles: "
+            raise UsageError(f"cannot confirm {target}: '{slug}' is not an article "
+                             f"({did_you_mean(slug, states.articles)}articles: "
                              f"{', '.join(states.articles)})")
         base = states.source_language(slug)
         others = [code for code in article.sources if code != base]
         if language and language not in others:
             raise UsageError(f"cannot confirm {target}: '{language}' is not a translation of "
-                             f"{slug} (source language {base}; translations: "
+                             f"{slug} ({did_you_mean(language, others)}source language "
+                             f"{base}; translations: "
                              f"{', '.join(others) or 'none'})")
         for code in [language] if language else others:
             ids = {s.id for s in states.sections(slug, code)}
             if section_id and section_id not in ids:
                 raise UsageError(f"cannot confirm {target}: the {code} version of {slug} has no "
-                                 f"section '{section_id}'")
+                                 f"section '{section_id}'{hint(did_you_mean(section_id, ids))}")
             chosen.setdefault(slug, {}).setdefault(code, set()).update(
                 [section_id] if section_id else ids)
     if everything:

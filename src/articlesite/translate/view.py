@@ -30,7 +30,7 @@ from .. import parallel
 from ..load.config import Site
 from ..load.content import Article
 from ..load.markup import rich_text
-from .record import OK, Status, status
+from .record import SETTLED, Status, status
 
 if TYPE_CHECKING:
     from ..load.figures import Figure
@@ -68,7 +68,7 @@ class Row:
 
     @property
     def problem(self) -> bool:
-        return not self.uses or any(cell.status.state != OK for cell in self.cells)
+        return not self.uses or any(cell.status.state not in SETTLED for cell in self.cells)
 
 
 def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> Links:

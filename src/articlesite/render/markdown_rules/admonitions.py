@@ -29,6 +29,7 @@ import re
 from markdown_it import MarkdownIt
 from markupsafe import escape
 from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.admon.index import admonition as admonition_block
 
 from .common import closing_token, problem_token, report, ui
 
@@ -47,6 +48,11 @@ KINDS = {
 GITHUB = ("note", "tip", "important", "warning", "caution")
 ALERT = re.compile(r"^\[!([A-Za-z]+)\][ \t]*(?:\n|$)")
 MKDOCS_PARAMS = re.compile(r'^\s*(\S+)((?:\s+[^"\s]+)*)\s*(?:"(.*)")?\s*$')
+# The line MkDocs (Python-Markdown's admonition, pymdownx.details) takes for one: a kind of
+# word characters and hyphens (more words are classes), then an optional "title", nothing
+# else. `!!! 3. Note this` is text there, and here.
+MKDOCS_LINE = re.compile(r'^(?:!!!|\?\?\?\+?) ?[\w-]+(?: +[\w-]+)*(?: +"[^"\n]*")? *$')
+LITERALLY = r"write `\!!!` at the line's start to show it as text"
 
 
 def known_kinds() -> str:
@@ -60,15 +66,25 @@ def unknown_kind(kind: str) -> str:
     return (f"unknown admonition kind '{kind}': shown as an admonition titled "
             f"'{kind.capitalize()}' unless it gives a title ({hint}kinds: {known_kinds()}; "
             "site.yaml's `admonitions` can declare it, with a title per language and the "
-            "look of a kind)")
+            f"look of a kind; or {LITERALLY})")
 
 
 def use_admonitions(md: MarkdownIt) -> None:
     admon_plugin(md)
+    md.block.ruler.at("admonition", mkdocs_admonition,
+                      {"alt": ["paragraph", "reference", "blockquote", "list"]})
     md.core.ruler.after("block", "admonitions", normalize)
     md.core.ruler.after("inline", "admonition_titles", collect_titles)
     md.add_render_rule("admonition_open", render_open)
     md.add_render_rule("admonition_close", render_close)
+
+
+def mkdocs_admonition(state, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule: the plugin's, for the lines MkDocs takes as an admonition only."""
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    if not MKDOCS_LINE.match(state.src[start:state.eMarks[start_line]]):
+        return False
+    return admonition_block(state, start_line, end_line, silent)
 
 
 def normalize(state) -> None:

@@ -222,7 +222,7 @@ def render_code(self, tokens, idx, options, env) -> str:
             if outside is not None:
                 shown = f"{outside:,}" if outside < 10**9 else "a number that large"
                 report(env, line, f"hl_lines marks line {shown}, but the block has "
-                       f"{len(lines)} lines")
+                       f"{len(lines)} line{'s' if len(lines) != 1 else ''}")
     classes = ["highlight"]
     style = ""
     if "linenums" in opts:

@@ -24,7 +24,9 @@ from markdown_it.token import Token
 from .shown_markup import shown_markup
 
 FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
-LINE_MARKER = re.compile(r"^[ \t]*(!!!|\?\?\?\+?|===|:::)")
+# A paragraph's line that looks like an admonition, a tab or a directive no rule took (a
+# `!!!` line with more than a kind and a title is text, as in MkDocs: `!!! 3. Note`).
+LINE_MARKER = re.compile(r'^[ \t]*(?:(!!!|\?\?\?\+?)[ \t]*(?:"[^"]*")?[ \t]*$|(===|:::))')
 _ELEMENTS = """
 a abbr address area article aside audio b bdi bdo blockquote body br button canvas caption
 center cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed
@@ -53,9 +55,10 @@ def find_literal_markup(tokens: list[Token], first_line: int) -> list[Literal]:
                                  token.meta.get("kind", "")))
         elif token.type == "admonition_open" and tokens[i + 1].type == "admonition_close":
             found.append(Literal(line, "the admonition is empty: its content must be "
-                                 "indented by four spaces under the `!!!` line", False))
+                                 "indented by four spaces under the `!!!` line (or write "
+                                 r"`\!!!` at the line's start to show it as text)", False))
         elif token.type == "inline":
-            found.extend(_in_inline(token, line))
+            found.extend(_in_inline(token, line, tokens[i - 1].type == "paragraph_open"))
     return found
 
 
@@ -68,13 +71,17 @@ def shown_as_text(literals: list[Literal]) -> list[tuple]:
             for found in literals if not found.stops_build]
 
 
-def _in_inline(token: Token, line: int) -> list[Literal]:
+def _in_inline(token: Token, line: int, paragraph: bool) -> list[Literal]:
+    """What an inline token shows as markup; a heading's or a table cell's text has no
+    line markers (`#### !!! 3. Note` is text, as in MkDocs)."""
     found = []
-    for offset, text in enumerate(token.content.split("\n")):
+    for offset, text in enumerate(token.content.split("\n") if paragraph else ()):
         marker = LINE_MARKER.match(text)
         if marker:
-            found.append(Literal(line + offset, f"'{marker.group(1)}' would be shown as text: "
-                                 f"{_MARKERS[marker.group(1)[:3]]}", False))
+            what = marker.group(1) or marker.group(2)
+            found.append(Literal(line + offset, f"'{what}' would be shown as text: "
+                                 f"{_MARKERS[what[:3]]}; or write '\\{what}' to show it as "
+                                 "text and silence this", False))
     for offset, marker in token.meta.get("unmatched_markup", []):
         found.append(Literal(line + offset, f"'{marker}' would be shown as text: no "
                              f"'{marker}' of this paragraph pairs with it (in English text "

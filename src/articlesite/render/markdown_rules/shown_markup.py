@@ -29,6 +29,8 @@ TAG = re.compile(rf"<(/?)([A-Za-z][\w.:-]*)?(?=[\s/>])({ATTRIBUTES})>|<!--"
 # a colon or a backtick, looked behind once the colon is found: the search skips from
 # colon to colon) or `{name}`.
 ROLE = re.compile(r":(?<![\w:`]:)([A-Za-z][\w.+-]*):(?=`)|\{([A-Za-z][\w:.-]*)\}(?=`)")
+# A role alone on its line, without the backticks of its content: d2lbook's `:end_tab:`
+BARE_ROLE = re.compile(r"^[ \t]*:([A-Za-z][\w.+-]*):[ \t]*$", re.MULTILINE)
 MARK = re.compile(r"\[\*\*((?:(?!\[\*\*).)+?)\*\*\]", re.DOTALL)
 SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["']([^"']*)["']\s*\})""")
 NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -64,14 +66,23 @@ def shown_markup(token: Token, line: int, elements: frozenset[str]) -> list[tupl
         where = Lines(text, line)
         for match in ROLE.finditer(text):
             message = (f"the role '{match.group(0)}`…`' is not rendered: the reader sees it "
-                       "as text (roles are another tool's markup: write what it should show)")
+                       "as text (roles are another tool's markup: write what it should show, "
+                       "or put the role in a code span, ``:name:`…` ``, to show it as it is)")
+            results.append((where(match.start()), message))
+    if ":" in text:
+        where = Lines(text, line)
+        for match in BARE_ROLE.finditer(text):
+            message = (f"the role '{match.group(0).strip()}' is not rendered: the reader sees "
+                       "it as text (another tool's markup, such as d2lbook's end of a tab: "
+                       "remove the line, or put it in a code span to show it as it is)")
             results.append((where(match.start()), message))
     if "[**" in text:
         where = Lines(text, line)
         for match in MARK.finditer(text):
             shown = " ".join(match.group(1).split())[:30]
             message = (f"'[**{shown}**]' is shown with its brackets (d2lbook's mark for its "
-                       "slides: write **…** without them)")
+                       "slides: write **…** without them, or put it in a code span to show it "
+                       "as it is)")
             results.append((where(match.start()), message))
     return sorted(results)
 
