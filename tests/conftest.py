@@ -86,8 +86,11 @@ def without_search(root: Path) -> Path:
     may extend by appending)."""
     config = root / "content" / "site.yaml"
     text = config.read_text(encoding="utf-8")
-    text = (text.replace("\nlanguages:", "\nsearch: false\nlanguages:", 1)
-            if "\nlanguages:" in text else text.rstrip("\n") + "\nsearch: false\n")
+    if re.search(r"^search:", text, re.MULTILINE):   # a key given twice is an error
+        text = re.sub(r"^search:.*$", "search: false", text, count=1, flags=re.MULTILINE)
+    else:
+        text = (text.replace("\nlanguages:", "\nsearch: false\nlanguages:", 1)
+                if "\nlanguages:" in text else text.rstrip("\n") + "\nsearch: false\n")
     config.write_text(text, encoding="utf-8")
     return root
 

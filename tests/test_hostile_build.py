@@ -305,7 +305,7 @@ def test_hl_lines_beyond_the_block_allocate_nothing(root: Path):
                      '```python linenums="²"\ny = 2\n```\n')
     message = refused(root)
     assert f"{EN}:{line_of(root, EN, 'hl_lines')}: hl_lines marks line" in message
-    assert "but the block has 1 lines" in message
+    assert "but the block has 1 line" in message
     assert 'linenums="²" must be a line number' in message
 
 

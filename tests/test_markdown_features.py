@@ -207,7 +207,7 @@ def test_mistakes_stop_the_build_all_at_once_with_file_and_line(tmp_path: Path):
         (22, "unknown code block option 'hl_line'"),
         (26, "a '#' heading in the body would be a second title"),
         (28, "heading id '{#Bad_Id}' must be lower-case"),
-        (34, "hl_lines marks line 7, but the block has 1 lines"),
+        (34, "hl_lines marks line 7, but the block has 1 line"),
         (38, "the tab 'Empty' is empty"),
     ]:
         assert f"{where}:{line}: {text}" in message, (line, message)

@@ -80,7 +80,10 @@ def search_input(html: str) -> str:
                                          for other, other_kind in marks):
             kept.append(html[position:where])
             position = after
-    return GEOMETRY.sub("", "".join(kept) + html[position:end]) + "</body></html>\n"
+    # The zero-width spaces between a figure text's phrases (load/markup.py) are left
+    # out: Pagefind segments Chinese and Japanese itself, and its excerpts carry none.
+    given = GEOMETRY.sub("", "".join(kept) + html[position:end]).replace("\u200b", "")
+    return given + "</body></html>\n"
 
 
 # In place of a digest, for a page that marks no element data-pagefind-body (a
@@ -95,12 +98,10 @@ def given_digest(html: str, store: Store) -> str:
     """Store what Pagefind is given of a page (search_input); its digest, the name it is
     stored under, so that indexing hands it to Pagefind as it is (index_languages), or
     UNMARKED. The cache keeps it with the page (some 60 % of the page's size): a build
-    that renders the page again with the same text then creates no file for it. The
-    zero-width spaces between a figure text's phrases (load/markup.py) are left out:
-    Pagefind segments Chinese and Japanese itself, and its excerpts carry none."""
+    that renders the page again with the same text then creates no file for it."""
     if f"{MARK}body" not in html:
         return UNMARKED
-    return store.put_bytes(search_input(html).replace("\u200b", "").encode("utf-8"))[0]
+    return store.put_bytes(search_input(html).encode("utf-8"))[0]
 
 
 def without_styles_and_scripts(html: str) -> str:

@@ -65,6 +65,8 @@ WIDTHS = (1400, 390)
 def gallery(tmp_path_factory) -> Path:
     """The fixture site, built; returns site/."""
     root = make_site(tmp_path_factory.mktemp("images") / "project")
+    config = root / "content" / "site.yaml"   # flow.svg is published only when allowed
+    config.write_text(config.read_text("utf-8") + "publish_html_and_svg: true\n", "utf-8")
     folder = write_article(root, "gallery", BODIES)
     add_image(folder, "chart.png", "chart.assets/chart.png")
     add_image(folder, "chart.ja.png", "chart.assets/chart.ja.png")
