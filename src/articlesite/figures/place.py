@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..geometry.crossings import count
 from ..geometry.layout import beside, extent_of, layout
+from ..geometry.route import Ends, route_edges
 from ..load.config import load_site
-from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
+from ..load.edge_ends import split_end
+from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command
@@ -35,6 +38,7 @@ class Placed:
     canvas: tuple[float, float] | None   # set by the command, or None (the spec's own)
     measured: str                        # how the texts were measured
     outside: tuple[float, float] | None = None   # where the boxes reach, beyond the canvas
+    crossings: int = 0                           # edges that cross, routed as the build does
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -103,13 +107,36 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
-    result = Placed(path, boxes, canvas, measured)
     width, height = canvas or (data["width"], data["height"])
+    result = Placed(path, boxes, canvas, measured,
+                    crossings=crossings_left(data, boxes, (width, height)))
     right = max(x + w for x, _, w, _ in placed + list(boxes.values()))
     bottom = max(y + h for _, y, _, h in placed + list(boxes.values()))
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def crossings_left(data: dict, boxes: dict, canvas: tuple[float, float]) -> int:
+    """How many times the spec's edges cross once the build routes those that name
+    their ends (with the boxes placed, the labels as obstacles, inside the canvas)."""
+    nodes = {node["id"]: tuple(boxes.get(node["id"]) or node["box"])
+             for node in data.get("nodes") or [] if isinstance(node, dict)
+             and (node.get("id") in boxes or node.get("box") is not None)}
+    labels = [(*label["box"], LABEL_HEIGHT.get(label.get("class"), LABEL_HEIGHT[None]))
+              for label in data.get("labels") or [] if isinstance(label, dict)]
+    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    asked = []
+    for edge in edges:
+        if edge.get("points") is None and edge.get("from") and edge.get("to"):
+            (source, source_side), (target, target_side) = (
+                split_end(str(edge["from"]), nodes), split_end(str(edge["to"]), nodes))
+            if source in nodes and target in nodes:
+                asked.append(Ends(source, target, source_side, target_side))
+    routes = [route.points for route in route_edges(nodes, asked, labels,
+                                                    bounds=(0.0, 0.0, *canvas)) if route.ok]
+    given = [edge["points"] for edge in edges if edge.get("points") is not None]
+    return count([tuple(map(tuple, points)) for points in given] + list(routes))
 
 
 def _number(value: float) -> int | float:
