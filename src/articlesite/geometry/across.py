@@ -161,21 +161,43 @@ class Across:
     def _rectangles(self, start: dict) -> None:
         """Each group's markers at one place in all its layers, the elements after them
         pushed along: repeated until nothing moves (the groups keep one order from
-        layer to layer, so this ends)."""
+        layer to layer, so this ends). Past `limit`, the same backwards from it."""
+        self._settle(start, forward=True)
+        if self.limit is not None and self.width_of(start) > self.limit:
+            self._settle(start, forward=False)
+
+    def _settle(self, start: dict, forward: bool) -> None:
+        pick = max if forward else min
         for _ in range(4 * len(self.markers) + 2):
             moved = False
             for same in self.markers.values():
-                furthest = max(start[m] for m in same)
+                chosen = pick(start[m] for m in same)
                 for m in same:
-                    moved |= start[m] < furthest
-                    start[m] = furthest
+                    moved |= start[m] != chosen
+                    start[m] = chosen
             for row in self.rows:
-                for a, b in pairwise(row):
-                    least = start[a] + self.distance(a, b)
-                    if start[b] < least:
-                        start[b], moved = least, True
+                if forward:
+                    for a, b in pairwise(row):
+                        least = start[a] + self.distance(a, b)
+                        if start[b] < least:
+                            start[b], moved = least, True
+                    continue
+                last = row[-1] if row else None
+                if last is not None:
+                    end = self.limit - (0.0 if _is_marker(last) else self.size(last))
+                    if start[last] > end:
+                        start[last], moved = end, True
+                for a, b in reversed(list(pairwise(row))):
+                    most = start[b] - self.distance(a, b)
+                    if start[a] > most:
+                        start[a], moved = most, True
             if not moved:
                 return
+
+    def width_of(self, start: dict) -> float:
+        return max((start[row[-1]] + (0.0 if _is_marker(row[-1]) else self.size(row[-1]))
+                    for row in self.rows if row), default=0.0) - min(start.values(),
+                                                                    default=0.0)
 
 
 def isotonic(values: list[float], weights: list[float]) -> list[float]:

@@ -31,6 +31,7 @@ class Layered:
     span: dict[int, tuple[int, int]] = field(default_factory=dict)
     reversed: set[int] = field(default_factory=set)   # edge numbers turned round
     ends: dict[int, tuple[str, str]] = field(default_factory=dict)   # as laid out
+    layer: dict[str, int] = field(default_factory=dict)              # each node's
 
 
 def back_edges(nodes: list[str], edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -102,7 +103,7 @@ def layered(nodes: list[str], edges: list[tuple[str, str]],
     forward = [(b, a) if (a, b) in back else (a, b) for a, b in turned]
     layer = assign_layers(nodes, [(a, b) for a, b in forward if a != b], least)
     result = Layered([[] for _ in range(max(layer.values(), default=-1) + 1)],
-                     back=sorted(back))
+                     back=sorted(back), layer=layer)
     for node in nodes:
         result.layers[layer[node]].append(node)
     for number, ((a, b), given) in enumerate(zip(forward, edges, strict=True)):

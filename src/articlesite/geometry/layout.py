@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from .across import GAP, Across
 from .layers import Item, Layered, layered
-from .order import order_layers
+from .order import _units, order_layers
 
 __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "beside", "extent_of",
            "layout", "snap"]
@@ -73,15 +73,20 @@ class Plan:
                 for item in (a, b):
                     if isinstance(item, tuple):
                         self.group_of[item] = self.group_of[ends[0]]
-        pinned = {item for a, b, number in self.result.edges for item in (a, b)
-                  if isinstance(item, tuple) and number in self.result.reversed
-                  and item not in self.group_of}
-        self.order = order_layers(self.result, self.group_of, pinned)
+        self.pinned = {item for a, b, number in self.result.edges for item in (a, b)
+                       if isinstance(item, tuple) and number in self.result.reversed
+                       and item not in self.group_of}
+        self.order = [list(layer) for layer in self.result.layers]
         self.extent = {n: self._extent(sizes[n]) for n in nodes}
-        self._share_sizes()
         self.margins = {g: self._margins(m) for g, (_, m) in groups.items()}
         self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
+
+    def arrange(self) -> Plan:
+        """Step 3 and 4: the order within each layer, then the sizes shared."""
+        self.order = order_layers(self.result, self.group_of, self.pinned)
+        self._share_sizes()
+        return self
 
     def _extent(self, size: tuple[float, float]) -> tuple[float, float]:
         """(along, across) the direction, each on twice the grid."""
@@ -180,26 +185,38 @@ def thickness(plan: Plan, layer: int) -> float:
 
 
 def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> list[list[int]]:
-    """The layers (in screen order) cut into rows no longer than `width` along, each cut
-    where no group's frame spans it if there is such a place in the row."""
+    """The layers (in screen order) cut into rows no longer than `width` along: each row
+    ends, among the places that leave it at least half that long, where the fewest
+    edges pass to the next row and no group's frame is cut (the latest such place)."""
     member = [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
               for layer in screen]
-    rows: list[list[int]] = [[]]
-    length = 0.0
-    for k, layer in enumerate(screen):
-        grown = length + (gaps[k - 1] if rows[-1] else 0.0) + thickness(plan, layer)
-        if rows[-1] and grown > width:
-            cuts = [j for j in range(1, len(rows[-1]))
-                    if not (member[screen.index(rows[-1][j - 1])]
-                            & member[screen.index(rows[-1][j])])]
-            cut = cuts[-1] if cuts and member[k] & member[k - 1] else len(rows[-1])
-            rows.append(rows[-1][cut:])
-            rows[-2] = rows[-2][:cut]
-            length = _length(plan, rows[-1], screen, gaps)
-            grown = length + (gaps[k - 1] if rows[-1] else 0.0) + thickness(plan, layer)
-        rows[-1].append(layer)
-        length = grown
+    passing = [0] * len(screen)
+    where = {layer: k for k, layer in enumerate(screen)}
+    for a, b, _ in plan.result.edges:
+        k = min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])
+        passing[k] += 1
+    rows, start = [], 0
+    while start < len(screen):
+        end = start + 1
+        while end < len(screen) and _length(plan, screen[start:end + 1], screen,
+                                            gaps) <= width:
+            end += 1
+        if end == len(screen):
+            rows.append(screen[start:])
+            break
+        cuts = [c for c in range(start + 1, end + 1)
+                if _length(plan, screen[start:c], screen, gaps) >= width / 2] or [end]
+        cut = min(cuts, key=lambda c: (passing[c - 1] + 10 * len(member[c - 1] & member[c])
+                                       if c < len(screen) else 0, -c))
+        rows.append(screen[start:cut])
+        start = cut
     return rows
+
+
+def _layer_of(plan: Plan, item: Item) -> int:
+    if isinstance(item, tuple):
+        return item[2]
+    return plan.result.layer[item]
 
 
 def _length(plan: Plan, row: list[int], screen: list[int], gaps: list[float]) -> float:
@@ -269,7 +286,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
         plan = Plan(nodes, sizes, *args, least)
         if plan.along_x or not _narrower(plan, budget, least):
             break
-    return _boxes(plan, budget)
+    return _boxes(plan.arrange(), budget)
 
 
 def _boxes(plan: Plan, budget: float) -> dict[str, Box]:
@@ -278,24 +295,63 @@ def _boxes(plan: Plan, budget: float) -> dict[str, Box]:
         screen.reverse()
     gaps = plan.gaps(screen)
     if plan.along_x:
-        return place_rows(plan, rows_of(plan, screen, gaps, budget), screen, gaps)
+        rows = rows_of(plan, screen, gaps, budget)
+        if len(rows) > 1:
+            _toward_rows(plan, rows)
+        return place_rows(plan, rows, screen, gaps)
     return place_rows(plan, [screen], screen, gaps, budget)
 
 
+def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
+    """In a folded drawing, the items whose edges go on to the next row last in their
+    layers (nearest the gap the edges take), those whose edges come from the row
+    before first, so that those edges cross none of the row's own."""
+    row_of = {layer: r for r, row in enumerate(rows) for layer in row}
+    layer_of = {item: i for i, layer in enumerate(plan.order) for item in layer}
+    linked: dict[Item, list[Item]] = {}
+    for a, b, _ in plan.result.edges:
+        linked.setdefault(a, []).append(b)
+        linked.setdefault(b, []).append(a)
+    for r, row in enumerate(rows):
+        on: set[Item] = set()
+        back: set[Item] = set()
+        for layer in reversed(row):
+            on.update(item for item in plan.order[layer] if any(
+                row_of[layer_of[n]] > r or n in on for n in linked.get(item, ())))
+        for layer in row:
+            back.update(item for item in plan.order[layer] if any(
+                row_of[layer_of[n]] < r or n in back for n in linked.get(item, ())))
+        for layer in row:
+            units = _units(plan.order[layer], plan.group_of)
+            units.sort(key=lambda unit: (any(i in plan.pinned for i in unit),
+                                         any(i in on for i in unit)
+                                         - any(i in back for i in unit)))
+            plan.order[layer] = [item for unit in units for item in unit]
+
+
 def _narrower(plan: Plan, budget: float, least: dict[str, int]) -> bool:
-    """If a layer is wider than `budget` across (its boxes GAP apart), one of its
-    boxes is asked to go to the next layer (`least`): the one whose edges out reach
-    furthest, then the last; True if one was."""
+    """Every layer wider than `budget` across (its boxes GAP apart) asks of its boxes
+    enough to fit to go to the next layer (`least`): those whose edges out reach
+    furthest first, then the last ones. True if one was asked."""
+    asked = False
     for i, layer in enumerate(plan.order):
+        first = {}
+        for j, item in enumerate(layer):   # a group's members together
+            first.setdefault(plan.group_of.get(item, item), j)
+        layer = sorted(layer, key=lambda item: first[plan.group_of.get(item, item)])
         width = Across([layer], plan.size, plan.group_of, plan.across_margins, []).width()
         real = [n for n in layer if not isinstance(n, tuple)]
-        if width > budget and len(real) > 1:
-            slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
-                             if a == n] + [len(plan.order)]) for n in real}
-            chosen = max(real, key=lambda n: (slack[n], real.index(n)))
-            least[chosen] = i + 1
-            return True
-    return False
+        if width <= budget or len(real) < 2:
+            continue
+        slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
+                         if a == n] + [len(plan.order)]) for n in real}
+        for n in sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)[:-1]:
+            least[n] = i + 1
+            asked = True
+            width -= plan.size(n) + GAP
+            if width <= budget:
+                break
+    return asked
 
 
 def extent_of(boxes: list[Box]) -> tuple[float, float]:

@@ -17,6 +17,7 @@ layer: a feedback edge runs round the outside of the drawing.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 
 from .layers import Item, Layered
@@ -151,19 +152,20 @@ class Orderer:
             better = False
             place = {item: j for layer in order for j, item in enumerate(layer)}
             for i, layer in enumerate(order):
+                seen = {item: self._seen(item, place) for item in layer}
                 units = _units(layer, self.group_of)
                 for k in range(len(units) - 1):
                     u, v = units[k], units[k + 1]
                     if (u[0] in self.pinned or v[0] in self.pinned
                             or (u[0] in self.group_of and v[0] in self.group_of)):
                         continue
-                    if self._cross(v, u, place) < self._cross(u, v, place):
+                    if _cross(v, u, seen) < _cross(u, v, seen):
                         units[k], units[k + 1] = v, u
                         better = True
                 for unit in units:
                     for k in range(len(unit) - 1):
-                        if self._cross([unit[k + 1]], [unit[k]], place) < \
-                                self._cross([unit[k]], [unit[k + 1]], place):
+                        pair = unit[k:k + 2]
+                        if _cross(pair[::-1], pair, seen) < _cross(pair, pair[::-1], seen):
                             unit[k], unit[k + 1] = unit[k + 1], unit[k]
                             better = True
                 order[i] = [item for unit in units for item in unit]
@@ -172,18 +174,22 @@ class Orderer:
             if not better:
                 return
 
-    def _cross(self, first: list[Item], then: list[Item], place: dict[Item, int]) -> int:
-        """Crossings between the edges of `first` and those of `then` when `first` lies
-        just before `then`, with both neighbouring layers."""
-        total = 0
-        for side in (self.up, self.down):
-            for a in first:
-                for x, wa in side.get(a, {}).items():
-                    for b in then:
-                        for y, wb in side.get(b, {}).items():
-                            if place[x] > place[y]:
-                                total += wa * wb
-        return total
+    def _seen(self, item: Item, place: dict[Item, int]) -> tuple[list[int], list[int]]:
+        """Where an item's neighbours lie in the layer before and after, sorted, each as
+        many times as its edges."""
+        return tuple(sorted(place[n] for n, w in side.get(item, {}).items() for _ in range(w))
+                     for side in (self.up, self.down))
+
+
+def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
+    """Crossings between the edges of `first` and those of `then` when `first` lies
+    just before `then`, with both neighbouring layers."""
+    total = 0
+    for side in (0, 1):
+        later = sorted(y for b in then for y in seen[b][side])
+        if later:
+            total += sum(bisect_left(later, x) for a in first for x in seen[a][side])
+    return total
 
 
 def _units(layer: list[Item], group_of: Mapping[Item, str]) -> list[list[Item]]:
