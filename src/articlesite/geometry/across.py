@@ -51,6 +51,12 @@ class Across:
                 if item in group_of:
                     span.setdefault(group_of[item], []).append(i)
         self.markers: dict[tuple, list[tuple]] = {}
+        where: dict[str, list[float]] = {}   # the groups' order (as geometry/order.py's)
+        for layer in order:
+            for j, item in enumerate(layer):
+                if item in group_of:
+                    where.setdefault(group_of[item], []).append(j / max(len(layer), 1))
+        self.rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
         self.rows = [self._row(i, layer, span) for i, layer in enumerate(order)]
         self.links: dict[Item, list[tuple[Item, float]]] = {}
         for a, b, _ in edges:
@@ -70,10 +76,14 @@ class Across:
                 row.extend([("open", group, i), item, ("close", group, i)])
             else:
                 row.append(item)
-        present = {e[1] for e in row if _is_marker(e)}
-        for group, layers in sorted(span.items()):
-            if group not in present and min(layers) < i < max(layers):
-                row.extend([("open", group, i), ("close", group, i)])
+        for group, layers in sorted(span.items(), key=lambda g: self.rank[g[0]]):
+            if ("open", group, i) not in row and min(layers) < i < max(layers):
+                ahead = [k for k, e in enumerate(row) if _is_marker(e) and e[0] == "close"
+                         and self.rank[e[1]] < self.rank[group]]
+                behind = [k for k, e in enumerate(row) if _is_marker(e) and e[0] == "open"
+                          and self.rank[e[1]] > self.rank[group]]
+                at = ahead[-1] + 1 if ahead else behind[0] if behind else len(row)
+                row[at:at] = [("open", group, i), ("close", group, i)]
         for element in row:
             if _is_marker(element):
                 self.markers.setdefault(element[:2], []).append(element)

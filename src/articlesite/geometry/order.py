@@ -43,10 +43,10 @@ class Orderer:
 
     def best_order(self) -> list[list[Item]]:
         size = sum(len(layer) for layer in self.layers)
-        starts = [[list(layer) for layer in self.layers],
+        starts = [[list(layer) for layer in self.layers], self._depth_first(),
                   [layer[::-1] for layer in self.layers]]
         rng = random.Random(size)
-        for _ in range(5 if size <= 60 else 1 if size > 200 else 2):
+        for _ in range(10 if size <= 40 else 4 if size <= 80 else 1):
             starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
         best, fewest = None, None
         for start in starts:
@@ -56,6 +56,24 @@ class Orderer:
             if fewest == 0:
                 break
         return best
+
+    def _depth_first(self) -> list[list[Item]]:
+        """Each layer in the order a depth-first walk along the edges (down, then up)
+        meets its items, from the first layer's items in their order: as dot starts."""
+        layer_of = {item: i for i, layer in enumerate(self.layers) for item in layer}
+        order: list[list[Item]] = [[] for _ in self.layers]
+        seen: set = set()
+        for root in [item for layer in self.layers for item in layer]:
+            stack = [root]
+            while stack:
+                item = stack.pop()
+                if item in seen:
+                    continue
+                seen.add(item)
+                order[layer_of[item]].append(item)
+                linked = list(self.down.get(item, {})) + list(self.up.get(item, {}))
+                stack.extend(reversed([n for n in linked if n not in seen]))
+        return order
 
     def _minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
         order = self._consistent(order)
@@ -71,6 +89,7 @@ class Orderer:
                 order[i] = self._by_median(order[i], fixed, self.up if downwards else self.down)
             order = self._consistent(order)
             self._transpose(order)
+            self._sift(order)
             count = self.count(order)
             if count < fewest:
                 best, fewest, stale = [list(layer) for layer in order], count, 0
@@ -173,6 +192,35 @@ class Orderer:
                     place[item] = j
             if not better:
                 return
+
+    def _sift(self, order: list[list[Item]]) -> None:
+        """Each unit of each layer moved to the place in its layer where it crosses
+        fewest edges (a group not past another group, nothing past a pinned item)."""
+        place = {item: j for layer in order for j, item in enumerate(layer)}
+        for i, layer in enumerate(order):
+            seen = {item: self._seen(item, place) for item in layer}
+            units = _units(layer, self.group_of)
+            for unit in list(units):
+                if unit[0] in self.pinned:
+                    continue
+                k = units.index(unit)
+                others = units[:k] + units[k + 1:]
+                ends = [j for j, v in enumerate(others) if v[0] in self.pinned]
+                stop = ends[0] if ends else len(others)
+                low, high = 0, stop
+                if unit[0] in self.group_of:
+                    fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
+                    low = max([j + 1 for j in fences if j < k] + [0])
+                    high = min([j for j in fences if j >= k] + [stop])
+                after = [_cross(unit, v, seen) for v in others]    # unit before v
+                before = [_cross(v, unit, seen) for v in others]   # v before unit
+                costs = {p: sum(before[:p]) + sum(after[p:]) for p in range(low, high + 1)}
+                best = min(costs, key=lambda p: (costs[p], p != k, p))
+                if costs[best] < costs.get(k, costs[best] + 1):
+                    units = others[:best] + [unit] + others[best:]
+            order[i] = [item for unit in units for item in unit]
+            for j, item in enumerate(order[i]):
+                place[item] = j
 
     def _seen(self, item: Item, place: dict[Item, int]) -> tuple[list[int], list[int]]:
         """Where an item's neighbours lie in the layer before and after, sorted, each as
