@@ -27,4 +27,9 @@ def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Pat
         assert len(figure.select(".edge.arrow")) == 10   # one arrowhead an edge
     checked = run_build(root, "check")   # text fit measured in Chromium
     assert checked.returncode == 0, checked.stdout
-    assert "Clean: no problems." in checked.stdout
+    assert "Clean: no problems, 2 warnings." in checked.stdout
+    # The two crossings its named sides make (the feedback edge from node-5 up to step
+    # crosses node-3 -> node-4 and node-2 -> node-4): warnings at the first edge's line.
+    warned = [line for line in checked.stdout.splitlines() if "crosses" in line]
+    assert [line.split(": ", 1)[0].strip() for line in warned] == [
+        "figures/build-pipeline.yaml:25", "figures/build-pipeline.yaml:27"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..geometry.crossings import count
-from ..geometry.layout import beside, extent_of, layout
+from ..geometry.layout import beside, extent_of, layout, sides_between_rows
 from ..geometry.route import Ends, route_edges
 from ..load.config import load_site
 from ..load.edge_ends import split_end
@@ -24,7 +24,7 @@ from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command
 from .sizes import Texts, box_sizes
-from .spec_edit import Set, edit_file
+from .spec_edit import Set, edit_file, intended
 
 UNPLACED = "not placed yet (no 'box')"
 
@@ -97,9 +97,10 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
     feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
-    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback),
-                   placed, direction)
+    laid = layout([node["id"] for node in drafts], sizes, ends, direction, feedback)
+    boxes = beside(laid, placed, direction)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
+    edits += _side_edits(edges, ends, sides_between_rows(laid, laid.row, ends, direction))
     reach = extent_of(placed + list(boxes.values()))
     canvas = None
     if data.get("width") is None or data.get("height") is None:
@@ -109,12 +110,25 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True) -> Placed:
         edit_file(path, edits, expected=text, aside=root)
     width, height = canvas or (data["width"], data["height"])
     result = Placed(path, boxes, canvas, measured,
-                    crossings=crossings_left(data, boxes, (width, height)))
+                    crossings=crossings_left(intended(data, edits), boxes, (width, height)))
     right = max(x + w for x, _, w, _ in placed + list(boxes.values()))
     bottom = max(y + h for _, y, _, h in placed + list(boxes.values()))
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def _side_edits(edges: list[dict], ends: list, sides: dict[int, tuple[str, str]]) -> list[Set]:
+    """Edges between two rows of a folded draft, whose ends name no side, get the
+    sides `sides_between_rows` gives (the facing side would lead across a row)."""
+    edits = []
+    for number, (side_a, side_b) in sorted(sides.items()):
+        edge = edges[number]
+        if edge.get("points") is None and edge.get("from") == ends[number][0] \
+                and edge.get("to") == ends[number][1]:
+            edits += [Set("from", f"{ends[number][0]}.{side_a}", "edges", number),
+                      Set("to", f"{ends[number][1]}.{side_b}", "edges", number)]
+    return edits
 
 
 def crossings_left(data: dict, boxes: dict, canvas: tuple[float, float]) -> int:

@@ -32,8 +32,8 @@ from .across import GAP, Across
 from .layers import Item, Layered, layered
 from .order import _units, order_layers
 
-__all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "beside", "extent_of",
-           "layout", "snap"]
+__all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
+           "extent_of", "layout", "sides_between_rows", "snap"]
 
 GRID = 5.0
 LAYER_GAP = 80.0    # px between two layers: room for the edges' bends and arrows
@@ -224,11 +224,20 @@ def _length(plan: Plan, row: list[int], screen: list[int], gaps: list[float]) ->
         gaps[screen.index(layer)] for layer in row[:-1])
 
 
+class Boxes(dict):
+    """What `layout` returns: node id -> Box, and `row`: node id -> the row it lies in
+    (all 0 but in a drawing folded into rows)."""
+
+    row: dict[str, int]
+
+
 def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
-               limit: float | None = None) -> dict[str, Box]:
+               limit: float | None = None) -> Boxes:
     """Boxes for the nodes of each row: along from MARGIN, across after the rows before
     and ROW_GAP (more for the edges and labels between two rows)."""
-    boxes: dict[str, Box] = {}
+    boxes = Boxes()
+    boxes.row = {n: r for r, row in enumerate(rows) for layer in row for n in plan.order[layer]
+                 if not isinstance(n, tuple)}
     offset = MARGIN
     for r, row in enumerate(rows):
         start = plan.across(row, limit)
@@ -266,7 +275,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
            edges: list[tuple[str, str]], direction: str = "right",
            feedback: set[tuple[str, str]] = frozenset(), groups: Groups = {},  # noqa: B006
            labels: Mapping[int, tuple[float, float]] = {},
-           max_width: float = PAGE_WIDTH) -> dict[str, Box]:
+           max_width: float = PAGE_WIDTH) -> Boxes:
     """A box for each node (x, y, width, height), by the layered method. `edges` name
     their ends' ids (an edge to a node not in `nodes` is left out); those in `feedback`
     run back against the direction. `groups`: id -> (its members, the margins (left,
@@ -289,7 +298,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     return _boxes(plan.arrange(), budget)
 
 
-def _boxes(plan: Plan, budget: float) -> dict[str, Box]:
+def _boxes(plan: Plan, budget: float) -> Boxes:
     screen = list(range(len(plan.order)))
     if plan.direction in ("left", "up"):
         screen.reverse()
@@ -300,6 +309,22 @@ def _boxes(plan: Plan, budget: float) -> dict[str, Box]:
             _toward_rows(plan, rows)
         return place_rows(plan, rows, screen, gaps)
     return place_rows(plan, [screen], screen, gaps, budget)
+
+
+def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
+                       edges: Sequence[tuple[str, str]], direction: str
+                       ) -> dict[int, tuple[str, str]]:
+    """In a drawing folded into rows (`row`: each node's, as `layout` gives it in
+    `Boxes.row`), the sides for each edge (by its number) between two rows: down to a
+    later row from the source's bottom to the target's top, back up to an earlier row
+    round the outside, from and to the sides the rows start from (left for `right`).
+    The side facing the other end would be the router's choice, often across the row."""
+    start = "left" if direction == "right" else "right"
+    sides = {}
+    for number, (a, b) in enumerate(edges):
+        if a in boxes and b in boxes and a in row and b in row and row[a] != row[b]:
+            sides[number] = ("bottom", "top") if row[b] > row[a] else (start, start)
+    return sides
 
 
 def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
