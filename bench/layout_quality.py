@@ -3,7 +3,8 @@ nodes, texts in en, zh and ja), the boxes sized to their longest text in any lan
 (figures/sizes.py's estimate, as `figure layout --no-browser` does), laid out by
 geometry/layout.py and, beside it, by Graphviz `dot` (the same graph, the same box sizes,
 the same gaps: nodesep 40 px, ranksep 80 px), both routed by the build's router
-(geometry/route.py) and measured alike:
+(geometry/route.py; ours with the sides `figure layout` names for the edges between the
+rows of a folded draft) and measured alike:
 
 - crossings: points where two routed edges cross (geometry/crossings.py);
 - bends: corners of all routes;
@@ -32,7 +33,7 @@ from layout_drafts import DRAFTS
 
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
 from articlesite.geometry.crossings import count
-from articlesite.geometry.layout import MARGIN, extent_of, layout
+from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, route_edges
 
 LANGUAGES = ("en", "zh", "ja")
@@ -54,9 +55,11 @@ def draft(name: str):
     return direction, list(texts), sizes, edges, feedback, groups
 
 
-def measure(boxes: dict, edges: list) -> dict:
+def measure(boxes: dict, edges: list, sides: dict | None = None) -> dict:
     width, height = extent_of(list(boxes.values()))
-    routes = route_edges(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height))
+    sides = sides or {}
+    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
     points = [r.points for r in routes if r.ok]
     covered = sum(w * h for _, _, w, h in boxes.values())
     return {"crossings": count(points), "bends": sum(len(p) - 2 for p in points),
@@ -72,7 +75,8 @@ def ours(name: str) -> tuple[dict, float]:
         started = time.process_time()
         boxes = layout(nodes, sizes, edges, direction, feedback, framed)
         times.append((time.process_time() - started) * 1000)
-    return measure(boxes, edges), statistics.median(times)
+    sides = sides_between_rows(boxes, boxes.row, edges, direction)   # as figure layout
+    return measure(boxes, edges, sides), statistics.median(times)
 
 
 def by_dot(name: str) -> dict | None:

@@ -1,9 +1,11 @@
 """examples/build-pipeline: the figure made with `figure new`, `figure layout` and the
 editor alone builds, every edge routed from its named ends, in zh, en and ja, and `check`
-finds nothing (every text fits in every language and both diagram styles)."""
+finds no problem (every text fits in every language and both diagram styles); it warns
+of the two crossings the figure's named sides make, and counts them."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -33,3 +35,7 @@ def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Pat
     warned = [line for line in checked.stdout.splitlines() if "crosses" in line]
     assert [line.split(": ", 1)[0].strip() for line in warned] == [
         "figures/build-pipeline.yaml:25", "figures/build-pipeline.yaml:27"]
+    assert "edge 9 (from 'node-5' to 'step') crosses edge 10 (from 'node-2' to 'node-4')" \
+        in warned[1]
+    counted = run_build(root, "check", "--no-browser", "--format", "json")
+    assert json.loads(counted.stdout)["crossings"] == 2
