@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from .layers import Item, Layered
 
 ITERATIONS = 24   # sweeps at most from one start
-PATIENCE = 4      # sweeps without fewer crossings before a start is given up
+PATIENCE = 3      # sweeps without fewer crossings before a start is given up
 
 
 class Orderer:
@@ -46,7 +46,7 @@ class Orderer:
         starts = [[list(layer) for layer in self.layers], self._depth_first(),
                   [layer[::-1] for layer in self.layers]]
         rng = random.Random(size)
-        for _ in range(10 if size <= 40 else 4 if size <= 80 else 1):
+        for _ in range(8 if size <= 40 else 4 if size <= 80 else 1):
             starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
         best, fewest = None, None
         for start in starts:
@@ -89,7 +89,8 @@ class Orderer:
                 order[i] = self._by_median(order[i], fixed, self.up if downwards else self.down)
             order = self._consistent(order)
             self._transpose(order)
-            self._sift(order)
+            if sweep % 4 == 3:
+                self._sift(order)
             count = self.count(order)
             if count < fewest:
                 best, fewest, stale = [list(layer) for layer in order], count, 0
@@ -234,7 +235,8 @@ def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
     just before `then`, with both neighbouring layers."""
     total = 0
     for side in (0, 1):
-        later = sorted(y for b in then for y in seen[b][side])
+        later = seen[then[0]][side] if len(then) == 1 else \
+            sorted(y for b in then for y in seen[b][side])
         if later:
             total += sum(bisect_left(later, x) for a in first for x in seen[a][side])
     return total
