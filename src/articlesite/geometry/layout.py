@@ -36,7 +36,7 @@ __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "
            "extent_of", "layout", "sides_between_rows", "snap"]
 
 GRID = 5.0
-LAYER_GAP = 80.0    # px between two layers: room for the edges' bends and arrows
+LAYER_GAP = 60.0    # px between two layers: room for the edges' bends and arrows
 ROW_GAP = 80.0      # px between two rows of a folded drawing, at least
 MARGIN = 30.0       # px around the drawing
 PLACEHOLDER = 10.0  # px across: the corridor kept for an edge that passes a layer
@@ -206,7 +206,7 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
             break
         cuts = [c for c in range(start + 1, end + 1)
                 if _length(plan, screen[start:c], screen, gaps) >= width / 2] or [end]
-        cut = min(cuts, key=lambda c: (passing[c - 1] + 10 * len(member[c - 1] & member[c])
+        cut = min(cuts, key=lambda c: (passing[c - 1] + 1000 * len(member[c - 1] & member[c])
                                        if c < len(screen) else 0, -c))
         rows.append(screen[start:cut])
         start = cut
@@ -293,9 +293,38 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     budget = max_width - 2 * MARGIN
     for _ in range(4 * len(nodes) + 1):
         plan = Plan(nodes, sizes, *args, least)
-        if plan.along_x or not _narrower(plan, budget, least):
+        if plan.along_x and not _in_sequence(plan, budget, least):
+            break
+        if not plan.along_x and not _narrower(plan, budget, least):
             break
     return _boxes(plan.arrange(), budget)
+
+
+def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
+    """A drawing along `right`/`left` too long for one row, whose groups share layers:
+    each group moved after the groups that start before it (its members no earlier than
+    the layer after their last), as stages follow one another, so that rows can be cut
+    between groups. True if a member was moved."""
+    screen = list(range(len(plan.order)))
+    if not plan.margins or _length(plan, screen, screen, plan.gaps(screen)) <= budget:
+        return False
+    layer = plan.result.layer
+    members: dict[str, list[str]] = {}
+    for n, g in plan.group_of.items():
+        if not isinstance(n, tuple):
+            members.setdefault(g, []).append(n)
+    given = list(plan.margins)   # the groups' own order breaks ties
+    spans = sorted((min(layer[m] for m in ms), given.index(g), max(layer[m] for m in ms), g)
+                   for g, ms in members.items())
+    end = -1
+    for first, _, last, g in spans:
+        if first <= end:
+            shift = end + 1 - first
+            for m in members[g]:
+                least[m] = max(least.get(m, 0), layer[m] + shift)
+            return True
+        end = max(end, last)
+    return False
 
 
 def _boxes(plan: Plan, budget: float) -> Boxes:
