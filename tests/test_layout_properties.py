@@ -119,6 +119,7 @@ def test_crossings_are_counted_where_segments_cross_inside_both():
     assert crossings(plus) == [(0, 1, (5, 5))]
     touching = [((0, 5), (10, 5)), ((10, 0), (10, 10)), ((0, 5), (0, 9))]
     assert crossings(touching) == []   # an end on a route, a shared end: no crossing
+    assert crossings([((0, 5), (10, 5)), ((5, 0), (5, 5), (8, 5))]) == []   # a T, a bend
     along = [((0, 5), (10, 5)), ((2, 5), (8, 5))]
     assert crossings(along) == []
     twice = [((0, 5), (20, 5)), ((5, 0), (5, 10), (15, 10), (15, 0))]
