@@ -124,3 +124,24 @@ def test_crossings_are_counted_where_segments_cross_inside_both():
     assert crossings(along) == []
     twice = [((0, 5), (20, 5)), ((5, 0), (5, 10), (15, 10), (15, 0))]
     assert [point for *_, point in crossings(twice)] == [(5, 5), (15, 5)]
+
+
+def test_an_edge_label_widens_the_gap_it_sits_in():
+    sizes = dict.fromkeys("abc", (100, 60))
+    edges = [("a", "b"), ("b", "c")]
+    plain = layout(list("abc"), sizes, edges, "right")
+    labelled = layout(list("abc"), sizes, edges, "right", labels={1: (230, 24)})
+    gap = labelled["c"][0] - (labelled["b"][0] + labelled["b"][2])
+    assert gap >= 230 + 2 * 20
+    assert plain["b"][0] == labelled["b"][0]   # the other gap stays
+    down = layout(list("abc"), sizes, edges, "down", labels={0: (230, 70)})
+    assert down["b"][1] - (down["a"][1] + down["a"][3]) >= 70 + 2 * 20   # its height
+
+
+def test_a_group_s_members_stay_together_in_their_layer():
+    sizes = dict.fromkeys("sabcd", (100, 60))
+    edges = [("s", n) for n in "abcd"]
+    boxes = layout(list("sabcd"), sizes, edges, "right",
+                   groups={"g": (["a", "c"], MARGINS)})
+    across = sorted("abcd", key=lambda n: boxes[n][1])
+    assert abs(across.index("a") - across.index("c")) == 1
