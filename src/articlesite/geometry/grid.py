@@ -59,8 +59,9 @@ class Grid:
         for box in grown:
             self._block(box)
         self.used: dict[int, int] = {}   # segment (see _search): how many edges run on it
-        # For each grid point: 1 if a route runs through it horizontally, 2 vertically.
-        self.through = bytearray(count)
+        # For each grid point, how many routes run through it horizontally ([0]) and
+        # vertically ([1]) (a bend there is no run through).
+        self.runs = (bytearray(count), bytearray(count))
         self._parts: list[int] | None = None
         self._ways: tuple | None = None
 
@@ -151,28 +152,31 @@ class Grid:
                 return found
         return None
 
-    def use(self, points: tuple[Point, ...]) -> None:
-        """Count the grid segments a route runs along (later routes pay to share them)."""
+    def use(self, points: tuple[Point, ...], by: int = 1) -> None:
+        """Count the grid segments a route runs along and the points it runs through
+        (later routes pay to share or cross them); `by=-1` takes a route away."""
         xs, ys, nx = self.xs, self.ys, self.nx
         for (x1, y1), (x2, y2) in pairwise(points):
             if y1 == y2:
                 j = bisect_left(ys, y1)
                 if j < len(ys) and ys[j] == y1:
                     first = bisect_left(xs, min(x1, x2))
-                    for i in range(first, bisect_left(xs, max(x1, x2))):
-                        key = (j * nx + i) * 2
-                        self.used[key] = self.used.get(key, 0) + 1
-                        if i > first:
-                            self.through[j * nx + i] |= 1
+                    self._count([(j * nx + i) * 2 for i in range(
+                        first, bisect_left(xs, max(x1, x2)))], 0, by)
             else:
                 i = bisect_left(xs, x1)
                 if i < nx and xs[i] == x1:
                     first = bisect_left(ys, min(y1, y2))
-                    for j in range(first, bisect_left(ys, max(y1, y2))):
-                        key = (j * nx + i) * 2 + 1
-                        self.used[key] = self.used.get(key, 0) + 1
-                        if j > first:
-                            self.through[j * nx + i] |= 2
+                    self._count([(j * nx + i) * 2 + 1 for j in range(
+                        first, bisect_left(ys, max(y1, y2)))], 1, by)
+
+    def _count(self, keys: list[int], axis: int, by: int) -> None:
+        runs = self.runs[axis]
+        for k, key in enumerate(keys):
+            self.used[key] = self.used.get(key, 0) + by
+            if k:
+                point = key >> 1
+                runs[point] = max(0, min(255, runs[point] + by))
 
     def _escape(self, port: Point, out: int) -> int | None:
         """The grid point `margin` px out from a port, if nothing is in the way."""
@@ -224,7 +228,7 @@ class Grid:
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
         runs through across the step costs CROSS."""
         free, offset, px, py = self._moves()
-        used, table, through, nx = self.used, _BENDS[arrive], self.through, self.nx
+        used, table, runs, nx = self.used, _BENDS[arrive], self.runs, self.nx
         i0, i1, j0, j1 = window or (0, nx - 1, 0, len(self.ys) - 1)
         gx, gy = px[goal], py[goal]
         first = start * 4 + heading
@@ -254,7 +258,7 @@ class Grid:
                 if used:
                     key = (point if turn < 2 else step) * 2 + (turn & 1)
                     length *= 1 + SHARED * used.get(key, 0)
-                    if through[step] & (2 - (turn & 1)):
+                    if runs[1 - (turn & 1)][step]:
                         length += CROSS
                 new = cost + length + (BEND if turn != d else 0.0)
                 state2 = step * 4 + turn

@@ -46,7 +46,7 @@ class Orderer:
         starts = [[list(layer) for layer in self.layers], self._depth_first(),
                   [layer[::-1] for layer in self.layers]]
         rng = random.Random(size)
-        for _ in range(8 if size <= 40 else 4 if size <= 80 else 1):
+        for _ in range(max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1):
             starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
         best, fewest = None, None
         for start in starts:
