@@ -1,6 +1,7 @@
 """examples/build-pipeline: the figure made with `figure new`, `figure layout` and the
 editor alone builds, every edge routed from its named ends, in zh, en and ja, and `check`
-finds nothing (every text fits in every language and both diagram styles);
+finds no problem (every text fits in every language and both diagram styles); it warns
+of the two crossings the figure's named sides make, and counts them;
 examples/training-overview, the first article's overview as a draft laid out by
 `figure layout`, builds with its edge labels and groups, and every text fits."""
 
@@ -30,7 +31,16 @@ def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Pat
         assert len(figure.select(".edge.arrow")) == 10   # one arrowhead an edge
     checked = run_build(root, "check")   # text fit measured in Chromium
     assert checked.returncode == 0, checked.stdout
-    assert "Clean: no problems." in checked.stdout
+    assert "Clean: no problems, 2 warnings." in checked.stdout
+    # The two crossings its named sides make (the feedback edge from node-5 up to step
+    # crosses node-3 -> node-4 and node-2 -> node-4): warnings at the first edge's line.
+    warned = [line for line in checked.stdout.splitlines() if "crosses" in line]
+    assert [line.split(": ", 1)[0].strip() for line in warned] == [
+        "figures/build-pipeline.yaml:25", "figures/build-pipeline.yaml:27"]
+    assert "edge 9 (from 'node-5' to 'step') crosses edge 10 (from 'node-2' to 'node-4')" \
+        in warned[1]
+    counted = run_build(root, "check", "--no-browser", "--format", "json")
+    assert json.loads(counted.stdout)["crossings"] == 2
 
 
 OVERVIEW = REPO / "examples" / "training-overview"

@@ -180,6 +180,7 @@ def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, caps
     assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 0
     out = capsys.readouterr().out
     assert "estimated from the font sizes" in out and "beyond the spec's width" in out
+    assert "No edge crosses another." in out
     placed = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert placed["nodes"][0]["box"] == [20, 20, 300, 150] and placed["width"] == 300
     b, c = (node["box"] for node in placed["nodes"][1:])

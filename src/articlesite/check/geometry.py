@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+from ..geometry.crossings import crossings
 from ..load.figures import LABEL_HEIGHT, Edge, Figure, Label, Node, Segment
 from ..problems import Findings
 from .annotations import check_annotations
@@ -162,3 +163,28 @@ def check_geometry(figure: Figure, findings: Findings) -> None:
             kind = "lifeline" if rule.vertical else "divider"
             add(rule.line, f"a {kind} at ({rule.x:g}, {rule.y:g}) sticks out of the canvas by "
                 f"{out:g} px", kind, out)
+
+
+def _edge_name(number: int, edge: Edge) -> str:
+    if edge.source is None:
+        return f"edge {number}"
+    return f"edge {number} (from '{edge.source}' to '{edge.target}')"
+
+
+def check_crossings(figure: Figure, findings: Findings) -> int:
+    """Each pair of edges that cross, as a warning at the first one's line (crossings
+    hinder the reader most; `figure layout` and the router avoid what they can). The
+    number of crossings."""
+    found: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for a, b, point in crossings([edge.points for edge in figure.edges]):
+        found.setdefault((a, b), []).append(point)
+    for (a, b), points in sorted(found.items()):
+        first, second = figure.edges[a], figure.edges[b]
+        times = "" if len(points) == 1 else f" {len(points)} times"
+        findings.add(figure.path, first.line, f"figure '{figure.id}': "
+                     f"{_edge_name(a + 1, first)} crosses {_edge_name(b + 1, second)}{times}"
+                     " (crossing edges hinder readers)",
+                     check="geometry",
+                     warning=True, figure=figure.id, element=f"edge {a + 1} × edge {b + 1}",
+                     overflow=float(len(points)))
+    return sum(len(points) for points in found.values())

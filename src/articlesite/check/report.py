@@ -31,7 +31,7 @@ from ..translate.view import figure_links, render_translator_view, view_copies
 from .bibliography import check_bibliography
 from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
-from .geometry import check_geometry
+from .geometry import check_crossings, check_geometry
 from .parity import check_parity
 from .readings import check_readings
 from .stage import check_sources, numbering_notes
@@ -50,6 +50,7 @@ class Report:
     findings: list[Finding]
     checked: str = ""                               # what was checked, one line
     notes: list[str] = field(default_factory=list)  # what was not checked, and why
+    crossings: int = 0                              # edges crossing, in every figure
 
     @property
     def problems(self) -> list[Finding]:
@@ -95,13 +96,16 @@ def run_checks(root: Path, browser: bool = True) -> Report:
                       article.sources.items()}
         check_parity(article, of_article, sources.site.source_language, findings)
         check_bibliography(article, of_article, findings)
+    crossed = 0
     for figure in figures.values():
         check_geometry(figure, findings)
+        crossed += check_crossings(figure, findings)
     report = Report([], f"{plural(len(sources.articles), 'article')} in "
                         f"{plural(len(sources.site.codes), 'language')}, "
                         f"{plural(len(sources.figures), 'figure')}, "
                         f"{plural(len(sources.dictionary.texts), 'dictionary key')}; "
                         f"{templates}")
+    report.crossings = crossed
     if not browser:
         report.notes.append("Text fit was not measured (--no-browser).")
     else:
@@ -175,6 +179,7 @@ def format_json(report: Report) -> str:
         entry["overflow_px"] = entry.pop("overflow")
         findings.append(entry)
     return json.dumps({"ok": not report.problems, "problems": len(report.problems),
-                       "warnings": len(report.warnings), "checked": report.checked,
+                       "warnings": len(report.warnings), "crossings": report.crossings,
+                       "checked": report.checked,
                        "notes": report.notes, "findings": findings},
                       ensure_ascii=False, indent=2)

@@ -72,6 +72,10 @@ def report(root: Path, placed) -> int:
         print(f"The boxes reach {placed.outside[0]:g} × {placed.outside[1]:g}, beyond the "
               "spec's width and height: enlarge them, or remove them to let `figure layout` "
               "set them.")
+    crossed = placed.crossings
+    print("No edge crosses another." if not crossed else
+          f"{crossed} edge crossing{'s' * (crossed > 1)} left (`{command()} check` lists "
+          "them): moving a box in the figure editor may remove them.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:
         print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "

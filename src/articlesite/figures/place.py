@@ -14,15 +14,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..geometry.crossings import count
 from ..geometry.frames import frame_of, margins
-from ..geometry.layout import beside, extent_of, layout, snap
+from ..geometry.layout import beside, extent_of, layout, sides_between_rows, snap
+from ..geometry.route import Ends, route_edges
 from ..load.config import load_site
-from ..load.figures import FIGURE_ID, FigureFile, check_keys, load_figure
+from ..load.edge_ends import split_end
+from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
 from .sizes import Texts, box_sizes
-from .spec_edit import Set, edit_file
+from .spec_edit import Set, edit_file, intended
 
 UNPLACED = "not placed yet (no 'box')"
 UNSIZED = "not sized yet (no 'label_box' or 'title_box')"
@@ -41,6 +44,7 @@ class Placed:
     outside: tuple[float, float] | None = None   # where the boxes reach, beyond the canvas
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
+    crossings: int = 0                   # edges that cross, routed as the build does
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -151,17 +155,18 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                    for group in groups}
     framing = {group["id"]: (group.get("nodes") or [], margins(title_sizes[group["id"]]))
                for group in groups}
-    boxes = beside(layout([node["id"] for node in drafts], sizes, ends, direction, feedback,
-                          groups=framing, labels=label_sizes), placed, direction)
-    boxes = clear_of_frames(boxes, placed, groups, title_sizes)
+    laid = layout([node["id"] for node in drafts], sizes, ends, direction, feedback,
+                  groups=framing, labels=label_sizes)
+    boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
+    edits += _side_edits(edges, ends, sides_between_rows(laid, laid.row, ends, direction))
     edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
               for i in labelled]
     edits += [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]], "groups",
                   group["id"]) for group in titled]
     every = placed + list(boxes.values())
-    reach = extent_of(every + frames(groups, {**dict(_placed_boxes(nodes)), **boxes},
-                                     title_sizes))
+    every_box = {**dict(_placed_boxes(nodes)), **boxes}
+    reach = extent_of(every + [frame.box for frame in frames(groups, every_box, title_sizes)])
     canvas = None
     if again or data.get("width") is None or data.get("height") is None:
         canvas = reach if again else (data.get("width") or reach[0],
@@ -169,9 +174,12 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
-    result = Placed(path, boxes, canvas, measured, narrow=narrow,
-                    sized=len(labelled) + len(titled))
     width, height = canvas or (data["width"], data["height"])
+    titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
+    result = Placed(path, boxes, canvas, measured, narrow=narrow,
+                    sized=len(labelled) + len(titled),
+                    crossings=crossings_left(intended(data, edits), boxes, (width, height),
+                                             titles))
     right = max((x + w for x, _, w, _ in every), default=0)
     bottom = max((y + h for _, y, _, h in every), default=0)
     if right > width or bottom > height:
@@ -185,13 +193,13 @@ def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:
 
 
 def frames(groups: list[dict], boxes: dict[str, tuple], titles: dict[str, tuple]
-           ) -> list[tuple]:
+           ) -> list:
     """The frames of the groups whose members all have boxes."""
     found = []
     for group in groups:
         members = [boxes[n] for n in group.get("nodes") or [] if n in boxes]
         if members and len(members) == len(group.get("nodes") or []):
-            found.append(frame_of(members, titles[group["id"]]).box)
+            found.append(frame_of(members, titles[group["id"]]))
     return found
 
 
@@ -201,10 +209,48 @@ def clear_of_frames(boxes: dict[str, tuple], placed: list, groups: list[dict],
     FRAME_MARGIN px inside the canvas (when no box was placed before)."""
     if placed or not boxes:
         return boxes
-    found = frames(groups, boxes, titles)
+    found = [frame.box for frame in frames(groups, boxes, titles)]
     dx = max(0.0, FRAME_MARGIN - min((x for x, *_ in found), default=FRAME_MARGIN))
     dy = max(0.0, FRAME_MARGIN - min((y for _, y, *_ in found), default=FRAME_MARGIN))
     return {n: (snap(x + dx), snap(y + dy), w, h) for n, (x, y, w, h) in boxes.items()}
+
+
+def _side_edits(edges: list[dict], ends: list, sides: dict[int, tuple[str, str]]) -> list[Set]:
+    """Edges between two rows of a folded draft, whose ends name no side, get the
+    sides `sides_between_rows` gives (the facing side would lead across a row)."""
+    edits = []
+    for number, (side_a, side_b) in sorted(sides.items()):
+        edge = edges[number]
+        if edge.get("points") is None and edge.get("from") == ends[number][0] \
+                and edge.get("to") == ends[number][1]:
+            edits += [Set("from", f"{ends[number][0]}.{side_a}", "edges", number),
+                      Set("to", f"{ends[number][1]}.{side_b}", "edges", number)]
+    return edits
+
+
+def crossings_left(data: dict, boxes: dict, canvas: tuple[float, float],
+                   titles: list = ()) -> int:
+    """How many times the spec's edges cross once the build routes those that name
+    their ends (with the boxes placed, the labels and the groups' titles as obstacles,
+    inside the canvas)."""
+    nodes = {node["id"]: tuple(boxes.get(node["id"]) or node["box"])
+             for node in data.get("nodes") or [] if isinstance(node, dict)
+             and (node.get("id") in boxes or node.get("box") is not None)}
+    labels = [(*label["box"], LABEL_HEIGHT.get(label.get("class"), LABEL_HEIGHT[None]))
+              for label in data.get("labels") or [] if isinstance(label, dict)]
+    labels += [tuple(title) for title in titles]
+    edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
+    asked = []
+    for edge in edges:
+        if edge.get("points") is None and edge.get("from") and edge.get("to"):
+            (source, source_side), (target, target_side) = (
+                split_end(str(edge["from"]), nodes), split_end(str(edge["to"]), nodes))
+            if source in nodes and target in nodes:
+                asked.append(Ends(source, target, source_side, target_side))
+    routes = [route.points for route in route_edges(nodes, asked, labels,
+                                                    bounds=(0.0, 0.0, *canvas)) if route.ok]
+    given = [edge["points"] for edge in edges if edge.get("points") is not None]
+    return count([tuple(map(tuple, points)) for points in given] + list(routes))
 
 
 def _number(value: float) -> int | float:

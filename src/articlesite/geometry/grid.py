@@ -12,11 +12,14 @@ a table (_BENDS) of what depends only on the heading and the side of the goal on
 from __future__ import annotations
 
 import heapq
+import math
 from bisect import bisect_left, bisect_right
 from itertools import pairwise
 
 BEND = 30.0     # what a bend costs, in px of length
 SHARED = 2.0    # a segment already used by another edge costs this much more per px
+CROSS = 80.0    # what crossing another edge's route costs, in px of length
+WINDOW = 120.0  # px: a search stays this close to its ends' box first (see Grid.route)
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]        # x, y, width, height (as in a spec)
@@ -56,6 +59,9 @@ class Grid:
         for box in grown:
             self._block(box)
         self.used: dict[int, int] = {}   # segment (see _search): how many edges run on it
+        # For each grid point, how many routes run through it horizontally ([0]) and
+        # vertically ([1]) (a bend there is no run through).
+        self.runs = (bytearray(count), bytearray(count))
         self._parts: list[int] | None = None
         self._ways: tuple | None = None
 
@@ -102,19 +108,23 @@ class Grid:
         return self._parts
 
     def route(self, a: Point, out_a: int, b: Point, out_b: int, own: tuple[int, int],
-              mark: bool = True) -> tuple[Point, ...] | None:
+              mark: bool = True, limit: float = math.inf) -> tuple[Point, ...] | None:
         """The route from port `a` (leaving along heading `out_a`) to port `b` (entered
-        against its outward heading `out_b`), or None; `mark`: later routes pay to share
-        its segments."""
+        against its outward heading `out_b`), or None (also if none costs less than
+        `limit`); `mark`: later routes pay to share its segments or cross it.
+
+        The search first keeps within WINDOW px of the box its two ends span, then four
+        times that, then the whole grid: a route that leaves that box by d px is at least
+        2 d longer than the ends' Manhattan distance, so a route found within it that
+        costs less than that bound is the cheapest of all; else the next window is
+        searched. The routes are those of a search of the whole grid."""
         if self._straight(a, out_a, b, out_b, own):
             points: tuple[Point, ...] = (a, b)
         else:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
-            if start is None or goal is None:
+            if start is None or goal is None or self.parts()[start] != self.parts()[goal]:
                 return None
-            path = None
-            if self.parts()[start] == self.parts()[goal]:
-                path = self._search(start, out_a, goal, (out_b + 2) % 4)
+            path = self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -123,22 +133,50 @@ class Grid:
             self.use(points)
         return points
 
-    def use(self, points: tuple[Point, ...]) -> None:
-        """Count the grid segments a route runs along (later routes pay to share them)."""
+    def _windowed(self, start: int, out_a: int, goal: int, arrive: int,
+                  limit: float) -> list[int] | None:
+        _, _, px, py = self._moves()
+        low = (min(px[start], px[goal]), min(py[start], py[goal]))
+        high = (max(px[start], px[goal]), max(py[start], py[goal]))
+        distance = high[0] - low[0] + high[1] - low[1]
+        for pad in (WINDOW, 4 * WINDOW, math.inf):
+            window = None if pad == math.inf else (
+                bisect_left(self.xs, low[0] - pad), bisect_right(self.xs, high[0] + pad) - 1,
+                bisect_left(self.ys, low[1] - pad), bisect_right(self.ys, high[1] + pad) - 1)
+            if window is not None and window[0] == 0 and window[2] == 0 and \
+                    window[1] == self.nx - 1 and window[3] == len(self.ys) - 1:
+                window = None   # the whole grid: no route lies beyond
+            bound = limit if window is None else min(limit, distance + 2 * pad)
+            found = self._search(start, out_a, goal, arrive, bound, window)
+            if found is not None or window is None or bound >= limit:
+                return found
+        return None
+
+    def use(self, points: tuple[Point, ...], by: int = 1) -> None:
+        """Count the grid segments a route runs along and the points it runs through
+        (later routes pay to share or cross them); `by=-1` takes a route away."""
         xs, ys, nx = self.xs, self.ys, self.nx
         for (x1, y1), (x2, y2) in pairwise(points):
             if y1 == y2:
                 j = bisect_left(ys, y1)
                 if j < len(ys) and ys[j] == y1:
-                    for i in range(bisect_left(xs, min(x1, x2)), bisect_left(xs, max(x1, x2))):
-                        key = (j * nx + i) * 2
-                        self.used[key] = self.used.get(key, 0) + 1
+                    first = bisect_left(xs, min(x1, x2))
+                    self._count([(j * nx + i) * 2 for i in range(
+                        first, bisect_left(xs, max(x1, x2)))], 0, by)
             else:
                 i = bisect_left(xs, x1)
                 if i < nx and xs[i] == x1:
-                    for j in range(bisect_left(ys, min(y1, y2)), bisect_left(ys, max(y1, y2))):
-                        key = (j * nx + i) * 2 + 1
-                        self.used[key] = self.used.get(key, 0) + 1
+                    first = bisect_left(ys, min(y1, y2))
+                    self._count([(j * nx + i) * 2 + 1 for j in range(
+                        first, bisect_left(ys, max(y1, y2)))], 1, by)
+
+    def _count(self, keys: list[int], axis: int, by: int) -> None:
+        runs = self.runs[axis]
+        for k, key in enumerate(keys):
+            self.used[key] = self.used.get(key, 0) + by
+            if k:
+                point = key >> 1
+                runs[point] = max(0, min(255, runs[point] + by))
 
     def _escape(self, port: Point, out: int) -> int | None:
         """The grid point `margin` px out from a port, if nothing is in the way."""
@@ -181,13 +219,17 @@ class Grid:
             self._ways = ((right, down, left, up), (1, nx, -1, -nx), xs, ys)
         return self._ways
 
-    def _search(self, start: int, heading: int, goal: int, arrive: int) -> list[int] | None:
+    def _search(self, start: int, heading: int, goal: int, arrive: int,
+                limit: float = math.inf, window: tuple | None = None) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
-        reached along `arrive`: the grid points of the cheapest path. A state is
-        point * 4 + heading; a segment's key in `used` is its first point * 2 + (1 for
-        a vertical one)."""
+        reached along `arrive`: the grid points of the cheapest path that costs less
+        than `limit` and keeps within `window` (first and last column, first and last
+        row), or None. A state is point * 4 + heading; a segment's key in `used` is its
+        first point * 2 + (1 for a vertical one). Stepping onto a point another route
+        runs through across the step costs CROSS."""
         free, offset, px, py = self._moves()
-        used, table = self.used, _BENDS[arrive]
+        used, table, runs, nx = self.used, _BENDS[arrive], self.runs, self.nx
+        i0, i1, j0, j1 = window or (0, nx - 1, 0, len(self.ys) - 1)
         gx, gy = px[goal], py[goal]
         first = start * 4 + heading
         best = {first: 0.0}
@@ -195,7 +237,9 @@ class Grid:
         todo = [(_lower_bound(gx, gy, arrive)(px[start], py[start], heading), -0.0, first)]
         back = (arrive + 2) % 4
         while todo:
-            _, cost, state = heapq.heappop(todo)
+            bound, cost, state = heapq.heappop(todo)
+            if bound >= limit:
+                return None
             cost = -cost
             if state < 0:                    # the goal, turned into if need be
                 return _path(came, -1 - state)
@@ -207,11 +251,15 @@ class Grid:
                 if not free[turn][point]:
                     continue
                 step = point + offset[turn]
+                if window is not None and not (i0 <= step % nx <= i1 and j0 <= step // nx <= j1):
+                    continue
                 x, y = px[step], py[step]
                 length = abs(x - cx) + abs(y - cy)
                 if used:
                     key = (point if turn < 2 else step) * 2 + (turn & 1)
                     length *= 1 + SHARED * used.get(key, 0)
+                    if runs[1 - (turn & 1)][step]:
+                        length += CROSS
                 new = cost + length + (BEND if turn != d else 0.0)
                 state2 = step * 4 + turn
                 if new < best.get(state2, _INF):

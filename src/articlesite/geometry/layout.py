@@ -1,21 +1,23 @@
 """A first draft of a figure: boxes placed in layers that follow the edges (pure geometry).
 
 The classic layered method (Sugiyama et al. 1981, as in Graphviz dot, dagre and ELK's
-layered algorithm), in four steps:
+layered algorithm):
 
-1. cycles: the edges marked feedback, and those that still close a cycle (found by a
-   depth-first search from the nodes no edge enters, in the nodes' order), are reversed
-   for the layering only, so that a loop's feedback edge runs back;
-2. layers: each node one layer after its furthest predecessor (longest path); an edge
-   that spans several layers gets a thin placeholder in each layer between, which keeps
-   a corridor free for its route;
-3. order within each layer: barycenter sweeps, down and up, keeping the order with the
-   fewest crossings found;
-4. coordinates: layers one after another along the direction (right, down, left or up),
-   `LAYER_GAP` apart; in a layer the boxes in their order, `GAP` apart, each layer
-   shifted across to line its boxes up with those they join in the layer before; every
-   coordinate on a GRID px grid, every size on twice that (so that a box centred on
-   another stays on the grid and their edge straight).
+1. cycles and 2. layers (geometry/layers.py): feedback edges turned round, each node one
+   layer after its furthest predecessor, a placeholder in each layer a long edge passes;
+3. order within each layer (geometry/order.py): weighted medians and transpositions
+   from several starts, the order with the fewest crossings kept; a group's members
+   together, feedback edges round the outside;
+4. sizes: the boxes of one layer share their size along the direction (a column's
+   width, a row's height) and those of a chain their size across, where that grows a box
+   by at most SHARE times (never below what its text needs);
+5. coordinates: layers one after another along the direction (right, down, left or up),
+   LAYER_GAP apart or more where an edge label or a group's frame needs room; across,
+   each box lined up with the boxes it joins (geometry/across.py), every coordinate on a
+   GRID px grid, every size on twice that (a box centred on another stays on the grid);
+6. the page: a drawing along `right` or `left` wider than `max_width` folds into rows,
+   each along the direction, stacked with ROW_GAP between for the edges from one to the
+   next; along `down` or `up` a layer too wide for it gives nodes to the next layer.
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them) nor of routes (geometry/route.py draws the edges afterwards).
@@ -25,17 +27,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+
+from .across import GAP, Across
+from .layers import Item, Layered, layered
+from .order import _units, order_layers
+
+__all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
+           "extent_of", "layout", "sides_between_rows", "snap"]
 
 GRID = 5.0
-GAP = 40.0          # px between two boxes of a layer
-LAYER_GAP = 80.0    # px between two layers: room for the edges' bends and arrows
+LAYER_GAP = 60.0    # px between two layers: room for the edges' bends and arrows
+ROW_GAP = 80.0      # px between two rows of a folded drawing, at least
 MARGIN = 30.0       # px around the drawing
 PLACEHOLDER = 10.0  # px across: the corridor kept for an edge that passes a layer
-SWEEPS = 12
+LABEL_ROOM = 20.0   # px kept on each side of an edge label, along
+GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or frames
+SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")
+PAGE_WIDTH = 1240.0
 
 Box = tuple[float, float, float, float]   # x, y, width, height
+Groups = Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]]
 
 
 def snap(value: float, grid: float = GRID) -> float:
@@ -43,216 +55,357 @@ def snap(value: float, grid: float = GRID) -> float:
     return math.ceil(value / grid - 1e-9) * grid
 
 
-@dataclass
-class Layered:
-    """The nodes in layers, in order, with the placeholders of long edges (None ids)."""
+class Plan:
+    """A layered, ordered graph and what its coordinates need: each node's size along
+    and across the direction, groups' margins, the gaps labels ask for."""
 
-    layers: list[list[str | tuple]] = field(default_factory=list)
-    edges: list[tuple[str | tuple, str | tuple]] = field(default_factory=list)
-    back: list[tuple[str, str]] = field(default_factory=list)   # reversed to layer
+    def __init__(self, nodes: list[str], sizes: Mapping[str, tuple[float, float]],
+                 edges: list[tuple[str, str]], direction: str, feedback, groups: Groups,
+                 labels: Mapping[int, tuple[float, float]], least: Mapping[str, int]):
+        self.direction, self.along_x = direction, direction in ("right", "left")
+        self.result: Layered = layered(nodes, edges, feedback, least)
+        self.group_of: dict[Item, str] = {m: g for g, (members, _) in sorted(groups.items())
+                                          for m in members if m in sizes}
+        for a, b, number in self.result.edges:   # a group's own long edges stay inside it
+            ends = edges[number]
+            if self.group_of.get(ends[0]) is not None and \
+                    self.group_of.get(ends[0]) == self.group_of.get(ends[1]):
+                for item in (a, b):
+                    if isinstance(item, tuple):
+                        self.group_of[item] = self.group_of[ends[0]]
+        self.pinned = {item for a, b, number in self.result.edges for item in (a, b)
+                       if isinstance(item, tuple) and number in self.result.reversed
+                       and item not in self.group_of}
+        self.order = [list(layer) for layer in self.result.layers]
+        self.extent = {n: self._extent(sizes[n]) for n in nodes}
+        self.margins = {g: self._margins(m) for g, (_, m) in groups.items()}
+        self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
+        self.across_margins = {g: m["across"] for g, m in self.margins.items()}
 
+    def arrange(self) -> Plan:
+        """Step 3 and 4: the order within each layer, then the sizes shared."""
+        self.order = order_layers(self.result, self.group_of, self.pinned)
+        self._share_sizes()
+        return self
 
-def back_edges(nodes: list[str], edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
-    """Edges that close a cycle, found by a depth-first search from the nodes no edge
-    enters, then from the others, each in the nodes' order."""
-    following: dict[str, list[str]] = {node: [] for node in nodes}
-    entered = {b for _, b in edges}
-    for a, b in edges:
-        following[a].append(b)
-    state: dict[str, int] = {}   # 1: on the search's path, 2: done
-    back: set[tuple[str, str]] = set()
-    for start in [n for n in nodes if n not in entered] + nodes:
-        if start in state:
-            continue
-        stack = [(start, iter(following[start]))]
-        state[start] = 1
-        while stack:
-            node, rest = stack[-1]
-            nxt = next(rest, None)
-            if nxt is None:
-                state[node] = 2
-                stack.pop()
-            elif state.get(nxt) == 1:
-                back.add((node, nxt))
-            elif nxt not in state:
-                state[nxt] = 1
-                stack.append((nxt, iter(following[nxt])))
-    return back
+    def _extent(self, size: tuple[float, float]) -> tuple[float, float]:
+        """(along, across) the direction, each on twice the grid."""
+        w, h = (snap(v, 2 * GRID) for v in size)
+        return (w, h) if self.along_x else (h, w)
 
+    def _margins(self, margins: tuple[float, float, float, float]) -> dict[str, float]:
+        left, top, right, bottom = (snap(v) for v in margins)
+        if self.along_x:
+            return {"before": left, "after": right, "across": (top, bottom)}
+        return {"before": top, "after": bottom, "across": (left, right)}
 
-def assign_layers(nodes: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
-    """Longest path from the sources, on an acyclic graph."""
-    before: dict[str, list[str]] = {node: [] for node in nodes}
-    for a, b in edges:
-        before[b].append(a)
-    layer: dict[str, int] = {}
+    def size(self, item) -> float:
+        """An item's size across."""
+        return PLACEHOLDER if isinstance(item, tuple) else self.extent[item][1]
 
-    def depth(node: str) -> int:
-        stack = [node]
-        while stack:
-            top = stack[-1]
-            waiting = [p for p in before[top] if p not in layer]
-            if waiting:
-                stack.extend(waiting)
-                continue
-            stack.pop()
-            layer[top] = max((layer[p] + 1 for p in before[top]), default=0)
-        return layer[node]
+    def _share_sizes(self) -> None:
+        """Step 4: one size along in a layer, one size across along a chain, where no
+        box grows more than SHARE times."""
+        for layer in self.order:
+            real = [n for n in layer if not isinstance(n, tuple)]
+            most = max((self.extent[n][0] for n in real), default=0.0)
+            for n in real:
+                if most <= SHARE * self.extent[n][0]:
+                    self.extent[n] = (most, self.extent[n][1])
+        chain: dict[str, str] = {}
 
-    for node in nodes:
-        if node not in layer:
-            depth(node)
-    return layer
+        def root(n: str) -> str:
+            while chain.get(n, n) != n:
+                n = chain[n]
+            return n
+        for a, b in self._links():
+            chain[root(b)] = root(a)
+        members: dict[str, list[str]] = {}
+        for n in self.extent:
+            members.setdefault(root(n), []).append(n)
+        for same in members.values():
+            most = max(self.extent[n][1] for n in same)
+            for n in same:
+                if most <= SHARE * self.extent[n][1]:
+                    self.extent[n] = (self.extent[n][0], most)
 
+    def _links(self) -> list[tuple[str, str]]:
+        """Edges between two boxes in neighbouring layers, each the other's only
+        neighbour on that side: the links of a chain."""
+        down: dict[Item, list[Item]] = {}
+        up: dict[Item, list[Item]] = {}
+        for a, b, _ in self.result.edges:
+            down.setdefault(a, []).append(b)
+            up.setdefault(b, []).append(a)
+        return [(a, b) for a, b, _ in self.result.edges
+                if not isinstance(a, tuple) and not isinstance(b, tuple)
+                and len(set(down[a])) == 1 and len(set(up[b])) == 1]
 
-def layered(nodes: list[str], edges: list[tuple[str, str]],
-            feedback: set[tuple[str, str]] = frozenset()) -> Layered:
-    """Steps 1 and 2: layers, with a placeholder per edge and layer it passes. The
-    `feedback` edges (the author's word: `class: feedback`) run back, as do the edges
-    that close a cycle once those are turned round."""
-    turned = [(b, a) if (a, b) in feedback else (a, b) for a, b in edges if a != b]
-    back = back_edges(nodes, turned)
-    forward = [(b, a) if (a, b) in back else (a, b) for a, b in turned]
-    layer = assign_layers(nodes, forward)
-    result = Layered([[] for _ in range(max(layer.values(), default=-1) + 1)],
-                     back=sorted(back))
-    for node in nodes:
-        result.layers[layer[node]].append(node)
-    for number, (a, b) in enumerate(forward):
-        previous: str | tuple = a
-        for passed in range(layer[a] + 1, layer[b]):
-            placeholder = ("edge", number, passed)
-            result.layers[passed].append(placeholder)
-            result.edges.append((previous, placeholder))
-            previous = placeholder
-        result.edges.append((previous, b))
-    return result
+    def gaps(self, screen: list[int]) -> list[float]:
+        """The gap after each layer (in screen order, `screen` the layers' numbers):
+        LAYER_GAP, or more for a label on an edge out of it or a frame that ends or
+        starts there."""
+        where = {layer: k for k, layer in enumerate(screen)}
+        gaps = [LAYER_GAP] * len(screen)
+        for number, room in self.labels.items():
+            if number in self.result.span:
+                first, last = self.result.span[number]
+                k = min(where[first], where[last])
+                gaps[k] = max(gaps[k], room + 2 * LABEL_ROOM)
+        first_of: dict[str, int] = {}
+        last_of: dict[str, int] = {}
+        for layer in screen:
+            for item in self.order[layer]:
+                if item in self.group_of and not isinstance(item, tuple):
+                    g = self.group_of[item]
+                    first_of.setdefault(g, where[layer])
+                    last_of[g] = where[layer]
+        after = [0.0] * len(screen)
+        before = [0.0] * len(screen)
+        for g, first in first_of.items():
+            after[last_of[g]] = max(after[last_of[g]], self.margins[g]["after"])
+            before[first] = max(before[first], self.margins[g]["before"])
+        for k in range(len(screen) - 1):
+            if after[k] or before[k + 1]:
+                gaps[k] = max(gaps[k], after[k] + before[k + 1] + GROUP_ROOM)
+        return gaps
 
-
-def crossings(layers: list[list], edges: list[tuple]) -> int:
-    """How many pairs of edges cross between neighbouring layers."""
-    position = {node: (i, j) for i, layer in enumerate(layers) for j, node in enumerate(layer)}
-    between: dict[int, list[tuple[int, int]]] = {}
-    for a, b in edges:
-        (la, pa), (lb, pb) = position[a], position[b]
-        if la > lb:
-            (la, pa), (lb, pb) = (lb, pb), (la, pa)
-        between.setdefault(la, []).append((pa, pb))
-    return sum(1 for pairs in between.values()
-               for i, (a1, b1) in enumerate(pairs) for a2, b2 in pairs[i + 1:]
-               if (a1 - a2) * (b1 - b2) < 0)
-
-
-def order_layers(result: Layered) -> list[list]:
-    """Step 3: barycenter sweeps; the order with the fewest crossings."""
-    layers = [list(layer) for layer in result.layers]
-    neighbours: dict = {}
-    for a, b in result.edges:
-        neighbours.setdefault(b, {"up": [], "down": []})["up"].append(a)
-        neighbours.setdefault(a, {"up": [], "down": []})["down"].append(b)
-    best, fewest = [list(layer) for layer in layers], crossings(layers, result.edges)
-    for sweep in range(SWEEPS):
-        downwards = sweep % 2 == 0
-        indexes = range(1, len(layers)) if downwards else range(len(layers) - 2, -1, -1)
-        for i in indexes:
-            fixed = layers[i - 1] if downwards else layers[i + 1]
-            layers[i] = _by_barycenter(layers[i], fixed, neighbours, "up" if downwards
-                                       else "down")
-        count = crossings(layers, result.edges)
-        if count < fewest:
-            best, fewest = [list(layer) for layer in layers], count
-    return best
-
-
-def _by_barycenter(layer: list, fixed: list, neighbours: dict, side: str) -> list:
-    """The layer's nodes sorted by the mean place of their neighbours in `fixed`; a node
-    with none keeps its place."""
-    place = {node: j for j, node in enumerate(fixed)}
-
-    def barycenter(item: tuple[int, object]) -> tuple[float, int]:
-        j, node = item
-        linked = [place[n] for n in neighbours.get(node, {}).get(side, ()) if n in place]
-        return (sum(linked) / len(linked) if linked else j), j
-
-    return [node for _, node in sorted(enumerate(layer), key=barycenter)]
+    def across(self, layers: list[int], limit: float | None = None) -> dict:
+        """Where each element of these layers starts across (geometry/across.py)."""
+        order = [self.order[i] for i in layers]
+        inside = {item for layer in order for item in layer}
+        edges = [e for e in self.result.edges if e[0] in inside and e[1] in inside]
+        return Across(order, self.size, self.group_of,
+                      self.across_margins, edges, limit).place()
 
 
-def coordinates(layers: list[list], sizes: dict[str, tuple[float, float]],
-                direction: str, edges: list[tuple] = ()) -> dict[str, Box]:
-    """Step 4: boxes on the grid, layers along `direction`, each layer's boxes GAP apart
-    and the layer shifted across to line its boxes up with those they join."""
-    along_x = direction in ("right", "left")
+def thickness(plan: Plan, layer: int) -> float:
+    return max((plan.extent[n][0] for n in plan.order[layer] if not isinstance(n, tuple)),
+               default=0.0)
 
-    def extent(node) -> tuple[float, float]:   # (along the layers, across them)
-        if isinstance(node, tuple):
-            return 0.0, PLACEHOLDER
-        w, h = (snap(v, 2 * GRID) for v in sizes[node])   # centred, still on the grid
-        return (w, h) if along_x else (h, w)
 
-    across = _across(layers, lambda node: extent(node)[1], edges)
-    thickness = [max((extent(n)[0] for n in layer), default=0.0) for layer in layers]
-    if direction in ("left", "up"):
-        layers, thickness = layers[::-1], thickness[::-1]
-    boxes: dict[str, Box] = {}
-    start = MARGIN
-    for layer, thick in zip(layers, thickness, strict=True):
-        for node in layer:
-            size_along, size_across = extent(node)
-            if not isinstance(node, tuple):
-                at = start + snap((thick - size_along) / 2)
-                w, h = (size_along, size_across) if along_x else (size_across, size_along)
-                boxes[node] = (at, across[node], w, h) if along_x else (across[node], at, w, h)
-        start += thick + LAYER_GAP
+def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> list[list[int]]:
+    """The layers (in screen order) cut into rows no longer than `width` along: each row
+    ends, among the places that leave it at least half that long, where the fewest
+    edges pass to the next row and no group's frame is cut (the latest such place)."""
+    member = [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
+              for layer in screen]
+    passing = [0] * len(screen)
+    where = {layer: k for k, layer in enumerate(screen)}
+    for a, b, _ in plan.result.edges:
+        k = min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])
+        passing[k] += 1
+    rows, start = [], 0
+    while start < len(screen):
+        end = start + 1
+        while end < len(screen) and _length(plan, screen[start:end + 1], screen,
+                                            gaps) <= width:
+            end += 1
+        if end == len(screen):
+            rows.append(screen[start:])
+            break
+        cuts = [c for c in range(start + 1, end + 1)
+                if _length(plan, screen[start:c], screen, gaps) >= width / 2] or [end]
+        cut = min(cuts, key=lambda c: (passing[c - 1] + 1000 * len(member[c - 1] & member[c])
+                                       if c < len(screen) else 0, -c))
+        rows.append(screen[start:cut])
+        start = cut
+    return rows
+
+
+def _layer_of(plan: Plan, item: Item) -> int:
+    if isinstance(item, tuple):
+        return item[2]
+    return plan.result.layer[item]
+
+
+def _length(plan: Plan, row: list[int], screen: list[int], gaps: list[float]) -> float:
+    return sum(thickness(plan, layer) for layer in row) + sum(
+        gaps[screen.index(layer)] for layer in row[:-1])
+
+
+class Boxes(dict):
+    """What `layout` returns: node id -> Box, and `row`: node id -> the row it lies in
+    (all 0 but in a drawing folded into rows)."""
+
+    row: dict[str, int]
+
+
+def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
+               limit: float | None = None) -> Boxes:
+    """Boxes for the nodes of each row: along from MARGIN, across after the rows before
+    and ROW_GAP (more for the edges and labels between two rows)."""
+    boxes = Boxes()
+    boxes.row = {n: r for r, row in enumerate(rows) for layer in row for n in plan.order[layer]
+                 if not isinstance(n, tuple)}
+    offset = MARGIN
+    for r, row in enumerate(rows):
+        start = plan.across(row, limit)
+        along = MARGIN
+        for layer in row:
+            thick = thickness(plan, layer)
+            for n in plan.order[layer]:
+                if isinstance(n, tuple):
+                    continue
+                size_along, size_across = plan.extent[n]
+                at, cross = along + snap((thick - size_along) / 2), offset + start[n]
+                boxes[n] = ((at, cross, size_along, size_across) if plan.along_x
+                            else (cross, at, size_across, size_along))
+            along += thick + gaps[screen.index(layer)]
+        reach = max((v + (plan.size(e) if not isinstance(e, tuple) or e[0] == "edge"
+                          else 0.0) for e, v in start.items()), default=0.0)
+        offset += reach + _row_gap(plan, row, rows[r + 1] if r + 1 < len(rows) else [])
     return boxes
 
 
-def _across(layers: list[list], size, edges: list[tuple]) -> dict:
-    """Where each node starts across the layers. A layer's nodes follow one another GAP
-    apart; the first layer starts at 0, each next one is shifted by the mean of how far
-    its boxes' centres lie from those they join in the layer before (boxes only, if
-    any join boxes): a chain runs straight, children sit centred under their parent.
-    Then all start at MARGIN or later."""
-    offset: dict = {}
-    for layer in layers:
-        position = 0.0
-        for node in layer:
-            offset[node] = position
-            position += size(node) + GAP
-    layer_of = {node: i for i, layer in enumerate(layers) for node in layer}
-    start = [0.0] * len(layers)
-
-    def centre(node) -> float:
-        return start[layer_of[node]] + offset[node] + size(node) / 2
-
-    for i in range(1, len(layers)):
-        pairs = [(a, b) if layer_of[a] == i - 1 else (b, a) for a, b in edges
-                 if {layer_of[a], layer_of[b]} == {i - 1, i}]
-        boxes_only = [(a, b) for a, b in pairs if not isinstance(a, tuple)
-                      and not isinstance(b, tuple)]
-        gaps = [centre(a) - centre(b) for a, b in boxes_only or pairs]
-        if gaps:
-            start[i] = round(sum(gaps) / len(gaps) / GRID) * GRID
-    least = min(start, default=0.0)
-    return {node: MARGIN + start[layer_of[node]] - least + offset[node] for node in offset}
+def _row_gap(plan: Plan, row: list[int], following: list[int]) -> float:
+    """ROW_GAP, more for each edge beyond two that runs from this row to the next, and
+    for the labels on them."""
+    if not following:
+        return 0.0
+    last, first = set(row), set(following)
+    between = [number for number, (a, b) in plan.result.span.items()
+               if (a in last and b in first) or (b in last and a in first)]
+    return snap(max([ROW_GAP + 10.0 * max(0, len(between) - 2)]
+                    + [plan.labels[n] + 2 * LABEL_ROOM for n in between
+                       if n in plan.labels]))
 
 
 def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
            edges: list[tuple[str, str]], direction: str = "right",
-           feedback: set[tuple[str, str]] = frozenset(),
-           groups: Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]] = {},
+           feedback: set[tuple[str, str]] = frozenset(), groups: Groups = {},  # noqa: B006
            labels: Mapping[int, tuple[float, float]] = {},
-           max_width: float = 1240) -> dict[str, Box]:
+           max_width: float = PAGE_WIDTH) -> Boxes:
     """A box for each node (x, y, width, height), by the layered method. `edges` name
     their ends' ids (an edge to a node not in `nodes` is left out); those in `feedback`
-    run back against the direction. `groups`, `labels` and `max_width` are taken and
-    not yet used (a stand-in for the layout that keeps groups together, leaves room for
-    edge labels and folds to the page's width)."""
+    run back against the direction. `groups`: id -> (its members, the margins (left,
+    top, right, bottom) its frame needs round them): members kept together, no other box
+    in a frame, frames apart. `labels`: an edge's number in `edges` -> its label's
+    (width, height): room is left for it. The drawing is at most `max_width` wide."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
     known = set(nodes)
-    edges = [(a, b) for a, b in edges if a in known and b in known]
-    result = layered(nodes, edges, feedback)
-    return coordinates(order_layers(result), sizes, direction, result.edges)
+    kept = [k for k, (a, b) in enumerate(edges) if a in known and b in known]
+    renumber = {k: j for j, k in enumerate(kept)}
+    args = ([edges[k] for k in kept], direction, feedback, groups,
+            {renumber[k]: v for k, v in labels.items() if k in renumber})
+    least: dict[str, int] = {}
+    budget = max_width - 2 * MARGIN
+    for _ in range(4 * len(nodes) + 1):
+        plan = Plan(nodes, sizes, *args, least)
+        if plan.along_x and not _in_sequence(plan, budget, least):
+            break
+        if not plan.along_x and not _narrower(plan, budget, least):
+            break
+    return _boxes(plan.arrange(), budget)
+
+
+def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
+    """A drawing along `right`/`left` too long for one row, whose groups share layers:
+    each group moved after the groups that start before it (its members no earlier than
+    the layer after their last), as stages follow one another, so that rows can be cut
+    between groups. True if a member was moved."""
+    screen = list(range(len(plan.order)))
+    if not plan.margins or _length(plan, screen, screen, plan.gaps(screen)) <= budget:
+        return False
+    layer = plan.result.layer
+    members: dict[str, list[str]] = {}
+    for n, g in plan.group_of.items():
+        if not isinstance(n, tuple):
+            members.setdefault(g, []).append(n)
+    given = list(plan.margins)   # the groups' own order breaks ties
+    spans = sorted((min(layer[m] for m in ms), given.index(g), max(layer[m] for m in ms), g)
+                   for g, ms in members.items())
+    end = -1
+    for first, _, last, g in spans:
+        if first <= end:
+            shift = end + 1 - first
+            for m in members[g]:
+                least[m] = max(least.get(m, 0), layer[m] + shift)
+            return True
+        end = max(end, last)
+    return False
+
+
+def _boxes(plan: Plan, budget: float) -> Boxes:
+    screen = list(range(len(plan.order)))
+    if plan.direction in ("left", "up"):
+        screen.reverse()
+    gaps = plan.gaps(screen)
+    if plan.along_x:
+        rows = rows_of(plan, screen, gaps, budget)
+        if len(rows) > 1:
+            _toward_rows(plan, rows)
+        return place_rows(plan, rows, screen, gaps)
+    return place_rows(plan, [screen], screen, gaps, budget)
+
+
+def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
+                       edges: Sequence[tuple[str, str]], direction: str
+                       ) -> dict[int, tuple[str, str]]:
+    """In a drawing folded into rows (`row`: each node's, as `layout` gives it in
+    `Boxes.row`), the sides for each edge (by its number) between two rows: down to a
+    later row from the source's bottom to the target's top, back up to an earlier row
+    round the outside, from and to the sides the rows start from (left for `right`).
+    The side facing the other end would be the router's choice, often across the row."""
+    start = "left" if direction == "right" else "right"
+    sides = {}
+    for number, (a, b) in enumerate(edges):
+        if a in boxes and b in boxes and a in row and b in row and row[a] != row[b]:
+            sides[number] = ("bottom", "top") if row[b] > row[a] else (start, start)
+    return sides
+
+
+def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
+    """In a folded drawing, the items whose edges go on to the next row last in their
+    layers (nearest the gap the edges take), those whose edges come from the row
+    before first, so that those edges cross none of the row's own."""
+    row_of = {layer: r for r, row in enumerate(rows) for layer in row}
+    layer_of = {item: i for i, layer in enumerate(plan.order) for item in layer}
+    linked: dict[Item, list[Item]] = {}
+    for a, b, _ in plan.result.edges:
+        linked.setdefault(a, []).append(b)
+        linked.setdefault(b, []).append(a)
+    for r, row in enumerate(rows):
+        on: set[Item] = set()
+        back: set[Item] = set()
+        for layer in reversed(row):
+            on.update(item for item in plan.order[layer] if any(
+                row_of[layer_of[n]] > r or n in on for n in linked.get(item, ())))
+        for layer in row:
+            back.update(item for item in plan.order[layer] if any(
+                row_of[layer_of[n]] < r or n in back for n in linked.get(item, ())))
+        for layer in row:
+            units = _units(plan.order[layer], plan.group_of)
+            units.sort(key=lambda unit: (any(i in plan.pinned for i in unit),
+                                         any(i in on for i in unit)
+                                         - any(i in back for i in unit)))
+            plan.order[layer] = [item for unit in units for item in unit]
+
+
+def _narrower(plan: Plan, budget: float, least: dict[str, int]) -> bool:
+    """Every layer wider than `budget` across (its boxes GAP apart) asks of its boxes
+    enough to fit to go to the next layer (`least`): those whose edges out reach
+    furthest first, then the last ones. True if one was asked."""
+    asked = False
+    for i, layer in enumerate(plan.order):
+        first = {}
+        for j, item in enumerate(layer):   # a group's members together
+            first.setdefault(plan.group_of.get(item, item), j)
+        layer = sorted(layer, key=lambda item: first[plan.group_of.get(item, item)])
+        width = Across([layer], plan.size, plan.group_of, plan.across_margins, []).width()
+        real = [n for n in layer if not isinstance(n, tuple)]
+        if width <= budget or len(real) < 2:
+            continue
+        slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
+                         if a == n] + [len(plan.order)]) for n in real}
+        for n in sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)[:-1]:
+            least[n] = i + 1
+            asked = True
+            width -= plan.size(n) + GAP
+            if width <= budget:
+                break
+    return asked
 
 
 def extent_of(boxes: list[Box]) -> tuple[float, float]:

@@ -58,6 +58,7 @@ of their gaps (nudge.py). A figure of 15 nodes and 20 edges takes about 2 ms of 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -173,7 +174,8 @@ def _other_sides(retry: list[int], edges: Sequence[Ends], sides: dict, ports: di
         own = (index[edges[i].source], index[edges[i].target])
         best = (_cost(found[i]), sides[i], found[i]) if i in found else None
         for *_, (a, b), (pa, pb) in tries[i]:
-            points = grid.route(pa, OUT[a], pb, OUT[b], own, mark=False)
+            points = grid.route(pa, OUT[a], pb, OUT[b], own, mark=False,
+                                limit=best[0] if best is not None else math.inf)
             if points is not None and (best is None or _cost(points) < best[0]):
                 best = (_cost(points), (a, b), list(points))
         if best is not None:

@@ -1,0 +1,144 @@
+"""How good `figure layout`'s drafts are: for each draft of bench/layout_drafts.py (8 to 20
+nodes, texts in en, zh and ja), the boxes sized to their longest text in any language
+(figures/sizes.py's estimate, as `figure layout --no-browser` does), laid out by
+geometry/layout.py and, beside it, by Graphviz `dot` (the same graph, the same box sizes,
+the same gaps: nodesep 40 px, ranksep 80 px), both routed by the build's router
+(geometry/route.py; ours with the sides `figure layout` names for the edges between the
+rows of a folded draft) and measured alike:
+
+- crossings: points where two routed edges cross (geometry/crossings.py);
+- bends: corners of all routes;
+- canvas: width × height in px (the boxes with a 30 px margin);
+- wasted: the share of the canvas no box covers;
+- ms: CPU time of our layout (median of 5), without measuring texts.
+
+    python bench/layout_quality.py [--markdown]
+
+Needs Graphviz's `dot` on the PATH (Debian: apt-get install graphviz) for the comparison
+columns; without it they show "-". `dot` is used here only, never by articlesite.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from layout_drafts import DRAFTS
+
+from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
+from articlesite.geometry.crossings import count
+from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
+from articlesite.geometry.route import Ends, route_edges
+
+LANGUAGES = ("en", "zh", "ja")
+PX = 72.0   # dot's points per inch
+
+
+def draft(name: str):
+    direction, texts, written, groups = DRAFTS[name]
+    sizes = {}
+    for node, text in texts.items():
+        sizes[node] = (0.0, 0.0)
+        for language, value in zip(LANGUAGES, text.split(" | "), strict=True):
+            w, h = estimate(Texts(node, language, value, None, None))
+            old = sizes[node]
+            sizes[node] = (max(old[0], MIN_SIZE[0], w + 2 * SPARE),
+                           max(old[1], MIN_SIZE[1], h + SPARE))
+    edges = [tuple(e.rstrip("!").split(">")) for e in written]
+    feedback = {edge for edge, e in zip(edges, written, strict=True) if e.endswith("!")}
+    return direction, list(texts), sizes, edges, feedback, groups
+
+
+def measure(boxes: dict, edges: list, sides: dict | None = None) -> dict:
+    width, height = extent_of(list(boxes.values()))
+    sides = sides or {}
+    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
+    points = [r.points for r in routes if r.ok]
+    covered = sum(w * h for _, _, w, h in boxes.values())
+    return {"crossings": count(points), "bends": sum(len(p) - 2 for p in points),
+            "canvas": (width, height), "wasted": 1 - covered / (width * height),
+            "failed": sum(not r.ok for r in routes)}
+
+
+def ours(name: str) -> tuple[dict, float]:
+    direction, nodes, sizes, edges, feedback, groups = draft(name)
+    framed = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
+    times = []
+    for _ in range(5):
+        started = time.process_time()
+        boxes = layout(nodes, sizes, edges, direction, feedback, framed)
+        times.append((time.process_time() - started) * 1000)
+    sides = sides_between_rows(boxes, boxes.row, edges, direction)   # as figure layout
+    return measure(boxes, edges, sides), statistics.median(times)
+
+
+def by_dot(name: str) -> dict | None:
+    if shutil.which("dot") is None:
+        return None
+    direction, nodes, sizes, edges, feedback, groups = draft(name)
+    rankdir = {"right": "LR", "left": "RL", "down": "TB", "up": "BT"}[direction]
+    head = (f"digraph g {{ rankdir={rankdir}; nodesep={40 / PX:.3f}; "
+            f"ranksep={80 / PX:.3f}; node [shape=box, fixedsize=true, label=\"\"];")
+    lines = [head]
+    for node in nodes:
+        w, h = sizes[node]
+        lines.append(f'"{node}" [width={w / PX:.4f}, height={h / PX:.4f}];')
+    for number, (group, members) in enumerate(groups.items()):
+        lines.append(f"subgraph cluster_{number} {{ label=\"{group}\"; "
+                     + " ".join(f'"{m}";' for m in members) + " }")
+    for a, b in edges:
+        extra = " [dir=back]" if (a, b) in feedback else ""
+        lines.append(f'"{b}" -> "{a}"{extra};' if (a, b) in feedback else f'"{a}" -> "{b}";')
+    lines.append("}")
+    plain = subprocess.run(["dot", "-Tplain"], input="\n".join(lines), text=True,
+                           capture_output=True, check=True).stdout
+    boxes, top = {}, 0.0
+    for line in plain.splitlines():
+        parts = line.split()
+        if parts[0] == "graph":
+            top = float(parts[3]) * PX
+        elif parts[0] == "node":
+            node = parts[1].strip('"')
+            x, y = float(parts[2]) * PX, top - float(parts[3]) * PX
+            w, h = sizes[node]
+            boxes[node] = (round(x - w / 2 + MARGIN), round(y - h / 2 + MARGIN), w, h)
+    return measure(boxes, edges)
+
+
+def cells(result: dict | None) -> list[str]:
+    if result is None:
+        return ["-"] * 4
+    w, h = result["canvas"]
+    return [str(result["crossings"]), str(result["bends"]), f"{w:g} × {h:g}",
+            f"{result['wasted']:.0%}"]
+
+
+def main() -> None:
+    head = ["draft", "nodes", "edges", "dir", "crossings", "bends", "canvas", "wasted", "ms",
+            "dot crossings", "dot bends", "dot canvas", "dot wasted"]
+    rows = []
+    for name in DRAFTS:
+        direction, nodes, _, edges, _, _ = draft(name)
+        mine, ms = ours(name)
+        rows.append([name, str(len(nodes)), str(len(edges)), direction, *cells(mine),
+                     f"{ms:.1f}", *cells(by_dot(name))])
+    if "--markdown" in sys.argv:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    for row in [head, *rows]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Step 3 of the layered layout (geometry/layout.py): the order of the items within each
+layer that crosses as few edges as it can, as Graphviz dot's mincross and ELK Layered do.
+
+From several starting orders (the nodes' own order, reversed, and a few shuffles with
+fixed seeds: the same input gives the same order), sweeps down and up the layers sort
+each layer by the weighted median of where its items' neighbours lie in the layer just
+fixed (an item with none keeps its place), then transpositions swap neighbours in a
+layer while that removes crossings. The order with the fewest crossings found is kept.
+
+Constraints: the items of one group (a node's group; a placeholder's when both ends of
+its edge are in that group) stay together in each layer, and groups that share layers
+keep one order from layer to layer (so that their frames can be rectangles that do not
+overlap); `pinned` items (the placeholders of edges turned round) stay last in their
+layer: a feedback edge runs round the outside of the drawing.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Mapping
+
+from .layers import Item, Layered
+
+ITERATIONS = 24   # sweeps at most from one start
+PATIENCE = 3      # sweeps without fewer crossings before a start is given up
+
+
+class Orderer:
+    """The crossing minimisation of one layered graph."""
+
+    def __init__(self, result: Layered, group_of: Mapping[Item, str],
+                 pinned: set[Item]):
+        self.layers = result.layers
+        self.group_of, self.pinned = group_of, pinned
+        self.up: dict[Item, dict[Item, int]] = {}     # neighbour in the layer before: weight
+        self.down: dict[Item, dict[Item, int]] = {}
+        for a, b, _ in result.edges:
+            self.down.setdefault(a, {}).setdefault(b, 0)
+            self.down[a][b] += 1
+            self.up.setdefault(b, {}).setdefault(a, 0)
+            self.up[b][a] += 1
+
+    def best_order(self) -> list[list[Item]]:
+        size = sum(len(layer) for layer in self.layers)
+        starts = [[list(layer) for layer in self.layers], self._depth_first(),
+                  [layer[::-1] for layer in self.layers]]
+        rng = random.Random(size)
+        for _ in range(max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1):
+            starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
+        best, fewest = None, None
+        for start in starts:
+            order, count = self._minimise([self._tidy(layer) for layer in start])
+            if fewest is None or count < fewest:
+                best, fewest = order, count
+            if fewest == 0:
+                break
+        return best
+
+    def _depth_first(self) -> list[list[Item]]:
+        """Each layer in the order a depth-first walk along the edges (down, then up)
+        meets its items, from the first layer's items in their order: as dot starts."""
+        layer_of = {item: i for i, layer in enumerate(self.layers) for item in layer}
+        order: list[list[Item]] = [[] for _ in self.layers]
+        seen: set = set()
+        for root in [item for layer in self.layers for item in layer]:
+            stack = [root]
+            while stack:
+                item = stack.pop()
+                if item in seen:
+                    continue
+                seen.add(item)
+                order[layer_of[item]].append(item)
+                linked = list(self.down.get(item, {})) + list(self.up.get(item, {}))
+                stack.extend(reversed([n for n in linked if n not in seen]))
+        return order
+
+    def _minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
+        order = self._consistent(order)
+        best, fewest = [list(layer) for layer in order], self.count(order)
+        stale = 0
+        for sweep in range(ITERATIONS):
+            if fewest == 0 or stale >= PATIENCE:
+                break
+            downwards = sweep % 2 == 0
+            indexes = range(1, len(order)) if downwards else range(len(order) - 2, -1, -1)
+            for i in indexes:
+                fixed = order[i - 1] if downwards else order[i + 1]
+                order[i] = self._by_median(order[i], fixed, self.up if downwards else self.down)
+            order = self._consistent(order)
+            self._transpose(order)
+            if sweep % 4 == 3:
+                self._sift(order)
+            count = self.count(order)
+            if count < fewest:
+                best, fewest, stale = [list(layer) for layer in order], count, 0
+            else:
+                stale += 1
+        return best, fewest
+
+    def count(self, order: list[list[Item]]) -> int:
+        """The crossings between neighbouring layers (each edge as many times as it is
+        given)."""
+        place = {item: j for layer in order for j, item in enumerate(layer)}
+        total = 0
+        for layer in order[:-1]:
+            pairs = sorted((place[a], place[b], w) for a in layer
+                           for b, w in self.down.get(a, {}).items())
+            for k, (a1, b1, w1) in enumerate(pairs):
+                for a2, b2, w2 in pairs[k + 1:]:
+                    if a2 > a1 and b2 < b1:
+                        total += w1 * w2
+        return total
+
+    def _tidy(self, layer: list[Item]) -> list[Item]:
+        """The layer with each group's items together (where the first one was) and the
+        pinned items last."""
+        first: dict = {}
+        for j, item in enumerate(layer):
+            first.setdefault(self.group_of.get(item, item), j)
+        return sorted(layer, key=lambda item: (item in self.pinned,
+                                               first[self.group_of.get(item, item)]))
+
+    def _by_median(self, layer: list[Item], fixed: list[Item],
+                   side: dict[Item, dict[Item, int]]) -> list[Item]:
+        """The layer sorted by the weighted median place of each item's neighbours in
+        `fixed` (its own place if it has none), a group by the mean of its items'."""
+        place = {item: j for j, item in enumerate(fixed)}
+        scale = (len(fixed) - 1) / (len(layer) - 1) if len(layer) > 1 else 0.0
+        key: dict[Item, float] = {}
+        for j, item in enumerate(layer):
+            linked = sorted(place[n] for n, w in side.get(item, {}).items() for _ in range(w))
+            key[item] = _median(linked) if linked else j * scale
+        unit: dict = {}
+        for item in layer:
+            unit.setdefault(self.group_of.get(item, item), []).append(key[item])
+        place_of_unit = {name: sum(keys) / len(keys) for name, keys in unit.items()}
+        current = {item: j for j, item in enumerate(layer)}
+        return sorted(layer, key=lambda item: (
+            item in self.pinned, place_of_unit[self.group_of.get(item, item)],
+            self.group_of.get(item, "") if item in self.group_of else "", key[item],
+            current[item]))
+
+    def _consistent(self, order: list[list[Item]]) -> list[list[Item]]:
+        """Groups that share layers in one order in all of them: each group ranked by
+        the mean of where it lies in its layers (0 to 1), and in each layer the places
+        the groups take given to them in that rank."""
+        where: dict[str, list[float]] = {}
+        for layer in order:
+            for j, item in enumerate(layer):
+                if item in self.group_of:
+                    where.setdefault(self.group_of[item], []).append(j / max(len(layer), 1))
+        if len(where) < 2:
+            return order
+        rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
+        result = []
+        for layer in order:
+            units = _units(layer, self.group_of)
+            slots = [k for k, unit in enumerate(units) if unit[0] in self.group_of]
+            grouped = sorted((units[k] for k in slots),
+                             key=lambda unit: rank[self.group_of[unit[0]]])
+            for k, unit in zip(slots, grouped, strict=True):
+                units[k] = unit
+            result.append([item for unit in units for item in unit])
+        return result
+
+    def _transpose(self, order: list[list[Item]]) -> None:
+        """Swap neighbouring units of a layer (a group's items, or an item alone), then
+        neighbouring items within a group, while a swap removes crossings. Groups keep
+        their order from layer to layer: two groups are not swapped."""
+        for _ in range(4):
+            better = False
+            place = {item: j for layer in order for j, item in enumerate(layer)}
+            for i, layer in enumerate(order):
+                seen = {item: self._seen(item, place) for item in layer}
+                units = _units(layer, self.group_of)
+                for k in range(len(units) - 1):
+                    u, v = units[k], units[k + 1]
+                    if (u[0] in self.pinned or v[0] in self.pinned
+                            or (u[0] in self.group_of and v[0] in self.group_of)):
+                        continue
+                    if _cross(v, u, seen) < _cross(u, v, seen):
+                        units[k], units[k + 1] = v, u
+                        better = True
+                for unit in units:
+                    for k in range(len(unit) - 1):
+                        pair = unit[k:k + 2]
+                        if _cross(pair[::-1], pair, seen) < _cross(pair, pair[::-1], seen):
+                            unit[k], unit[k + 1] = unit[k + 1], unit[k]
+                            better = True
+                order[i] = [item for unit in units for item in unit]
+                for j, item in enumerate(order[i]):
+                    place[item] = j
+            if not better:
+                return
+
+    def _sift(self, order: list[list[Item]]) -> None:
+        """Each unit of each layer moved to the place in its layer where it crosses
+        fewest edges (a group not past another group, nothing past a pinned item)."""
+        place = {item: j for layer in order for j, item in enumerate(layer)}
+        for i, layer in enumerate(order):
+            seen = {item: self._seen(item, place) for item in layer}
+            units = _units(layer, self.group_of)
+            for unit in list(units):
+                if unit[0] in self.pinned:
+                    continue
+                k = units.index(unit)
+                others = units[:k] + units[k + 1:]
+                ends = [j for j, v in enumerate(others) if v[0] in self.pinned]
+                stop = ends[0] if ends else len(others)
+                low, high = 0, stop
+                if unit[0] in self.group_of:
+                    fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
+                    low = max([j + 1 for j in fences if j < k] + [0])
+                    high = min([j for j in fences if j >= k] + [stop])
+                after = [_cross(unit, v, seen) for v in others]    # unit before v
+                before = [_cross(v, unit, seen) for v in others]   # v before unit
+                costs = {p: sum(before[:p]) + sum(after[p:]) for p in range(low, high + 1)}
+                best = min(costs, key=lambda p: (costs[p], p != k, p))
+                if costs[best] < costs.get(k, costs[best] + 1):
+                    units = others[:best] + [unit] + others[best:]
+            order[i] = [item for unit in units for item in unit]
+            for j, item in enumerate(order[i]):
+                place[item] = j
+
+    def _seen(self, item: Item, place: dict[Item, int]) -> tuple[list[int], list[int]]:
+        """Where an item's neighbours lie in the layer before and after, sorted, each as
+        many times as its edges."""
+        return tuple(sorted(place[n] for n, w in side.get(item, {}).items() for _ in range(w))
+                     for side in (self.up, self.down))
+
+
+def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
+    """Crossings between the edges of `first` and those of `then` when `first` lies
+    just before `then`, with both neighbouring layers."""
+    total = 0
+    for side in (0, 1):
+        later = seen[then[0]][side] if len(then) == 1 else \
+            sorted(y for b in then for y in seen[b][side])
+        if later:
+            total += sum(bisect_left(later, x) for a in first for x in seen[a][side])
+    return total
+
+
+def _units(layer: list[Item], group_of: Mapping[Item, str]) -> list[list[Item]]:
+    units: list[list[Item]] = []
+    for item in layer:
+        group = group_of.get(item)
+        if units and group is not None and group_of.get(units[-1][0]) == group:
+            units[-1].append(item)
+        else:
+            units.append([item])
+    return units
+
+
+def _median(places: list[int]) -> float:
+    """dot's weighted median: the middle place, or between the two middle ones weighted
+    toward the side where the places lie closer together."""
+    n = len(places)
+    middle = n // 2
+    if n % 2:
+        return float(places[middle])
+    if n == 2:
+        return (places[0] + places[1]) / 2
+    left = places[middle - 1] - places[0]
+    right = places[-1] - places[middle]
+    if left + right == 0:
+        return (places[middle - 1] + places[middle]) / 2
+    return (places[middle - 1] * right + places[middle] * left) / (left + right)
+
+
+def order_layers(result: Layered, group_of: Mapping[Item, str] | None = None,
+                 pinned: set[Item] | None = None) -> list[list[Item]]:
+    """Step 3: the layers' orders with the fewest crossings found."""
+    return Orderer(result, group_of or {}, pinned or set()).best_order()
