@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import io
 import json
@@ -195,8 +196,23 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real content, built once for the session; returns its site/ folder."""
-    root = copy_project(tmp_path_factory.mktemp("real") / "project", search=True)
+    """The real content, built once for the session, with the search index; returns its
+    site/ folder, which no test changes. Under pytest-xdist the workers share one build:
+    the first to need it builds it in their common temporary folder, the others wait."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return build_real_site(tmp_path_factory.mktemp("real") / "project")
+    shared = tmp_path_factory.getbasetemp().parent   # the session's, above each worker's
+    with (shared / "real-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        if not (shared / "real-site.built").exists():
+            shutil.rmtree(shared / "real-site", ignore_errors=True)   # a failed attempt's
+            build_real_site(shared / "real-site" / "project")
+            (shared / "real-site.built").touch()
+    return shared / "real-site" / "project" / "site"
+
+
+def build_real_site(root: Path) -> Path:
+    copy_project(root, search=True)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
