@@ -218,6 +218,28 @@ def build_real_site(root: Path) -> Path:
     return root / "site"
 
 
+# The test files that take longest, longest first (`python -m pytest --durations=0`, summed
+# by file). pytest-xdist gives each worker whole files (`--dist loadfile`) in the order
+# collected (`--no-loadscope-reorder`, pyproject.toml); these are collected first so that
+# no worker is left running a long file alone at the end while the others wait.
+LONGEST = ("test_interrupted_build.py", "test_serve_search.py", "browser/test_images.py",
+           "test_validators.py", "test_search_input.py", "browser/test_small_screens.py",
+           "test_serve.py", "browser/test_search.py", "test_fit.py", "test_wheel.py",
+           "browser/test_markdown_features.py", "test_search_setting.py",
+           "test_fuzz_loaders.py", "test_exchange.py", "test_in_progress.py",
+           "browser/test_axe.py", "browser/test_math_layout.py", "test_math_build.py",
+           "test_page_ids.py", "test_incremental.py")
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """LONGEST's files first, in its order; the rest as collected (a stable sort)."""
+    rank = {name: place for place, name in enumerate(LONGEST)}
+    tests = REPO / "tests"
+    items.sort(key=lambda item: rank.get(item.path.relative_to(tests).as_posix()
+                                         if item.path.is_relative_to(tests) else "",
+                                         len(LONGEST)))
+
+
 def need_browser() -> None:
     """Skip a test that needs Debian's Chromium and Playwright where they are missing,
     unless ARTICLESITE_REQUIRE_BROWSER=1 (as in CI) makes that a failure."""
