@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from articlesite.cache import Cache
 from articlesite.check.fit import browser_required, chromium_path, launch
 from articlesite.cli import main
 
@@ -91,6 +92,45 @@ def without_search(root: Path) -> Path:
             if "\nlanguages:" in text else text.rstrip("\n") + "\nsearch: false\n")
     config.write_text(text, encoding="utf-8")
     return root
+
+
+def keep_built(root: Path) -> Path:
+    """A copy kept of the folder holding the project `root`, just built, for
+    restore_built: a test file that builds the same site before each test builds it once.
+    The copy is put back at the same place, as the cache's keys name the project's
+    folder."""
+    Cache(root).store.settle()   # the cache's deletions, in a thread, ended
+    return copy_linked(root.parent, root.parent.with_name(root.parent.name + "-kept"))
+
+
+def restore_built(root: Path, kept: Path) -> Path:
+    """The project `root` as keep_built found it, sources, site/ and cache, in place of
+    what the last test left (the tests of a file run one after another, in one worker)."""
+    shutil.rmtree(root.parent)
+    copy_linked(kept, root.parent)
+    return root
+
+
+def copy_linked(source: Path, target: Path) -> Path:
+    """A copy of a folder with its files' times, whose files hard-linked to each other
+    (site/'s pages and the cache's) are linked to each other in the copy too."""
+    copied: dict[tuple[int, int], Path] = {}
+    target.mkdir(parents=True)
+    for path in sorted(source.rglob("*")):
+        destination = target / path.relative_to(source)
+        if path.is_dir() and not path.is_symlink():
+            destination.mkdir()
+            continue
+        stat = path.lstat()
+        if (stat.st_dev, stat.st_ino) in copied:
+            os.link(copied[stat.st_dev, stat.st_ino], destination)
+        else:
+            shutil.copy2(path, destination, follow_symlinks=False)
+            copied[stat.st_dev, stat.st_ino] = destination
+    for path in sorted(source.rglob("*"), reverse=True):   # a folder's time, after its files
+        if path.is_dir() and not path.is_symlink():
+            shutil.copystat(path, target / path.relative_to(source))
+    return target
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, fixture_site
+from conftest import FIXTURES, fixture_site, keep_built, restore_built
 
 from articlesite.build import build
 from articlesite.problems import BuildError
@@ -39,46 +39,18 @@ PAGES = site_pages(2)
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
-    """The fixture site with a second article, built once for this file's tests at the
-    place each test's copy takes (the cache's keys name the project's folder); returns
-    that place and the copy kept of it."""
-    work = tmp_path_factory.mktemp("incremental")
-    root = fixture_site("sources", work / "test" / "project")
+    """The fixture site with a second article, built once for this file's tests."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("incremental") / "test" / "project")
     shutil.copytree(root / "content" / ARTICLE, root / "content" / COPY)
     build(root)
-    return root, copy_linked(work / "test", work / "built")
+    return root, keep_built(root)
 
 
 @pytest.fixture
 def project(built: tuple[Path, Path]) -> Path:
     """The site as `built` left it, sources, site/ and cache, in a folder of the test's
-    own: a copy, made again for each test (tests of a file run one after another)."""
-    root, kept = built
-    shutil.rmtree(root.parent)
-    copy_linked(kept, root.parent)
-    return root
-
-
-def copy_linked(source: Path, target: Path) -> Path:
-    """A copy of a folder with its files' times, whose files hard-linked to each other
-    (site/'s pages and the cache's) are linked to each other in the copy too."""
-    copied: dict[tuple[int, int], Path] = {}
-    target.mkdir(parents=True)
-    for path in sorted(source.rglob("*")):
-        destination = target / path.relative_to(source)
-        if path.is_dir() and not path.is_symlink():
-            destination.mkdir()
-            continue
-        stat = path.lstat()
-        if (stat.st_dev, stat.st_ino) in copied:
-            os.link(copied[stat.st_dev, stat.st_ino], destination)
-        else:
-            shutil.copy2(path, destination, follow_symlinks=False)
-            copied[stat.st_dev, stat.st_ino] = destination
-    for path in sorted(source.rglob("*"), reverse=True):   # a folder's time, after its files
-        if path.is_dir() and not path.is_symlink():
-            shutil.copystat(path, target / path.relative_to(source))
-    return target
+    own (conftest.restore_built)."""
+    return restore_built(*built)
 
 
 def edit(path: Path, old: str, new: str) -> None:
