@@ -133,18 +133,23 @@ def copy_linked(source: Path, target: Path) -> Path:
     return target
 
 
+# The commands run_build starts in a process of their own: `check` and `figure` (layout)
+# measure in Chromium, and Playwright's sync API runs once per process at a time (the
+# browser tests' `chromium` may be running in the test's process); `serve` runs on.
+OWN_PROCESS = ("check", "figure", "serve")
+
+
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run `python build.py --root ROOT …` as a user would, and what it printed.
 
-    A build, and every command but `check` and `serve`, in the test's own environment,
-    runs the same command line in this process: starting Python and importing the
-    generator would cost about 0.25 s, half of what building a small fixture site does. An
-    exception it did not turn into a message fails the test as a traceback would. `check`
-    (Playwright's sync API runs once per process at a time) and `serve` (it runs on) get a
-    process of their own, as does a command given an environment of its own."""
+    A build, and every command but OWN_PROCESS's, in the test's own environment, runs the
+    same command line in this process: starting Python and importing the generator would
+    cost about 0.25 s, half of what building a small fixture site does. An exception it
+    did not turn into a message fails the test as a traceback would. OWN_PROCESS's, and a
+    command given an environment of its own, get a process of their own."""
     command = [sys.executable, str(REPO / "build.py"), "--root", str(root), *args]
-    if env is not None or next((a for a in args if not a.startswith("-")), "build") in (
-            "check", "serve"):
+    if env is not None or next((a for a in args if not a.startswith("-")), "build") in \
+            OWN_PROCESS:
         return subprocess.run(command, capture_output=True, text=True, timeout=300,
                               check=False, env=env)
     out, err = io.StringIO(), io.StringIO()
