@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import io
 import json
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from articlesite.cache import Cache
 from articlesite.check.fit import browser_required, chromium_path, launch
 from articlesite.cli import main
 
@@ -95,16 +97,62 @@ def without_search(root: Path) -> Path:
     return root
 
 
+def keep_built(root: Path) -> Path:
+    """A copy kept of the folder holding the project `root`, just built, for
+    restore_built: a test file that builds the same site before each test builds it once.
+    The copy is put back at the same place, as the cache's keys name the project's
+    folder."""
+    Cache(root).store.settle()   # the cache's deletions, in a thread, ended
+    return copy_linked(root.parent, root.parent.with_name(root.parent.name + "-kept"))
+
+
+def restore_built(root: Path, kept: Path) -> Path:
+    """The project `root` as keep_built found it, sources, site/ and cache, in place of
+    what the last test left (the tests of a file run one after another, in one worker)."""
+    shutil.rmtree(root.parent)
+    copy_linked(kept, root.parent)
+    return root
+
+
+def copy_linked(source: Path, target: Path) -> Path:
+    """A copy of a folder with its files' times, whose files hard-linked to each other
+    (site/'s pages and the cache's) are linked to each other in the copy too."""
+    copied: dict[tuple[int, int], Path] = {}
+    target.mkdir(parents=True)
+    for path in sorted(source.rglob("*")):
+        destination = target / path.relative_to(source)
+        if path.is_dir() and not path.is_symlink():
+            destination.mkdir()
+            continue
+        stat = path.lstat()
+        if (stat.st_dev, stat.st_ino) in copied:
+            os.link(copied[stat.st_dev, stat.st_ino], destination)
+        else:
+            shutil.copy2(path, destination, follow_symlinks=False)
+            copied[stat.st_dev, stat.st_ino] = destination
+    for path in sorted(source.rglob("*"), reverse=True):   # a folder's time, after its files
+        if path.is_dir() and not path.is_symlink():
+            shutil.copystat(path, target / path.relative_to(source))
+    return target
+
+
+# The commands run_build starts in a process of their own: `check` and `figure` (layout)
+# measure in Chromium, and Playwright's sync API runs once per process at a time (the
+# browser tests' `chromium` may be running in the test's process); `serve` runs on.
+OWN_PROCESS = ("check", "figure", "serve")
+
+
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run `python build.py --root ROOT …` as a user would, and what it printed.
 
-    A plain build (no command, or `build`, in the test's own environment) runs the same
-    command line in this process: starting Python and importing the generator would cost
-    about 0.25 s, half of what building a small fixture site does. An exception it did not
-    turn into a message fails the test as a traceback would. The other commands (`check`
-    starts a browser, `serve` runs on) get a process of their own."""
+    A build, and every command but OWN_PROCESS's, in the test's own environment, runs the
+    same command line in this process: starting Python and importing the generator would
+    cost about 0.25 s, half of what building a small fixture site does. An exception it
+    did not turn into a message fails the test as a traceback would. OWN_PROCESS's, and a
+    command given an environment of its own, get a process of their own."""
     command = [sys.executable, str(REPO / "build.py"), "--root", str(root), *args]
-    if env is not None or next((a for a in args if not a.startswith("-")), "build") != "build":
+    if env is not None or next((a for a in args if not a.startswith("-")), "build") in \
+            OWN_PROCESS:
         return subprocess.run(command, capture_output=True, text=True, timeout=300,
                               check=False, env=env)
     out, err = io.StringIO(), io.StringIO()
@@ -198,11 +246,49 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The real content, built once for the session; returns its site/ folder."""
-    root = copy_project(tmp_path_factory.mktemp("real") / "project", search=True)
+    """The real content, built once for the session, with the search index; returns its
+    site/ folder, which no test changes. Under pytest-xdist the workers share one build:
+    the first to need it builds it in their common temporary folder, the others wait."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return build_real_site(tmp_path_factory.mktemp("real") / "project")
+    shared = tmp_path_factory.getbasetemp().parent   # the session's, above each worker's
+    with (shared / "real-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        if not (shared / "real-site.built").exists():
+            shutil.rmtree(shared / "real-site", ignore_errors=True)   # a failed attempt's
+            build_real_site(shared / "real-site" / "project")
+            (shared / "real-site.built").touch()
+    return shared / "real-site" / "project" / "site"
+
+
+def build_real_site(root: Path) -> Path:
+    copy_project(root, search=True)
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     return root / "site"
+
+
+# The test files that take longest, longest first (`python -m pytest --durations=0`, summed
+# by file). pytest-xdist gives each worker whole files (`--dist loadfile`) in the order
+# collected (`--no-loadscope-reorder`, pyproject.toml); these are collected first so that
+# no worker is left running a long file alone at the end while the others wait.
+LONGEST = ("test_serve.py", "browser/test_axe.py", "test_wheel.py",
+           "browser/test_small_screens.py", "test_fuzz_loaders.py", "test_real_articles.py",
+           "browser/test_images.py", "test_incremental.py", "test_search_input.py",
+           "browser/test_search.py", "test_schemas.py", "browser/test_math_layout.py",
+           "browser/test_editor.py", "test_hostile_input.py",
+           "browser/test_markdown_features.py", "test_spec_edit.py", "test_fit.py",
+           "browser/test_figure_layout.py", "test_migrated_articles.py",
+           "browser/test_page_load.py")
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """LONGEST's files first, in its order; the rest as collected (a stable sort)."""
+    rank = {name: place for place, name in enumerate(LONGEST)}
+    tests = REPO / "tests"
+    items.sort(key=lambda item: rank.get(item.path.relative_to(tests).as_posix()
+                                         if item.path.is_relative_to(tests) else "",
+                                         len(LONGEST)))
 
 
 def need_browser() -> None:

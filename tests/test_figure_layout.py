@@ -81,7 +81,9 @@ def drafted(tmp_path_factory) -> dict:
     seen = {"root": root, "new": main(["--root", str(root), "figure", "new", "pipeline"])}
     seen["draft"] = (root / "figures" / "pipeline.yaml").read_text(encoding="utf-8")
     seen["refused"] = run_build(root)
-    seen["layout"] = main(["--root", str(root), "figure", "layout", "pipeline"])
+    # In a process of its own, as `check` below: it measures the boxes in Chromium, and
+    # Playwright's sync API runs once per process at a time (the browser tests' may run).
+    seen["layout"] = run_build(root, "figure", "layout", "pipeline")
     seen["placed"] = (root / "figures" / "pipeline.yaml").read_text(encoding="utf-8")
     seen["built"] = run_build(root)
     return seen
@@ -112,7 +114,7 @@ def test_a_build_refuses_drafts_naming_them_and_the_command(drafted):
 
 
 def test_figure_layout_writes_only_the_drafts_lines_and_the_canvas(drafted):
-    assert drafted["layout"] == 0
+    assert drafted["layout"].returncode == 0, drafted["layout"].stdout
     changed = [line for line in difflib.unified_diff(drafted["draft"].splitlines(),
                                                      drafted["placed"].splitlines(), n=0)
                if line[:1] in "+-" and line[:3] not in ("+++", "---")]
@@ -158,14 +160,14 @@ def test_stretched_texts_are_longer_by_their_own_characters():
     assert stretched("", 1.3) == ""
 
 
-def test_stretch_exits_1_when_a_box_would_overflow(drafted, capsys):
-    root = str(drafted["root"])
-    assert main(["--root", root, "check", "--stretch", "1.3"]) == 0
-    assert "Every box would still fit with every figure text 30 % longer" in \
-        capsys.readouterr().out
-    assert main(["--root", root, "check", "--stretch", "3"]) == 1
+def test_stretch_exits_1_when_a_box_would_overflow(drafted):
+    fits = run_build(drafted["root"], "check", "--stretch", "1.3")
+    assert fits.returncode == 0, fits.stdout + fits.stderr
+    assert "Every box would still fit with every figure text 30 % longer" in fits.stdout
+    overflows = run_build(drafted["root"], "check", "--stretch", "3")
+    assert overflows.returncode == 1, overflows.stdout + overflows.stderr
     assert "figures/pipeline.yaml:10: figure 'pipeline', node 'step': would overflow" \
-        in capsys.readouterr().out
+        in overflows.stdout
 
 
 def test_placed_boxes_stay_and_a_spec_with_problems_is_left_alone(tmp_path, capsys):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, fixture_site
+from conftest import FIXTURES, fixture_site, keep_built, restore_built
 
 from articlesite.build import build
 from articlesite.problems import BuildError
@@ -37,13 +37,20 @@ def site_pages(articles: int) -> int:
 PAGES = site_pages(2)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """The fixture site with a second article; built once."""
-    root = fixture_site("sources", tmp_path / "project")
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The fixture site with a second article, built once for this file's tests."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("incremental") / "test" / "project")
     shutil.copytree(root / "content" / ARTICLE, root / "content" / COPY)
     build(root)
-    return root
+    return root, keep_built(root)
+
+
+@pytest.fixture
+def project(built: tuple[Path, Path]) -> Path:
+    """The site as `built` left it, sources, site/ and cache, in a folder of the test's
+    own (conftest.restore_built)."""
+    return restore_built(*built)
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, copy_project, run_build
 
-COPIES = 15   # articles: 3 languages each, about 55 pages and 3 MB per build
+COPIES = 6   # articles: 3 languages each, about 30 pages per build (forked workers)
 KILLS = 12
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import edit, fixture_site, snapshot
+from conftest import edit, fixture_site, keep_built, restore_built, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_serve_search import indexed
@@ -24,9 +24,20 @@ from articlesite.cache import Cache
 from articlesite.search import search_input
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The fixture site with its search index, built once for this file's tests."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("search") / "test" / "project",
+                        search=True).resolve()
+    build(root)
+    return root, keep_built(root)
+
+
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return fixture_site("sources", tmp_path / "project", search=True).resolve()
+def root(built: tuple[Path, Path]) -> Path:
+    """The site as `built` left it, in a folder of the test's own (the tests build it
+    again first: nothing to do)."""
+    return restore_built(*built)
 
 
 def test_pagefind_makes_the_same_index_of_the_whole_pages(root: Path, tmp_path: Path):

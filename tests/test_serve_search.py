@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import edit, fixture_site, snapshot
+from conftest import edit, fixture_site, keep_built, restore_built, snapshot
 from test_serve import Server, poll
 
 from articlesite.build import build
@@ -57,9 +57,20 @@ def pagefind_children() -> list[int]:
     return found
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The fixture site with its search index, built once for this file's tests."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("search") / "test" / "project",
+                        search=True).resolve()
+    build(root)
+    return root, keep_built(root)
+
+
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return fixture_site("sources", tmp_path / "project", search=True).resolve()
+def root(built: tuple[Path, Path]) -> Path:
+    """The site as `built` left it, in a folder of the test's own: the first build of
+    each test, and serve's, finds every page in the cache."""
+    return restore_built(*built)
 
 
 def test_an_interrupted_build_leaves_its_pages_and_the_previous_index(root: Path):
