@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import TEXTS, fixture_site, save
-from test_serve import Server
+from test_serve import Server, poll
 
 SPEC = "figures/steps.yaml"
 DEADLINE_MS = 60_000
@@ -72,9 +72,9 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
         assert note.evaluate(OVERFLOWS)   # the longer text does not fit
         before = (project / SPEC).read_text(encoding="utf-8")
         page.locator("#figure-steps").get_by_role("button", name="Fit to texts").click()
-        page.wait_for_function("() => /^Fitted: grew node note\\./.test(document.querySelector("
-                               "'#figure-steps .fe-fit-message')?.textContent || '')",
-                               timeout=DEADLINE_MS)
+        # (the spec read from the file: the page may reload with the rebuild before the
+        # button's message is seen)
+        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before)
         after = (project / SPEC).read_text(encoding="utf-8")
         changed = [(old, new) for old, new in zip(before.splitlines(), after.splitlines(),
                                                   strict=True) if old != new]
@@ -188,9 +188,7 @@ def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium,
         assert style_box(figure.locator('[data-node="act"]'))[1] == 140   # 60 + 80
         before_text = (project / SPEC).read_text(encoding="utf-8")
         figure.get_by_role("button", name="Save").click()
-        page.wait_for_function("() => /^Saved figures\\/steps.yaml\\./.test(document.querySelector"
-                               "('#figure-steps .fe-message')?.textContent || '')",
-                               timeout=DEADLINE_MS)
+        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before_text)
         after_text = (project / SPEC).read_text(encoding="utf-8")
         changed = [(a, b) for a, b in zip(before_text.splitlines(), after_text.splitlines(),
                                           strict=True) if a != b]
@@ -241,10 +239,9 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         assert figure.locator(".edge-label").inner_text() == "A longer note"
         spec = (project / SPEC).read_text(encoding="utf-8")
         figure.get_by_role("button", name="Save").click()
-        page.wait_for_function("() => /^Saved figures\\/figure-texts.json\\./.test(document"
-                               ".querySelector('#figure-steps .fe-message')?.textContent || '')",
-                               timeout=DEADLINE_MS)
-        assert json.loads((project / TEXTS).read_text(encoding="utf-8"))["note"]["en"] == \
-            "A longer note"
+        # (read from the file: the page may reload with the rebuild before the message
+        # of the save is seen)
+        assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
+                    ["note"]["en"] == "A longer note")
         assert (project / SPEC).read_text(encoding="utf-8") == spec
         context.close()
