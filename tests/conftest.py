@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from articlesite.build import build
 from articlesite.cache import Cache
 from articlesite.check.fit import browser_required, chromium_path, launch
 from articlesite.cli import main
@@ -104,6 +105,15 @@ def keep_built(root: Path) -> Path:
     folder."""
     Cache(root).store.settle()   # the cache's deletions, in a thread, ended
     return copy_linked(root.parent, root.parent.with_name(root.parent.name + "-kept"))
+
+
+def built_with_search(tmp_path_factory) -> tuple[Path, Path]:
+    """The fixture site "sources" with its search index, built once for a test file:
+    the project and its copy kept (restore_built puts it back for each test)."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("search") / "test" / "project",
+                        search=True).resolve()
+    build(root)
+    return root, keep_built(root)
 
 
 def restore_built(root: Path, kept: Path) -> Path:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import edit, fixture_site, keep_built, restore_built, snapshot
+from conftest import built_with_search, edit, restore_built, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_serve_search import indexed
@@ -27,10 +27,7 @@ from articlesite.search import search_input
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
     """The fixture site with its search index, built once for this file's tests."""
-    root = fixture_site("sources", tmp_path_factory.mktemp("search") / "test" / "project",
-                        search=True).resolve()
-    build(root)
-    return root, keep_built(root)
+    return built_with_search(tmp_path_factory)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import edit, fixture_site, keep_built, restore_built, snapshot
+from conftest import built_with_search, edit, restore_built, snapshot
 from test_serve import Server, poll
 
 from articlesite.build import build
@@ -60,10 +60,7 @@ def pagefind_children() -> list[int]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
     """The fixture site with its search index, built once for this file's tests."""
-    root = fixture_site("sources", tmp_path_factory.mktemp("search") / "test" / "project",
-                        search=True).resolve()
-    build(root)
-    return root, keep_built(root)
+    return built_with_search(tmp_path_factory)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from .problems import BuildError, Problems, UsageError, warning_lines
+from .problems import BuildError, Problems, UsageError, plural, warning_lines
 from .problems import command as command_name
 from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
 
@@ -196,7 +196,7 @@ def port_number(text: str) -> int:
 def print_problems(error: BuildError, command: str = "") -> None:
     """The problems that stopped a build (or, named, another command: it wrote nothing)."""
     count = len(error.problems)
-    problems = f"{count} problem{'s' if count != 1 else ''}"
+    problems = plural(count, "problem")
     print(f"`{command}` failed: {problems}; nothing was written." if command and command
           != "build" else f"Build failed: {problems}; site/ was left as it was.",
           file=sys.stderr)

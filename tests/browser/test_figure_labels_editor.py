@@ -40,6 +40,19 @@ OVERFLOWS = """el => { const box = el.getBoundingClientRect(), cs = getComputedS
       || el.scrollWidth > el.clientWidth; }"""
 
 
+def open_page(chromium, served) -> tuple:
+    """A page of its own on `served`, a context, and the troubles seen: an uncaught error,
+    or a request to anywhere but the server (aborted)."""
+    origin = f"http://{served.host}:{served.port}/"
+    context = chromium.new_context(viewport={"width": 1300, "height": 900})
+    troubles: list[str] = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        origin) else (troubles.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+    return context, page, troubles
+
+
 @pytest.fixture
 def project(tmp_path):
     root = fixture_site("sources", tmp_path / "project")
@@ -54,12 +67,7 @@ def project(tmp_path):
 def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, project):
     with Server(project, "--port", "0") as served:
         origin = f"http://{served.host}:{served.port}/"
-        context = chromium.new_context(viewport={"width": 1300, "height": 900})
-        troubles: list[str] = []
-        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-            origin) else (troubles.append(route.request.url), route.abort()))
-        page = context.new_page()
-        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        context, page, troubles = open_page(chromium, served)
         texts = json.loads((project / TEXTS).read_text(encoding="utf-8"))
         texts["note"]["ja"] = "長めのメモの文です"   # three lines at 100 px; 9 × 18 px in one
         save(project, project / TEXTS, json.dumps(texts, ensure_ascii=False, indent=2) + "\n")
@@ -114,10 +122,7 @@ def style_box(locator) -> list[float]:
 def test_a_dragged_node_takes_its_edge_label_and_its_group_frame_along(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context = chromium.new_context(viewport={"width": 1300, "height": 900})
-        page = context.new_page()
-        troubles: list[str] = []
-        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        context, page, troubles = open_page(chromium, served)
         page.goto(f"http://{served.host}:{served.port}/en/loop.html")
         figure = page.locator("#figure-steps")
         label, frame = figure.locator(".edge-label"), figure.locator('[data-group="acting"]')
@@ -155,10 +160,7 @@ def test_a_dragged_node_takes_its_edge_label_and_its_group_frame_along(chromium,
 def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context = chromium.new_context(viewport={"width": 1300, "height": 900})
-        page = context.new_page()
-        troubles: list[str] = []
-        page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
+        context, page, troubles = open_page(chromium, served)
         page.goto(f"http://{served.host}:{served.port}/en/loop.html")
         figure = page.locator("#figure-steps")
         figure.get_by_role("button", name="Edit figure").click()
@@ -210,8 +212,7 @@ def test_the_editor_marks_an_edge_label_and_a_title_their_japanese_text_overflow
     (project / TEXTS).write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n",
                                  encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context = chromium.new_context(viewport={"width": 1300, "height": 900})
-        page = context.new_page()
+        context, page, _ = open_page(chromium, served)
         page.goto(f"http://{served.host}:{served.port}/en/loop.html")
         figure = page.locator("#figure-steps")
         figure.get_by_role("button", name="Edit figure").click()
@@ -225,8 +226,7 @@ def test_the_editor_marks_an_edge_label_and_a_title_their_japanese_text_overflow
 def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context = chromium.new_context(viewport={"width": 1300, "height": 900})
-        page = context.new_page()
+        context, page, _ = open_page(chromium, served)
         page.goto(f"http://{served.host}:{served.port}/en/loop.html")
         figure = page.locator("#figure-steps")
         figure.get_by_role("button", name="Edit figure").click()

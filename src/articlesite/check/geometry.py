@@ -17,6 +17,7 @@ import math
 from itertools import combinations
 
 from ..geometry.crossings import crossings
+from ..geometry.labels import crosses
 from ..load.figures import LABEL_HEIGHT, Edge, Figure, Label, Node, Segment
 from ..problems import Findings
 from .annotations import check_annotations
@@ -90,21 +91,8 @@ def edge_through_nodes(figure: Figure, edge: Edge) -> list[tuple[Node, Box]]:
 
 
 def _segment_meets(s: Segment, box: Box) -> bool:
-    """Whether a segment passes through a box (Liang–Barsky clipping)."""
-    low, high = 0.0, 1.0
-    dx, dy = s.x2 - s.x1, s.y2 - s.y1
-    for p, q in ((-dx, s.x1 - box[0]), (dx, box[2] - s.x1), (-dy, s.y1 - box[1]),
-                 (dy, box[3] - s.y1)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-    return low < high
+    """Whether a segment passes through a box (its sides included)."""
+    return crosses((s.x1, s.y1), (s.x2, s.y2), box, closed=True)
 
 
 def check_geometry(figure: Figure, findings: Findings) -> None:

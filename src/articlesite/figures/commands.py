@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..problems import command
+from ..problems import command, plural
 
 
 def add_parser(subcommand) -> None:
@@ -74,7 +74,7 @@ def report(root: Path, placed) -> int:
               "set them.")
     crossed = placed.crossings
     print("No edge crosses another." if not crossed else
-          f"{crossed} edge crossing{'s' * (crossed > 1)} left (`{command()} check` lists "
+          f"{plural(crossed, 'edge crossing')} left (`{command()} check` lists "
           "them): moving a box in the figure editor may remove them.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:

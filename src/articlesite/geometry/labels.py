@@ -224,15 +224,16 @@ def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
     return hits + sum(1 for s in segments if _meets(s, grown))
 
 
-def crosses(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:
+def crosses(a: Point, b: Point, box: tuple[float, float, float, float],
+            closed: bool = False) -> bool:
     """Whether the segment a–b meets the inside of `box` (left, top, right, bottom)
-    (Liang–Barsky clipping)."""
+    (Liang–Barsky clipping); `closed`: a segment lying along a side meets it too."""
     low, high = 0.0, 1.0
     dx, dy = b[0] - a[0], b[1] - a[1]
     for p, q in ((-dx, a[0] - box[0]), (dx, box[2] - a[0]), (-dy, a[1] - box[1]),
                  (dy, box[3] - a[1])):
         if p == 0:
-            if q <= 0:
+            if q < 0 or (q == 0 and not closed):
                 return False
             continue
         t = q / p

@@ -8,7 +8,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from ..problems import Problem, warning_lines
+from ..problems import Problem, plural, warning_lines
 from .messages import changed_names, shorten
 from .outcome import BuildState, problem_entries
 from .watchdog import BuildReport
@@ -138,9 +138,8 @@ class Builder:
     def fail(self, problems, quiet: bool = False) -> None:
         """Publish a failed build's problems to the open pages (and say so, unless
         `quiet`: the supervisor said it)."""
-        count = len(problems)
         if not quiet:
-            print(f"Build failed: {count} problem{'s' if count != 1 else ''}; site/ keeps "
+            print(f"Build failed: {plural(len(problems), 'problem')}; site/ keeps "
                   "the last good build, open pages show the problems.", flush=True)
             for problem in problems:
                 print(f"  {problem}", flush=True)

@@ -36,6 +36,7 @@ from pygments.token import (
     _TokenType,
 )
 
+from ...problems import plural
 from .common import line_of, report
 from .languages import SUPERSETS, lexer_name
 
@@ -222,7 +223,7 @@ def render_code(self, tokens, idx, options, env) -> str:
             if outside is not None:
                 shown = f"{outside:,}" if outside < 10**9 else "a number that large"
                 report(env, line, f"hl_lines marks line {shown}, but the block has "
-                       f"{len(lines)} line{'s' if len(lines) != 1 else ''}")
+                       f"{plural(len(lines), 'line')}")
     classes = ["highlight"]
     style = ""
     if "linenums" in opts:
