@@ -4,7 +4,7 @@ alone (nothing lies beyond it), and the page reloads with the text fitting; a no
 in the editor takes its group's frame and its edge's label along; a label dragged slides
 along its route, a group dragged by its title moves its members, and the save changes
 those two lines; an overflowing label and title are marked; a label's text is edited in
-the bar and saved into the dictionary."""
+the bar (its edge selected) and saved into the dictionary, its box grown to hold it."""
 
 from __future__ import annotations
 
@@ -79,7 +79,8 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
                                ".includes('長めのメモの文です')", timeout=DEADLINE_MS)
         assert note.evaluate(OVERFLOWS)   # the longer text does not fit
         before = (project / SPEC).read_text(encoding="utf-8")
-        page.locator("#figure-steps").get_by_role("button", name="Fit to texts").click()
+        # (the button speaks the page's language)
+        page.locator("#figure-steps").get_by_role("button", name="文字に合わせる").click()
         # (the spec read from the file: the page may reload with the rebuild before the
         # button's message is seen)
         assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before)
@@ -231,8 +232,8 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         figure = page.locator("#figure-steps")
         figure.get_by_role("button", name="Edit figure").click()
         page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
-        figure.locator(".edge-label").click()
-        area = figure.locator('.fe-annotation-texts textarea[data-language="en"]')
+        figure.locator(".edge-label").click()     # its edge selected: the label's text
+        area = figure.locator('.fe-texts textarea[data-field="label"]')
         assert area.input_value() == "A note"
         area.fill("A longer note")
         area.blur()
@@ -243,5 +244,12 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         # of the save is seen)
         assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
                     ["note"]["en"] == "A longer note")
-        assert (project / SPEC).read_text(encoding="utf-8") == spec
+        # The label's box grew to hold the longer text: that line alone changed.
+        after = (project / SPEC).read_text(encoding="utf-8")
+        changed = [(a, b) for a, b in zip(spec.splitlines(), after.splitlines(), strict=True)
+                   if a != b]
+        assert [a for a, _ in changed] == [
+            "  - {from: act, to: learn, label: note, label_box: [60, 24]}"], changed
+        width = float(changed[0][1].split("label_box: [")[1].split(",")[0])
+        assert width > 60
         context.close()

@@ -1,21 +1,21 @@
-/* Edge labels and group frames in the figure editor (editor.js), which draws nodes,
-   labels and edges from the spec but not these: while a figure is edited, each edge
-   label keeps its place beside its edge (the same offset from the middle of the route's
-   longest run as the build gave it), and each group's frame follows its members' boxes
-   (geometry/frames.py: 15 px round them, the title band on top). Dragging a label slides
-   it along its route (the edge's `label_at`, 0 to 1, saved with the spec); dragging a
-   group's title moves its members (on the editor's 5 px grid); a click on either opens
-   its text in every language in the editor's bar, saved with the editor's texts. Each
-   label and title says
-   whether its text fits its box in every language and both diagram styles, as the
-   editor's marks say it of a node (measure.js, on a copy per language). The build places
-   both again from the saved spec. */
+/* Edge labels and group frames in the figure editor (editor.js), drawn from its model
+   (an edge's `label`, `label_box`, `label_at`; a group's `title`, `title_box`, `nodes`),
+   the build's own elements first: each edge label keeps its place beside its edge (the
+   same offset from the middle of the route's longest run as the build gave it; once
+   dragged, or new, at `label_at` along the route, as the build puts it), and each
+   group's frame follows its members' boxes (geometry/frames.py: 15 px round them, the
+   title band on top). Dragging a label slides it along its route (`label_at`, 0 to 1);
+   dragging a group's title moves its members (on the editor's 5 px grid); a click
+   selects the label's edge or the group, whose fields the bar then shows
+   (groups_bar.js). Each operation is one step of the editor's undo. Each label and title
+   says whether its text fits its box in every language and both diagram styles, as the
+   editor's marks say it of a node (measure.js, on a copy per language). */
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor;
   if (!F) return;
   var PADDING = 15, INSET = 6, TITLE_GAP = 24, GAP = 4, GRID = 5;
-  var seen = null, labels = [], groups = [];
+  var seen = null, T = F.parts.T;
 
   function num(value) { return parseFloat(value) || 0; }
   function boxOf(el) {
@@ -68,77 +68,129 @@
     return total ? best.at / total : 0;
   }
 
+  /* The elements of the edge labels and group frames, by the uid of their edge or group
+     in the editor's model (the build's own elements at first; made for new ones). */
+  var els = {}, offsets = {};
   function start(editor) {
     var canvas = editor.canvas;
-    labels = [];
+    els = {};
+    offsets = {};
     canvas.querySelectorAll(".edge-label[data-edge]").forEach(function (el) {
-      var edge = editor.model.edges[Number(el.getAttribute("data-edge"))];
-      if (edge) labels.push({ el: el, edge: edge, offset: null });
+      var origin = Number(el.getAttribute("data-edge"));
+      var edge = editor.model.edges.filter(function (e) { return e.origin === origin; })[0];
+      if (edge && edge.fields.label) els[edge.uid] = el;
+      else el.remove();
     });
-    groups = [];
     canvas.querySelectorAll("[data-group]").forEach(function (el) {
-      var frame = boxOf(el), title = el.querySelector(".group-title");
-      var members = editor.model.nodes.filter(function (node) {
-        var b = node.fields.box;
-        return b[0] >= frame[0] && b[1] >= frame[1] && b[0] + b[2] <= frame[0] + frame[2] &&
-          b[1] + b[3] <= frame[1] + frame[3];
-      }).map(function (node) { return node.fields.id; });
       var id = el.getAttribute("data-group");
-      var named = (editor.data.groups || []).filter(function (g) { return g.id === id; })[0];
-      groups.push({ el: el, title: title ? boxOf(title).slice(2) : [0, 0], members: members,
-                    key: named ? named.title : null });
+      var group = editor.model.groups.filter(function (g) { return g.fields.id === id; })[0];
+      if (group) els[group.uid] = el;
+      else el.remove();
+    });
+  }
+  function make(tag, className, parent, before) {
+    var el = document.createElement(tag);
+    el.className = className;
+    parent.insertBefore(el, before || null);
+    return el;
+  }
+  /* An element's text in the language shown, filled again only when it changed. */
+  function fill(editor, el, key) {
+    var text = editor.text(key) || "…", sig = editor.language + "\n" + text + "\n" + ((F.segments || {}).answered || 0);
+    if (el.getAttribute("data-shown") === sig) return;
+    el.setAttribute("data-shown", sig);
+    if (window.articlesiteRichText) window.articlesiteRichText.replace(el, text);
+  }
+
+  function sync(editor) {
+    var live = {};
+    editor.model.groups.forEach(function (group) {
+      live[group.uid] = true;
+      var el = els[group.uid];
+      if (!el || !el.isConnected) {
+        el = els[group.uid] = make("div", "figure-group", editor.canvas, editor.canvas.firstChild);
+        make("div", "group-title", el);
+      }
+      el.setAttribute("data-group", group.fields.id);
+      el.classList.toggle("fe-selected", editor.isSelected(group));
+      frame(editor, group, el);
+    });
+    editor.model.edges.forEach(function (edge, i) {
+      if (!edge.fields.label) return;
+      live[edge.uid] = true;
+      var el = els[edge.uid];
+      if (!el || !el.isConnected) el = els[edge.uid] = make("div", "edge-label", editor.canvas, editor.edgeLayer);
+      el.setAttribute("data-edge", String(i));
+      el.classList.toggle("fe-selected", editor.isSelected(edge));
+      fill(editor, el, edge.fields.label);
+      place(edge, el);
+    });
+    Object.keys(els).forEach(function (uid) {
+      if (!live[uid]) { els[uid].remove(); delete els[uid]; delete offsets[uid]; }
     });
   }
 
-  function follow(editor) {
-    labels.forEach(function (label) {
-      var points = pointsOf(label.edge), at = points && anchor(points);
-      if (!at) return;
-      var box = boxOf(label.el);
-      if (label.slid) {   /* where the drag put it: as the build puts a slid label */
-        var p = along(points, label.edge.fields.label_at);
-        label.el.style.left = px(p.across ? p.x - box[2] / 2 : p.x + GAP);
-        label.el.style.top = px(p.across ? p.y - GAP - box[3] : p.y - box[3] / 2);
-        return;
-      }
-      if (label.offset === null) label.offset = [box[0] - at.x, box[1] - at.y];
-      label.el.style.left = px(at.x + label.offset[0]);
-      label.el.style.top = px(at.y + label.offset[1]);
-    });
-    groups.forEach(function (group) {
-      var boxes = members(editor, group).map(function (node) { return node.fields.box; });
-      if (!boxes.length) return;
-      var left = Math.min.apply(null, boxes.map(function (b) { return b[0]; }));
-      var top = Math.min.apply(null, boxes.map(function (b) { return b[1]; }));
-      var right = Math.max.apply(null, boxes.map(function (b) { return b[0] + b[2]; }));
-      var bottom = Math.max.apply(null, boxes.map(function (b) { return b[1] + b[3]; }));
-      var band = INSET + group.title[1] + TITLE_GAP;
-      group.el.style.left = px(left - PADDING);
-      group.el.style.top = px(top - band);
-      group.el.style.width = px(Math.max(right - left + 2 * PADDING, group.title[0] + 2 * INSET));
-      group.el.style.height = px(bottom - top + band + PADDING);
-    });
+  /* A label beside its edge: where the build put it, kept at the same offset from the
+     middle of the route's longest run; slid along the route (`label_at`) once dragged,
+     and a new label half way along. */
+  function place(edge, el) {
+    var points = pointsOf(edge), at = points && anchor(points), size = edge.fields.label_box || [0, 0];
+    el.style.width = px(size[0]);
+    el.style.height = px(size[1]);
+    if (!at) return;
+    var built = offsets[edge.uid] === undefined && el.style.left && edge.fields.label_at === undefined;
+    if (built) offsets[edge.uid] = [num(el.style.left) - at.x, num(el.style.top) - at.y];
+    if (edge.fields.label_at !== undefined || !offsets[edge.uid]) {
+      var p = along(points, edge.fields.label_at === undefined ? 0.5 : edge.fields.label_at);
+      el.style.left = px(p.across ? p.x - size[0] / 2 : p.x + GAP);
+      el.style.top = px(p.across ? p.y - GAP - size[1] : p.y - size[1] / 2);
+      return;
+    }
+    el.style.left = px(at.x + offsets[edge.uid][0]);
+    el.style.top = px(at.y + offsets[edge.uid][1]);
+  }
+
+  /* A group's frame round its members' boxes (geometry/frames.py), its title inside. */
+  function frame(editor, group, el) {
+    var title = el.querySelector(".group-title"), size = group.fields.title_box || [0, 0];
+    fill(editor, title, group.fields.title);
+    title.style.cssText = "left:" + px(INSET) + ";top:" + px(INSET) + ";width:" + px(size[0]) + ";height:" + px(size[1]);
+    var boxes = members(editor, group).map(function (node) { return node.fields.box; });
+    if (!boxes.length) return;
+    var left = Math.min.apply(null, boxes.map(function (b) { return b[0]; }));
+    var top = Math.min.apply(null, boxes.map(function (b) { return b[1]; }));
+    var right = Math.max.apply(null, boxes.map(function (b) { return b[0] + b[2]; }));
+    var bottom = Math.max.apply(null, boxes.map(function (b) { return b[1] + b[3]; }));
+    var band = INSET + size[1] + TITLE_GAP;
+    el.style.left = px(left - PADDING);
+    el.style.top = px(top - band);
+    el.style.width = px(Math.max(right - left + 2 * PADDING, size[0] + 2 * INSET));
+    el.style.height = px(bottom - top + band + PADDING);
   }
 
   function members(editor, group) {
-    return editor.model.nodes.filter(function (node) { return group.members.indexOf(node.fields.id) >= 0; });
+    return group.fields.nodes.map(function (id) { return editor.nodeById(id); }).filter(Boolean);
+  }
+  function owner(target) {
+    var el = target.closest(".edge-label, .figure-group");
+    return Object.keys(els).filter(function (uid) { return els[uid] === el; })[0] || null;
   }
 
-  /* Dragging: a label along its route, a group by its title. */
+  /* Dragging: a label along its route, a group by its title; a click selects the
+     label's edge or the group (Shift: adds it to the selection, or takes it out). */
   var drag = null;
   function down(e) {
     var editor = F.current, target = e.target;
-    if (!editor || !editor.canvas || !editor.canvas.contains(target)) return;
-    var label = target.closest(".edge-label"), title = target.closest(".group-title");
-    var found = label ? labels.filter(function (l) { return l.el === label; })[0] :
-      title ? groups.filter(function (g) { return g.el.contains(title); })[0] : null;
-    if (!found) return;
+    if (!editor || !editor.canvas || !editor.canvas.contains(target) || (e.button !== undefined && e.button !== 0)) return;
+    var onLabel = target.closest(".edge-label"), onTitle = target.closest(".group-title");
+    var uid = (onLabel || onTitle) && owner(target), item = uid && editor.find(uid);
+    if (!item) return;
     e.preventDefault();
     e.stopPropagation();
-    var from = editor.point(e);
-    drag = { editor: editor, label: label ? found : null, group: title ? found : null, from: from,
-             moved: false, el: label || title,
-             boxes: title ? members(editor, found).map(function (n) { return n.fields.box.slice(); }) : null };
+    editor.canvas.focus({ preventScroll: true });
+    var nodes = onTitle ? members(editor, item) : [];
+    drag = { editor: editor, item: item, label: !!onLabel, from: editor.point(e), moved: false, shift: e.shiftKey,
+             nodes: nodes, boxes: nodes.map(function (n) { return n.fields.box.slice(); }) };
   }
   function moved(e) {
     if (!drag) return;
@@ -147,66 +199,45 @@
     if (!drag.moved && Math.hypot(at[0] - drag.from[0], at[1] - drag.from[1]) < 3) return;
     drag.moved = true;
     if (drag.label) {
-      var points = pointsOf(drag.label.edge);
-      if (!points) return;
-      drag.label.edge.fields.label_at = Math.round(nearest(points, at) * 100) / 100;
-      drag.label.slid = true;
-    } else {
-      var dx = Math.round((at[0] - drag.from[0]) / GRID) * GRID, dy = Math.round((at[1] - drag.from[1]) / GRID) * GRID;
-      members(editor, drag.group).forEach(function (node, i) {
-        var b = drag.boxes[i];
-        node.fields.box = [b[0] + dx, b[1] + dy, b[2], b[3]];
-      });
-      editor.draw();
-      editor.route();
+      var points = pointsOf(drag.item);
+      if (points) drag.item.fields.label_at = Math.round(nearest(points, at) * 100) / 100;
+      return;
     }
+    var dx = Math.round((at[0] - drag.from[0]) / GRID) * GRID, dy = Math.round((at[1] - drag.from[1]) / GRID) * GRID;
+    drag.boxes.forEach(function (b) {
+      dx = Math.max(-b[0], Math.min(editor.model.width - b[2] - b[0], dx));
+      dy = Math.max(-b[1], Math.min(editor.model.height - b[3] - b[1], dy));
+    });
+    drag.nodes.forEach(function (node, i) {
+      var b = drag.boxes[i];
+      node.fields.box = [b[0] + dx, b[1] + dy, b[2], b[3]];
+    });
+    editor.draw(false);
+    editor.route();
   }
   function up() {
     if (!drag) return;
-    var editor = drag.editor, clicked = !drag.moved && drag;
+    var d = drag, editor = d.editor;
     drag = null;
-    if (clicked) {
-      openTexts(editor, clicked.el, clicked.label ? clicked.label.edge.fields.label : clicked.group.key);
+    if (!d.moved) {
+      if (d.shift) editor.toggle(d.item);
+      else editor.select([d.item.uid]);
       return;
     }
-    if (editor.route) editor.route();
-    if (editor.commit) editor.commit();
+    if (d.label) editor.commit(T("label-slid", { at: Math.round(d.item.fields.label_at * 100) }));
+    else {
+      editor.route();
+      editor.commit(T("moved", { what: editor.describe([d.item]) }));
+    }
+    editor.draw(false);
   }
   var style = document.createElement("style");
   style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
-    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}" +
-    ".fe-annotation-texts{margin-top:6px}.fe-annotation-texts p{margin:0}" +
-    ".fe-annotation-texts label{display:inline-flex;gap:4px;align-items:center;margin-right:10px}";
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);
   document.addEventListener("pointerup", up, true);
-
-  /* A label's or title's text in every language, in the editor's bar. */
-  function openTexts(editor, el, key) {
-    var bar = editor.figure.querySelector(".fe-bar");
-    if (!bar || !key) return;
-    var old = bar.querySelector(".fe-annotation-texts");
-    if (old) old.remove();
-    var box = bar.appendChild(document.createElement("div")), RT = window.articlesiteRichText;
-    box.className = "fe-annotation-texts";
-    var what = box.appendChild(document.createElement("p"));
-    what.textContent = (el.classList.contains("edge-label") ? "Edge label" : "Group title") + " (" + key + ")";
-    editor.data.languages.forEach(function (lang) {
-      var label = box.appendChild(document.createElement("label")), area = document.createElement("textarea");
-      label.textContent = lang.name + " ";
-      label.appendChild(area);
-      area.lang = lang.lang;
-      area.rows = 1;
-      area.value = (editor.texts[key] || {})[lang.code] || "";
-      area.setAttribute("data-language", lang.code);
-      area.addEventListener("input", function () {
-        (editor.texts[key] = editor.texts[key] || {})[lang.code] = area.value;
-        if (lang.code === editor.language && RT) RT.replace(el, area.value);
-      });
-      area.addEventListener("change", function () { editor.commit(); });
-    });
-  }
 
   /* Text fit: a copy of the labels and titles in each language, measured. */
   var measured = null;
@@ -235,15 +266,18 @@
         RT.replace(made, (editor.texts[key] || {})[lang.code] || "");
         return made;
       }
-      labels.forEach(function (label) {
-        copy(label.el, label.edge.fields.label, canvas).setAttribute("data-edge", label.el.getAttribute("data-edge"));
+      editor.model.edges.forEach(function (edge, i) {
+        var el = els[edge.uid];
+        if (el && edge.fields.label) copy(el, edge.fields.label, canvas).setAttribute("data-edge", String(i));
       });
-      groups.forEach(function (group) {
-        var frame = canvas.appendChild(document.createElement("div")), title = group.el.querySelector(".group-title");
-        frame.className = "figure-group";
-        frame.style.cssText = group.el.style.cssText;
-        frame.setAttribute("data-group", group.el.getAttribute("data-group"));
-        if (title && group.key) copy(title, group.key, frame);
+      editor.model.groups.forEach(function (group) {
+        var el = els[group.uid];
+        if (!el) return;
+        var made = canvas.appendChild(document.createElement("div")), title = el.querySelector(".group-title");
+        made.className = "figure-group";
+        made.style.cssText = el.style.cssText;
+        made.setAttribute("data-group", group.fields.id);
+        copy(title, group.fields.title, made);
       });
     });
     var findings = window.articlesiteMeasure(holder).findings;
@@ -257,15 +291,15 @@
       var found = over[element] || {}, langs = Object.keys(found);
       el.classList.toggle("fe-label-over", langs.length > 0);
       el.title = langs.length ? langs.map(function (code) {
-        return code + ": overflowing by " + found[code].px + " px (" + found[code].style + " style)";
-      }).join("\n") : "fits in every language and both diagram styles";
+        return T("fit-over", { language: code, px: found[code].px, style: found[code].style });
+      }).join("\n") : T("fit-ok");
     }
-    labels.forEach(function (label) {
-      mark(label.el, "edge-label " + (Number(label.el.getAttribute("data-edge")) + 1));
+    editor.model.edges.forEach(function (edge, i) {
+      if (els[edge.uid]) mark(els[edge.uid], "edge-label " + (i + 1));
     });
-    groups.forEach(function (group) {
-      var title = group.el.querySelector(".group-title");
-      if (title) mark(title, "group " + group.el.getAttribute("data-group"));
+    editor.model.groups.forEach(function (group) {
+      var title = els[group.uid] && els[group.uid].querySelector(".group-title");
+      if (title) mark(title, "group " + group.fields.id);
     });
   }
 
@@ -273,8 +307,9 @@
     var editor = F.current;
     if (editor && editor.model && editor.canvas && editor.canvas.isConnected) {
       if (seen !== editor) { seen = editor; start(editor); measured = null; }
-      follow(editor);
-      var texts = JSON.stringify(editor.texts);
+      sync(editor);
+      var texts = JSON.stringify([editor.texts, editor.model.groups, editor.model.edges.map(function (e) {
+        return e.fields.label_box || null; }), (F.segments || {}).answered]);
       if (texts !== measured) { measured = texts; measureFit(editor); }
     } else seen = null;
     requestAnimationFrame(tick);

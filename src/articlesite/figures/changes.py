@@ -47,7 +47,7 @@ def element(item: dict, name: str) -> dict:
 def plans(data: dict, spec: dict) -> dict[str, Plan]:
     """Each list's edits: the page's elements against the spec's, by origin."""
     found = {}
-    for name in SECTIONS:
+    for name in (*SECTIONS, "groups"):
         before = [plain(item) for item in data.get(name) or []]
         plan, kept = Plan(), set()
         for item in spec.get(name, []):

@@ -22,7 +22,7 @@
   var stats = F.stats = { routes: [] };
   var current = null;   /* the figure being edited: one at a time */
   var ID = /^[a-z0-9][a-z0-9-]*$/;
-  var LISTS = ["nodes", "edges", "labels", "dividers", "lifelines"];
+  var LISTS = ["nodes", "edges", "labels", "dividers", "lifelines", "groups"];
 
   /* The editor's interface strings (the theme's `editor-` strings, which a project's
      templates/strings.yaml overrides), in the page's language, else the source
@@ -36,6 +36,17 @@
     return text.replace(/\{(\w+)\}/g, function (whole, key) {
       return vars && vars[key] !== undefined ? vars[key] : whole;
     });
+  }
+
+  /* What serve answered, in the page's language: its message key (`editor-server-KEY`)
+     with its arguments, the build's own messages (`problems`) after it; the server's
+     English message only for a key the strings lack. */
+  function told(answer) {
+    if (!answer || !answer.key) return (answer && answer.message) || "";
+    var name = "server-" + answer.key, text = T(name, answer.args || {});
+    if (text === name) return answer.message;
+    if (answer.problems && answer.problems.length) text += " " + answer.problems.join("; ");
+    return text;
   }
 
   function post(action, body) {
@@ -112,7 +123,7 @@
 
   Editor.prototype.modelOf = function (spec) {
     var self = this, model = { width: spec.width, height: spec.height };
-    ["nodes", "edges", "labels", "dividers", "lifelines"].forEach(function (list) {
+    LISTS.forEach(function (list) {
       model[list] = (spec[list] || []).map(function (fields, i) {
         return { uid: "e" + self.uid++, list: list, origin: i, fields: copy(fields) };
       });
@@ -137,7 +148,7 @@
 
   Editor.prototype.all = function () {
     var m = this.model;
-    return [].concat(m.nodes, m.labels, m.dividers, m.lifelines, m.edges);
+    return [].concat(m.nodes, m.labels, m.dividers, m.lifelines, m.edges, m.groups);
   };
   /* The selected elements, in the order they were selected; the one selected alone. */
   Editor.prototype.chosen = function () {
@@ -311,7 +322,7 @@
     corner.style.left = px(this.model.width);
     corner.style.top = px(this.model.height);
     if (item && item.list === "edges") { this.drawEnds(item); return; }
-    if (!item) return;
+    if (!item || !item.fields.box) return;   /* a group: its title moves it */
     var r = this.rect(item);
     HANDLES[item.list].forEach(function (name) {
       var h = make("span", "fe-handle", overlay);
@@ -348,7 +359,8 @@
   Editor.prototype.snapshot = function () {
     var m = this.model;
     return JSON.stringify({ model: { width: m.width, height: m.height, nodes: m.nodes, edges: m.edges,
-                                     labels: m.labels, dividers: m.dividers, lifelines: m.lifelines },
+                                     labels: m.labels, dividers: m.dividers, lifelines: m.lifelines,
+                                     groups: m.groups },
                             texts: this.texts, renames: this.renames }, unrouted);
   };
   Editor.prototype.commit = function (message) {
@@ -487,8 +499,14 @@
     items.forEach(function (item) { boxes[item.uid] = item.fields.box.slice(); });
     return boxes;
   };
+  /* What the selection moves: its boxes, a group's members for the group. */
   Editor.prototype.movable = function () {
-    return this.chosen().filter(function (item) { return item.fields.box; });
+    var self = this, found = [];
+    this.chosen().forEach(function (item) {
+      var items = item.list === "groups" ? item.fields.nodes.map(function (id) { return self.nodeById(id); }) : [item];
+      items.forEach(function (one) { if (one && one.fields.box && found.indexOf(one) < 0) found.push(one); });
+    });
+    return found;
   };
 
   /* Align the selected elements on the first one selected's side or middle, or space
@@ -662,10 +680,11 @@
       figure: this.id, width: m.width, height: m.height,
       nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
       labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
-      edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; })
+      edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; }),
+      groups: m.groups.map(function (g) { return { nodes: g.fields.nodes, title_box: g.fields.title_box }; })
     };
     post("route", request).then(function (result) {
-      if (result.status !== 200) { self.say(result.answer.message, true); return; }
+      if (result.status !== 200) { self.say(told(result.answer), true); return; }
       var problems = [];
       routed.forEach(function (edge, i) {
         var answer = result.answer.edges[i];
@@ -1067,7 +1086,7 @@
     this.saving = true;
     post("save", this.request()).then(function (result) {
       self.saving = false;
-      if (result.status !== 200) { self.say(result.answer.message, true); return; }
+      if (result.status !== 200) { self.say(told(result.answer), true); return; }
       self.saved = true;
       try { sessionStorage.setItem(REOPEN, self.id); } catch (e) {}
       var changed = result.answer.changed;
@@ -1083,7 +1102,8 @@
   };
 
   /* What editor_bar.js (the bar, its fields and what its buttons do) builds on. */
-  F.parts = { Editor: Editor, make: make, T: T, ID: ID, LISTS: LISTS, endName: endName, grid: grid };
+  F.parts = { Editor: Editor, make: make, T: T, ID: ID, LISTS: LISTS, endName: endName, grid: grid,
+              told: told };
 
   function holds() { return !!current && !current.saved; }
   function reloadIfDue() {
@@ -1098,7 +1118,7 @@
     button.disabled = true;
     post("open", { figure: id }).then(function (result) {
       button.disabled = false;
-      if (result.status !== 200) { button.after(make("span", "fe-refused")); button.nextSibling.textContent = result.answer.message; return; }
+      if (result.status !== 200) { button.after(make("span", "fe-refused")); button.nextSibling.textContent = told(result.answer); return; }
       button.hidden = true;
       current = new Editor(figure, result.answer);
       F.current = current;

@@ -38,21 +38,22 @@ from typing import Any
 from ..check.reserved import PAGE_IDS
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, load_figure
+from ..load.phrases import breaks
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
 from ..load.texts import value_problem
 from ..load.theme import EDITOR, OVERRIDES, STRINGS, theme_strings
-from ..problems import Problems
+from ..problems import BuildError, Problems, UsageError
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
-from .fitting import fit_request
+from .fitting import fit_figure
 from .new import add_entries
 from .rename import keys_of, problems_of, rename_keys, used_elsewhere
 from .routing import route_request
 
 PREFIX = "/__articlesite/figure/"
-LISTS = ("nodes", "edges", "labels", "dividers", "lifelines")
+LISTS = ("nodes", "edges", "labels", "dividers", "lifelines", "groups")
 MAX_ELEMENTS = 2_000          # per list: far more than a figure can show
 MAX_COORDINATE = 100_000.0    # px: larger is a mistake, not a figure
 
@@ -94,6 +95,7 @@ class FigureEditor:
         safe = json.dumps(settings).replace("<", "\\u003c")
         scripts = [translate.joinpath("richtext.js"), translate.joinpath("measure.js"),
                    here.joinpath("editor.js"), here.joinpath("editor_bar.js"),
+                   here.joinpath("groups_bar.js"), here.joinpath("segment.js"),
                    here.joinpath("fit_button.js"), here.joinpath("annotations.js")]
         style = here.joinpath("editor.css").read_text(encoding="utf-8")
         return (f"<style>{style}</style><script>window.articlesiteFigureEditor={safe};\n"
@@ -103,25 +105,27 @@ class FigureEditor:
     def handle(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, dict]:
         """Answer one POST: (status, JSON answer). Never raises for a bad request."""
         actions = {"open": self.open, "route": self.route, "save": self.save,
-                   "fit": lambda request: fit_request(self.root, self.spec_path(request))}
+                   "fit": lambda request: fit_answer(self.root, self.spec_path(request)),
+                   "segment": segment_request}
         try:
             request = self.guard.read_request(headers, body)
             action = actions.get(path.removeprefix(PREFIX))
             if action is None:
-                raise Refused(HTTPStatus.NOT_FOUND, "no such figure editor action")
+                raise refused(HTTPStatus.NOT_FOUND, "no-action",
+                              "no such figure editor action")
             with self.guard.lock:
                 return HTTPStatus.OK, action(request)
-        except Refused as refused:
-            return refused.status, {"ok": False, "message": refused.message,
-                                    **refused.details}
+        except Refused as refusal:
+            return refusal.status, answer_of(refusal)
 
     def spec_path(self, request: dict) -> Path:
         figure = request.get("figure")
         if not isinstance(figure, str) or not FIGURE_ID.match(figure):
-            raise Refused(HTTPStatus.BAD_REQUEST, "'figure' must be a figure id")
+            raise _bad("'figure' must be a figure id")
         path = self.root / "figures" / f"{figure}.yaml"
         if not path.is_file():
-            raise Refused(HTTPStatus.NOT_FOUND, f"figures/{figure}.yaml not found")
+            raise refused(HTTPStatus.NOT_FOUND, "no-figure", f"figures/{figure}.yaml not "
+                          "found", file=f"figures/{figure}.yaml")
         return path
 
     def standing(self, path: Path) -> Standing:
@@ -131,8 +135,9 @@ class FigureEditor:
         problems = Problems(self.root)
         checked = build_problems(path, text, problems)
         if checked is None or problems:
-            raise Refused(HTTPStatus.CONFLICT, f"figures/{path.name} has problems; fix them "
-                          f"first (see serve): {'; '.join(map(str, problems))}")
+            raise refused(HTTPStatus.CONFLICT, "spec-problems", f"figures/{path.name} has "
+                          "problems; fix them first (see serve)", file=f"figures/{path.name}",
+                          problems=list(map(str, problems)))
         return Standing(path, text, checked, file_digest(data))
 
     def open(self, request: dict) -> dict:
@@ -141,8 +146,9 @@ class FigureEditor:
         try:
             texts = json.loads(texts_data)
         except ValueError:
-            raise Refused(HTTPStatus.CONFLICT, "figures/figure-texts.json is not valid JSON "
-                          "(see serve)") from None
+            raise refused(HTTPStatus.CONFLICT, "texts-invalid", "figures/figure-texts.json "
+                          "is not valid JSON (see serve)",
+                          file=f"figures/{self.dictionary_path.name}") from None
         site = self.site()
         spec = plain_spec(standing.data)
         title, caption = standing.data["title"], standing.data["caption"]
@@ -164,11 +170,17 @@ class FigureEditor:
     def site(self):
         site = load_site(self.root, Problems(self.root))
         if site is None:
-            raise Refused(HTTPStatus.CONFLICT, "content/site.yaml has problems: see serve")
+            raise refused(HTTPStatus.CONFLICT, "site-problems",
+                          "content/site.yaml has problems: see serve")
         return site
 
     def route(self, request: dict) -> dict:
-        return {"ok": True, "edges": route_request(request, self.groups(request))}
+        groups = request.get("groups")
+        if groups is None:
+            groups = self.groups(request)
+        elif not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
+            raise _bad("'groups' must be a list of objects")
+        return {"ok": True, "edges": route_request(request, groups)}
 
     def groups(self, request: dict) -> list:
         """The groups of the spec a route request names (their titles are in the routes'
@@ -186,26 +198,27 @@ class FigureEditor:
         base = request.get("base")
         if not isinstance(base, dict) or not all(isinstance(base.get(k), str)
                                                  for k in ("spec", "texts")):
-            raise Refused(HTTPStatus.BAD_REQUEST, "'base' must give the digests of the "
-                          "spec and of the dictionary the editor loaded")
+            raise _bad("'base' must give the digests of the spec and of the dictionary the "
+                       "editor loaded")
         standing = self.standing(path)
         texts_data = self.dictionary_path.read_bytes()
         for name, digest, shown in ((base["spec"], standing.digest, f"figures/{path.name}"),
                                     (base["texts"], file_digest(texts_data),
                                      f"figures/{self.dictionary_path.name}")):
             if name != digest:
-                raise Refused(HTTPStatus.CONFLICT, f"{shown} changed on disk since the editor "
-                              "loaded it: nothing was saved. Your edits are still here; "
-                              "close the editor to see the file as it is now.")
+                raise refused(HTTPStatus.CONFLICT, "changed", f"{shown} changed on disk "
+                              "since the editor loaded it: nothing was saved. Your edits are "
+                              "still here; close the editor to see the file as it is now.",
+                              file=shown)
         spec = checked_spec(request.get("spec"))
+        checked_ids(spec, standing.data)
         texts = checked_texts(request.get("texts"), self.site().codes)
         renames = self.checked_renames(request.get("renames") or {}, standing, texts_data)
         new_texts = self.new_dictionary(rename_keys(texts_data.decode("utf-8"), renames), texts)
         try:
             new_spec = changes.apply(standing.text, standing.data, spec)
         except ValueError as error:
-            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, f"nothing was saved: {error}") \
-                from None
+            raise not_saved([str(error)]) from None
         self.validate(path, new_spec, new_texts)
         changed = []
         if new_spec != standing.text:
@@ -228,8 +241,7 @@ class FigureEditor:
         problems = problems_of(renames, entries, keys_of(standing.data),
                                used_elsewhere(self.root, standing.path.stem))
         if problems:
-            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
-                          + "; ".join(problems), problems=problems)
+            raise not_saved(problems)
         return dict(renames)   # type: ignore[call-overload]
 
     def rename_in_record(self, renames: dict) -> list[str]:
@@ -284,9 +296,7 @@ class FigureEditor:
                         problems.add(self.dictionary_path, None, f"{element}: {message}",
                                      key=key, language=code)
         if problems:
-            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
-                          + "; ".join(map(str, problems)),
-                          problems=[str(problem) for problem in problems])
+            raise not_saved([str(problem) for problem in problems])
 
 
 # The editor's interface strings -------------------------------------------------------------
@@ -347,7 +357,7 @@ def plain_spec(data: dict) -> dict:
 # What a page may send ---------------------------------------------------------------------
 
 def _bad(message: str) -> Refused:
-    return Refused(HTTPStatus.BAD_REQUEST, message)
+    return refused(HTTPStatus.BAD_REQUEST, "bad-request", message, detail=message)
 
 
 def checked_spec(spec: Any) -> dict:
@@ -405,6 +415,92 @@ def checked_texts(texts: Any, codes: list[str]) -> dict[tuple[str, str], str]:
         else:
             found[(key, language)] = value
     if problems:
-        raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "nothing was saved: "
-                      + "; ".join(problems), problems=problems)
+        raise not_saved(problems)
     return found
+
+
+def checked_ids(spec: dict, loaded: dict) -> None:
+    """Every node's and group's id used once in its list, and a new one lower-case
+    letters, digits and hyphens; else refused (422) naming the first wrong one."""
+    for name in ("nodes", "groups"):
+        seen: set[str] = set()
+        had = {item.get("id") for item in loaded.get(name) or [] if isinstance(item, dict)}
+        for item in spec.get(name, []):
+            found = item.get("id")
+            if found not in had and (not isinstance(found, str) or not FIGURE_ID.match(found)):
+                raise refused(HTTPStatus.UNPROCESSABLE_ENTITY, "id-invalid", "nothing was "
+                              f"saved: the id {found!r} is not lower-case letters, digits "
+                              "and hyphens", id=str(found))
+            if found in seen:
+                raise refused(HTTPStatus.UNPROCESSABLE_ENTITY, "id-used", "nothing was "
+                              f"saved: the id {found!r} is used twice", id=found)
+            seen.add(found)
+
+
+# What the page is told: a message key of the theme's `editor-server-` strings ------------
+
+def refused(status: HTTPStatus, key: str, message: str, **args) -> Refused:
+    """A refusal the page shows in its language: the string `editor-server-KEY` with
+    `args` (the English `message` for other clients and the log); a list of problems
+    (the build's own messages) goes with it as `problems`."""
+    problems = args.pop("problems", None)
+    extra = {"problems": problems} if problems is not None else {}
+    return Refused(status, message, key=key, args=args, **extra)
+
+
+# A refusal of the guard (translate/editor.py), by its status: its key.
+GUARD_KEYS = {HTTPStatus.FORBIDDEN: "forbidden", HTTPStatus.UNSUPPORTED_MEDIA_TYPE:
+              "bad-request", HTTPStatus.BAD_REQUEST: "bad-request",
+              HTTPStatus.REQUEST_ENTITY_TOO_LARGE: "too-large",
+              HTTPStatus.NOT_FOUND: "no-action"}
+
+
+def answer_of(refusal: Refused) -> dict:
+    """A refusal as the page is given it: ok false, the English message, the key (one of
+    the guard's refusals gets its key from its status) and its arguments."""
+    details = dict(refusal.details)
+    if "key" not in details:
+        details["key"] = GUARD_KEYS.get(refusal.status, "bad-request")
+        details["args"] = {"detail": refusal.message}
+    return {"ok": False, "message": refusal.message, **details}
+
+
+def not_saved(problems: list[str]) -> Refused:
+    return refused(HTTPStatus.UNPROCESSABLE_ENTITY, "not-saved",
+                   "nothing was saved: " + "; ".join(problems), problems=problems)
+
+
+def fit_answer(root: Path, path: Path) -> dict:
+    """The figure editor's "Fit to texts" (fit_button.js): `figure fit` on the spec
+    (figures/fitting.py), what it did said by a key and its arguments."""
+    try:
+        fitted = fit_figure(root, path.stem)
+    except (UsageError, BuildError) as error:
+        raise refused(HTTPStatus.CONFLICT, "not-fitted", f"Not fitted: {error}",
+                      error=str(error)) from None
+    if not fitted.grown:
+        return {"ok": True, "changed": [], "key": "fits-already", "args": {},
+                "message": "Every box fits its texts already."}
+    args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved}
+    return {"ok": True, "changed": [f"figures/{path.name}"],
+            "key": "fitted-moved" if fitted.moved else "fitted", "args": args,
+            "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other boxes."}
+
+
+# Where a text being typed may break: the build's phrases (load/phrases.py) ---------------
+
+MAX_SEGMENTS, MAX_SEGMENT_TEXT = 500, 2_000
+
+
+def segment_request(request: dict) -> dict:
+    """`segment` `{"texts": [{"text", "lang"}]}`: for each, the offsets in the text where
+    the build lets a line break between two phrases (BudouX, the kinsoku rules), so that
+    what the editor shows while a Japanese or Chinese text is typed breaks where the
+    build's will."""
+    texts = request.get("texts")
+    if not isinstance(texts, list) or len(texts) > MAX_SEGMENTS or not all(
+            isinstance(t, dict) and isinstance(t.get("text"), str)
+            and len(t["text"]) <= MAX_SEGMENT_TEXT and isinstance(t.get("lang"), str)
+            for t in texts):
+        raise _bad("'texts' must be a list of {\"text\", \"lang\"}")
+    return {"ok": True, "breaks": [breaks(t["text"], t["lang"]) for t in texts]}

@@ -79,7 +79,8 @@
   Editor.prototype.describe = function (items) {
     if (items.length !== 1) return T("what-many", { count: items.length });
     var item = items[0];
-    return item.list === "nodes" ? T("what-node", { id: item.fields.id }) : T("what-" + item.list);
+    return item.list === "nodes" ? T("what-node", { id: item.fields.id })
+      : item.list === "groups" ? T("what-group", { id: item.fields.id }) : T("what-" + item.list);
   };
 
   /* The selected element's fields: a node's id, texts, style and link; a label's text
@@ -233,6 +234,9 @@
       });
       (edge.ends || []).forEach(function (end) { if (end && end.node === old) end.node = id; });
     });
+    this.model.groups.forEach(function (group) {
+      group.fields.nodes = group.fields.nodes.map(function (n) { return n === old ? id : n; });
+    });
     var kept = this.renameKeys(item, old, id);
     this.draw();
     this.showText();
@@ -316,6 +320,12 @@
       return ids.indexOf(endName(e.fields.from)) < 0 && ids.indexOf(endName(e.fields.to)) < 0 &&
         !ends.some(function (end) { return end && ids.indexOf(end.node) >= 0; });
     });
+    /* A deleted node leaves its group; a group left with no node goes (a deleted group's
+       nodes stay). */
+    m.groups.forEach(function (g) {
+      g.fields.nodes = g.fields.nodes.filter(function (n) { return ids.indexOf(n) < 0; });
+    });
+    m.groups = m.groups.filter(function (g) { return g.fields.nodes.length; });
     this.selection = [];
     this.draw();
     this.showText();

@@ -5,18 +5,19 @@
 (function () {
   "use strict";
   var F = window.articlesiteFigureEditor;
-  if (!F) return;
+  if (!F || !F.parts) return;
+  var T = F.parts.T;
 
   function fit(figure, button, status) {
     var headers = { "Content-Type": "application/json" };
     headers[F.header] = F.token;
     button.disabled = true;
-    status.textContent = "Measuring the texts…";
+    status.textContent = T("fit-measuring");
     fetch(F.prefix + "fit", { method: "POST", headers: headers, credentials: "same-origin",
                               body: JSON.stringify({ figure: figure.id.replace(/^figure-/, "") }) })
       .then(function (response) { return response.json(); })
-      .then(function (answer) { status.textContent = answer.message; })
-      .catch(function (error) { status.textContent = "Not fitted: " + error; })
+      .then(function (answer) { status.textContent = F.parts.told(answer); })
+      .catch(function (error) { status.textContent = T("fit-failed", { error: String(error) }); })
       .then(function () { button.disabled = false; });
   }
 
@@ -24,12 +25,14 @@
     document.querySelectorAll("figure.figure[id^='figure-']").forEach(function (figure) {
       var button = document.createElement("button"), status = document.createElement("span");
       button.type = "button";
-      button.className = "fe-fit";
-      button.textContent = "Fit to texts";
+      button.className = "fe-fit-button";
+      button.textContent = T("button-fit");
       status.className = "fe-fit-message";
       status.setAttribute("role", "status");
-      var after = figure.querySelector(".fe-open") || figure.querySelector(".figure-heading");
+      var open = figure.querySelector(".fe-open"), after = open || figure.querySelector(".figure-heading");
       after.after(button, status);
+      /* Beside "Edit figure", at the right end of the heading's row. */
+      if (open) button.style.right = status.style.right = open.offsetWidth + 8 + "px";
       button.addEventListener("click", function () { fit(figure, button, status); });
     });
   }

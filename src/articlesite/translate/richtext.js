@@ -9,7 +9,9 @@
    between BudouX's phrases; the browser has no BudouX, so here they go between the words
    of Intl.Segmenter, the words that only end a phrase joined to the one before, with the
    same line-breaking rules: close to the build's phrases, never inside a word; `check`
-   measures the build's. */
+   measures the build's. An editor that knows the build's breaks for a text sets
+   `exact(plain, lang)` to give them (the offsets, or null when it does not know them yet):
+   the figure editor asks serve for them (figures/segment.js). */
 (function () {
   "use strict";
   var LETTER = "A-Za-z0-9\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u0300-\\u036f\\u0370-\\u03ff";
@@ -78,6 +80,9 @@
   function breaks(plain, lang) {
     var out = {}, words = [];
     if (!phrased(lang)) return out;
+    /* The build's own breaks, when an editor has them (the figure editor asks serve). */
+    var exact = api.exact && api.exact(plain, lang);
+    if (exact) { exact.forEach(function (at) { out[at] = true; }); return out; }
     var japanese = /^ja/i.test(lang);
     var segments = new Intl.Segmenter(lang, { granularity: "word" }).segment(plain);
     for (var it = segments[Symbol.iterator](), s = it.next(); !s.done; s = it.next()) words.push(s.value);
@@ -131,5 +136,6 @@
     while (el.firstChild) el.removeChild(el.firstChild);
     el.appendChild(rich(value, lang));
   }
-  window.articlesiteRichText = { rich: rich, replace: replace, pieces: pieces, breaks: breaks };
+  var api = window.articlesiteRichText = { rich: rich, replace: replace, pieces: pieces, breaks: breaks,
+                                           exact: null };
 })();
