@@ -1,0 +1,114 @@
+"""The figure editor's server side (figures/editor.py), asked as a page asks it: each
+refusal names a key of the theme's `editor-server-` strings, present in every language
+the theme has, with the arguments its text needs; `segment` gives the build's own phrase
+breaks; a save of a new group and an edge label changes only their lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from http import HTTPStatus
+
+import pytest
+import yaml
+from conftest import TEXTS, fixture_site
+
+from articlesite.figures.editor import PREFIX, FigureEditor
+from articlesite.load.phrases import breaks
+from articlesite.load.theme import theme_strings
+from articlesite.translate.editor import HEADER, Editor
+
+SPEC = "figures/steps.yaml"
+HOST = "127.0.0.1:8123"
+
+
+@pytest.fixture(scope="module")
+def editor(tmp_path_factory):
+    root = fixture_site("sources", tmp_path_factory.mktemp("figure-server") / "project")
+    return FigureEditor(Editor(root, "127.0.0.1", 8123))
+
+
+def ask(editor, action: str, body: dict, **headers) -> tuple[HTTPStatus, dict]:
+    sent = {"Host": HOST, "Origin": f"http://{HOST}", HEADER: editor.guard.token,
+            "Content-Type": "application/json", **headers}
+    return editor.handle(PREFIX + action, sent, json.dumps(body).encode("utf-8"))
+
+
+def said(answer: dict, language: str) -> str:
+    """The text the page shows for an answer, as editor.js's told() makes it."""
+    text = theme_strings()["editor-server-" + answer["key"]][language]
+    missing = set(re.findall(r"\{(\w+)\}", text)) - set(answer["args"])
+    assert not missing, (answer, missing)
+    return text.format(**answer["args"])
+
+
+def test_every_refusal_names_a_string_the_theme_has_in_every_language(editor):
+    opened = ask(editor, "open", {"figure": "steps"})[1]
+    refusals = [
+        ask(editor, "open", {"figure": "steps"}, **{HEADER: "wrong"}),
+        ask(editor, "open", {"figure": "Not an id"}),
+        ask(editor, "open", {"figure": "missing"}),
+        ask(editor, "nowhere", {}),
+        ask(editor, "save", {"figure": "steps", "base": {"spec": "x", "texts": "y"},
+                             "spec": opened["spec"]}),
+        ask(editor, "save", {"figure": "steps", "base": opened["base"],
+                             "spec": {**opened["spec"], "nodes": [
+                                 *opened["spec"]["nodes"], {"id": "Bad id", "box": [1, 1, 9, 9],
+                                                            "text": "act"}]}}),
+        ask(editor, "save", {"figure": "steps", "base": opened["base"],
+                             "spec": {**opened["spec"], "groups": [
+                                 {"id": "g", "title": "act", "title_box": [40, 20],
+                                  "nodes": ["nowhere"]}]}}),
+    ]
+    statuses = [status for status, _ in refusals]
+    assert statuses == [403, 400, 404, 404, 409, 422, 422]
+    keys = [answer["key"] for _, answer in refusals]
+    assert keys == ["forbidden", "bad-request", "no-figure", "no-action", "changed",
+                    "id-invalid", "not-saved"]
+    strings = theme_strings()
+    for _, answer in refusals:
+        assert set(strings["editor-server-" + answer["key"]]) == {"zh", "en", "ja", "ko"}
+    assert said(refusals[4][1], "ja").startswith(
+        "figures/steps.yaml はエディターが読み込んだ後にディスク上で変更されました")
+    assert said(refusals[5][1], "zh") == ("什么都没有保存：“Bad id”不能作为 ID"
+                                          "（只能用小写字母、数字和连字符）。")
+    # The build's own message goes with a refused save, as it is.
+    assert "group 'g' names node 'nowhere'" in refusals[6][1]["problems"][0]
+
+
+def test_segment_gives_the_builds_phrase_breaks(editor):
+    texts = [{"text": "アドバンテージ推定と報酬モデルの学習", "lang": "ja"},
+             {"text": "强化学习的奖励信号", "lang": "zh-CN"},
+             {"text": "Human demonstrations", "lang": "en"}]
+    status, answer = ask(editor, "segment", {"texts": texts})
+    assert status == 200
+    assert answer["breaks"] == [breaks(t["text"], t["lang"]) for t in texts]
+    assert answer["breaks"][0] == [10, 16] and answer["breaks"][2] == []
+    assert ask(editor, "segment", {"texts": "not a list"})[0] == 400
+
+
+def test_a_new_group_and_an_edge_label_are_saved_as_their_own_lines(editor):
+    root = editor.root
+    before = (root / SPEC).read_text(encoding="utf-8")
+    opened = ask(editor, "open", {"figure": "steps"})[1]
+    spec = json.loads(json.dumps(opened["spec"]))
+    ids = [node["id"] for node in spec["nodes"]]
+    for i, item in enumerate(spec["nodes"]):
+        item["origin"] = i
+    for i, item in enumerate(spec["edges"]):
+        item["origin"] = i
+    spec["groups"] = [{"origin": None, "id": "group-1", "title": "steps-group-1-title",
+                       "title_box": [64, 22], "nodes": ids[:1]}]
+    texts = [{"key": "steps-group-1-title", "language": "en", "text": "Acting"}]
+    status, answer = ask(editor, "save", {"figure": "steps", "base": opened["base"],
+                                          "spec": spec, "texts": texts})
+    assert status == 200, answer
+    after = (root / SPEC).read_text(encoding="utf-8")
+    assert after.startswith(before.rstrip("\n"))
+    added = after[len(before.rstrip("\n")):].strip("\n").splitlines()
+    # (in the block style of the spec's other sections)
+    assert added == ["groups:", "  - id: group-1", "    title: steps-group-1-title",
+                     "    title_box: [64, 22]", f"    nodes: [{ids[0]}]"], added
+    assert yaml.safe_load(after)["groups"][0]["nodes"] == ids[:1]
+    entry = json.loads((root / TEXTS).read_text(encoding="utf-8"))["steps-group-1-title"]
+    assert set(entry.values()) == {"Acting"}   # not translated yet: the source's text
