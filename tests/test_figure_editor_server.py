@@ -112,3 +112,18 @@ def test_a_new_group_and_an_edge_label_are_saved_as_their_own_lines(editor):
     assert yaml.safe_load(after)["groups"][0]["nodes"] == ids[:1]
     entry = json.loads((root / TEXTS).read_text(encoding="utf-8"))["steps-group-1-title"]
     assert set(entry.values()) == {"Acting"}   # not translated yet: the source's text
+
+
+def test_a_route_request_takes_the_pages_groups_and_refuses_a_wrong_one(editor):
+    nodes = [{"id": "a", "box": [20, 80, 100, 40]}, {"id": "b", "box": [300, 80, 100, 40]},
+             {"id": "c", "box": [160, 200, 100, 40]}]
+    request = {"figure": "steps", "width": 500, "height": 300, "nodes": nodes,
+               "labels": [], "edges": [{"from": "a.bottom", "to": "b.bottom"}]}
+    free = ask(editor, "route", {**request, "groups": []})[1]["edges"][0]["points"]
+    # A group round c: its title (in the page, not on disk) is in the straight way.
+    framed = ask(editor, "route", {**request, "groups": [
+        {"nodes": ["c"], "title_box": [200, 60]}]})[1]["edges"][0]["points"]
+    assert framed != free
+    for wrong in ("nope", [{"nodes": "c"}], [{"nodes": ["c"], "title_box": ["w", 1]}]):
+        status, answer = ask(editor, "route", {**request, "groups": wrong})
+        assert (status, answer["key"]) == (400, "bad-request"), wrong

@@ -176,10 +176,12 @@ class FigureEditor:
 
     def route(self, request: dict) -> dict:
         groups = request.get("groups")
-        if groups is None:
+        if groups is None:   # a page that does not send them: the spec's on disk
             groups = self.groups(request)
-        elif not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
-            raise _bad("'groups' must be a list of objects")
+        elif not isinstance(groups, list) or len(groups) > MAX_ELEMENTS or not all(
+                _group_shape(group) for group in groups):
+            raise _bad("'groups' must be a list of {\"nodes\": [ID, ...], "
+                       "\"title_box\": [W, H]}")
         return {"ok": True, "edges": route_request(request, groups)}
 
     def groups(self, request: dict) -> list:
@@ -381,6 +383,17 @@ def checked_spec(spec: Any) -> dict:
             if any(is_number(v) and abs(v) > MAX_COORDINATE for v in _numbers(item)):
                 raise _bad(f"an element of '{name}' lies too far away")
     return spec
+
+
+def _group_shape(group: Any) -> bool:
+    """A group as a route request gives it: its members' ids, its title's size (if any)."""
+    if not isinstance(group, dict):
+        return False
+    nodes, size = group.get("nodes"), group.get("title_box")
+    return (isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)
+            and (size is None or (isinstance(size, list) and len(size) == 2
+                                  and all(is_number(v) and 0 <= v <= MAX_COORDINATE
+                                          for v in size))))
 
 
 def _numbers(value: Any):
