@@ -124,6 +124,11 @@ def test_a_group_moves_by_its_title_and_takes_members_in_and_out_in_the_bar(page
     assert spec_of(page)["groups"][0]["nodes"] == ["draft"]
     page.keyboard.press("Control+z")
     assert spec_of(page)["groups"][0]["nodes"] == ["act", "draft"]
+    # With the group selected, Shift+click a node: the bar adds it.
+    figure.locator('[data-node="note"]').click(modifiers=["Shift"])
+    figure.get_by_role("button", name="Add note to group acting").click()
+    assert spec_of(page)["groups"][0]["nodes"] == ["act", "draft", "note"]
+    title.click()                                        # the group alone
     figure.get_by_role("button", name="Delete").click()   # the group, not its members
     spec = spec_of(page)
     assert spec["groups"] == [] and {n["id"] for n in spec["nodes"]} == {

@@ -214,5 +214,30 @@
     }
     showText.call(this);
     if (item && item.list === "edges") this.edgeLabelFields(item);
+    if (this.selection.length > 1) this.membersOfSelection();
+  };
+  /* A group selected with nodes (Shift+click): the bar adds them to it, or takes them out. */
+  Editor.prototype.membersOfSelection = function () {
+    var self = this, chosen = this.chosen();
+    var groups = chosen.filter(function (i) { return i.list === "groups"; });
+    var ids = chosen.filter(function (i) { return i.list === "nodes"; }).map(function (n) { return n.fields.id; });
+    if (groups.length !== 1 || !ids.length) return;
+    var group = groups[0], inside = ids.filter(function (id) { return group.fields.nodes.indexOf(id) >= 0; });
+    var free = ids.filter(function (id) { return !self.groupOf(id); });
+    [["members-add", free, function () { return group.fields.nodes.concat(free); }],
+     ["members-remove", inside, function () {
+       return group.fields.nodes.filter(function (id) { return inside.indexOf(id) < 0; });
+     }]].forEach(function (how) {
+      if (!how[1].length) return;
+      var button = make("button", "", self.textRow), vars = { ids: how[1].join(", "), group: group.fields.id };
+      button.type = "button";
+      button.setAttribute("data-action", how[0]);
+      button.textContent = T("button-" + how[0], vars);
+      button.disabled = how[0] === "members-remove" && inside.length === group.fields.nodes.length;
+      button.addEventListener("click", function () {
+        self.setMembers(group, how[2](), T(how[0] === "members-add" ? "member-added" : "member-removed",
+                                           { id: vars.ids, group: vars.group }));
+      });
+    });
   };
 })();
