@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from http import HTTPStatus
+from pathlib import Path
 
 import pytest
 import yaml
@@ -127,3 +128,18 @@ def test_a_route_request_takes_the_pages_groups_and_refuses_a_wrong_one(editor):
     for wrong in ("nope", [{"nodes": "c"}], [{"nodes": ["c"], "title_box": ["w", 1]}]):
         status, answer = ask(editor, "route", {**request, "groups": wrong})
         assert (status, answer["key"]) == (400, "bad-request"), wrong
+
+
+def test_every_key_serve_answers_with_has_its_string_in_every_language():
+    from articlesite.figures import editor as module
+
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'refused\(HTTPStatus\.\w+, "([\w-]+)"', source))
+    keys |= set(re.findall(r'"key": "([\w-]+)"', source))
+    keys |= set(re.findall(r'"key": "([\w-]+)" if', source)) | {"fitted", "fitted-moved"}
+    keys |= set(module.GUARD_KEYS.values())
+    assert {"changed", "id-invalid", "id-used", "forbidden", "fits-already"} <= keys
+    strings = theme_strings()
+    missing = [key for key in sorted(keys) if set(strings.get("editor-server-" + key, {}))
+               != {"zh", "en", "ja", "ko"}]
+    assert not missing
