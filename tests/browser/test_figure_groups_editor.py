@@ -148,6 +148,9 @@ def test_an_edge_label_slides_along_its_edge_and_labels_come_and_go_in_the_bar(p
     page.mouse.click(*centre(label))      # the label's edge selected: its text in the bar
     area = figure.locator('.fe-texts textarea[data-field="label"]')
     assert area.input_value() == "sends"
+    at = spec_of(page)["edges"][0]["label_at"]
+    page.keyboard.press("ArrowLeft")      # the keyboard slides it too
+    assert spec_of(page)["edges"][0]["label_at"] == round(at - 0.02, 2)
     figure.get_by_role("button", name="Remove the edge's label").click()
     assert "label" not in spec_of(page)["edges"][0]
     counted(page, f"{FIGURE} .edge-label", 0)      # (drawn at the next frame)
@@ -162,8 +165,8 @@ def test_an_edge_label_slides_along_its_edge_and_labels_come_and_go_in_the_bar(p
     edge = spec_of(page)["edges"][1]
     assert edge["label"] == "steps-learn-note" and edge["label_box"][0] >= 20, edge
     new = figure.locator('.edge-label[data-edge="1"]')
-    counted(page, f'{FIGURE} .edge-label[data-edge="1"]', 1)
-    assert new.inner_text() == "then"
+    page.wait_for_function("sel => document.querySelector(sel)?.textContent === 'then'",
+                           arg=f'{FIGURE} .edge-label[data-edge="1"]', timeout=DEADLINE_MS)
     box = style_box(new)              # beside the vertical run from learn down to note
     assert 390 - 4 <= box[0] <= 390 + 8 and 140 < box[1] < 240, box
 
@@ -177,8 +180,9 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     assert message(figure) == "2 個のノードでグループ group-1 を作りました。"
     page.keyboard.type("学習の段階")      # the new title's field has the focus
     page.keyboard.press("Tab")
-    title = figure.locator('[data-group="group-1"] .group-title')
-    assert title.inner_text() == "学習の段階"
+    page.wait_for_function("sel => document.querySelector(sel)?.textContent === '学習の段階'",
+                           arg=f'{FIGURE} [data-group="group-1"] .group-title',
+                           timeout=DEADLINE_MS)   # (drawn at the next frame)
     # The title's box holds its longest text (the placeholder "Group 1" in en and zh).
     spec = spec_of(page)
     assert spec["groups"][1]["nodes"] == ["learn", "note"]

@@ -186,6 +186,22 @@
     this.commit(T("label-removed", { from: endName(f.from), to: endName(f.to) }));
   };
 
+  /* The keyboard: the arrow keys slide the selected edge's label along it (2% of its
+     length a press, Shift 10%), as a drag does. */
+  var SLIDE = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  var key = Editor.prototype.key;
+  Editor.prototype.key = function (e) {
+    var edge = this.one(), tag = e.target.tagName;
+    if (!edge || edge.list !== "edges" || !edge.fields.label || !SLIDE[e.key] || e.altKey ||
+        e.ctrlKey || e.metaKey || tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT") return key.call(this, e);
+    e.preventDefault();
+    var at = edge.fields.label_at === undefined ? 0.5 : edge.fields.label_at;
+    at = Math.max(0, Math.min(1, Math.round((at + SLIDE[e.key] * (e.shiftKey ? 0.1 : 0.02)) * 100) / 100));
+    edge.fields.label_at = at;
+    this.draw(false);
+    this.commit(T("label-slid", { at: Math.round(at * 100) }));
+  };
+
   /* The bar: "Make a group" beside the alignments; a selected group's or edge's fields. */
   var makeBar = Editor.prototype.makeBar;
   Editor.prototype.makeBar = function () {
