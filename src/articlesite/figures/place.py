@@ -24,6 +24,7 @@ from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
+from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
 
@@ -45,6 +46,8 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
+    rules: list = field(default_factory=list)   # the draft labels, dividers and lifelines
+    #                                              placed, as the message names them
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -57,19 +60,6 @@ def spec_path(root: Path, figure_id: str) -> Path:
 def end_of(value: Any) -> str | None:
     """The node an edge's end names: `actor` or `actor.right`."""
     return value.split(".", 1)[0] if isinstance(value, str) else None
-
-
-RULES = ("a label", "an entry of dividers", "an entry of lifelines")
-
-
-def unplaced_hint(message: str) -> str:
-    """What to do about a label, divider or lifeline without a box: `figure layout`
-    places nodes only; serve's figure editor adds the others where there is room."""
-    if "missing the field 'box'" not in message or not message.startswith(RULES):
-        return ""
-    return (f" (`{command()} figure layout` places nodes only: add labels, dividers and "
-            f"lifelines with the buttons of `{command()} serve`'s figure editor, which "
-            "places them where there is room, or give the box)")
 
 
 def load_spec(root: Path, figure_id: str, again: bool = False
@@ -101,7 +91,7 @@ def load_spec(root: Path, figure_id: str, again: bool = False
         if UNPLACED not in problem.message and UNSIZED not in problem.message and \
                 "missing the field 'width'" not in \
                 problem.message and "missing the field 'height'" not in problem.message:
-            problems.add(path, problem.line, problem.message + unplaced_hint(problem.message),
+            problems.add(path, problem.line, problem.message,
                          key=problem.key, language=problem.language)
     problems.raise_if_any()
     return text, data, site, dictionary
@@ -140,6 +130,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                 and (again or edge.get("label_box") is None)}
     titled = [group for group in groups if again or group.get("title_box") is None]
     items = texts_of(site, dictionary, drafts, labelled, titled)
+    items += label_texts(site, dictionary, data)
     placed_texts = tuple((item, float(node["box"][2]), language.code)
                          for node in nodes if node not in drafts
                          for item, language in zip(texts_of(site, dictionary, [node], {}, []),
@@ -166,11 +157,18 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   group["id"]) for group in titled]
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
-    reach = extent_of(every + [frame.box for frame in frames(groups, every_box, title_sizes)])
+    framed = [frame.box for frame in frames(groups, every_box, title_sizes)]
+    reach = extent_of(every + framed)
     canvas = None
     if again or data.get("width") is None or data.get("height") is None:
         canvas = reach if again else (data.get("width") or reach[0],
                                       data.get("height") or reach[1])
+    rules, grown = rule_edits(data, every + framed, sizes,
+                              canvas or (data["width"], data["height"]))
+    edits += rules
+    if grown is not None:
+        canvas = grown
+    if canvas is not None:
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
@@ -178,6 +176,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
     result = Placed(path, boxes, canvas, measured, narrow=narrow,
                     sized=len(labelled) + len(titled),
+                    rules=[named(edit, data) for edit in rules if edit.field == "box"],
                     crossings=crossings_left(intended(data, edits), boxes, (width, height),
                                              titles))
     right = max((x + w for x, _, w, _ in every), default=0)
@@ -185,6 +184,46 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def label_texts(site, dictionary, data: dict) -> list[Texts]:
+    """The texts of the draft labels (those without `box`), by ("label", index)."""
+    return [Texts(("label", i), language.lang, dictionary.texts[label["text"]][language.code],
+                  None, label.get("class"), "label")
+            for i, label in enumerate(data.get("labels") or [])
+            if isinstance(label, dict) and label.get("box") is None
+            for language in site.languages]
+
+
+def rule_edits(data: dict, solid: list[tuple], sizes: dict, canvas: tuple[float, float]
+               ) -> tuple[list[Set], tuple[float, float] | None]:
+    """The boxes of the draft labels, dividers and lifelines (figures/room.py), and the
+    canvas grown to hold them (None if it holds them already)."""
+    drafts = [Draft(name, i, (sizes[("label", i)][0], LABEL_HEIGHT.get(
+                    entry.get("class"), LABEL_HEIGHT[None])) if name == "labels" else (0, 0))
+              for name in ("labels", "dividers", "lifelines")
+              for i, entry in enumerate(data.get(name) or [])
+              if isinstance(entry, dict) and entry.get("box") is None]
+    if not drafts:
+        return [], None
+    def given(name: str) -> list[tuple[list, Any]]:
+        return [(entry["box"], entry.get("class")) for entry in data.get(name) or []
+                if isinstance(entry, dict) and isinstance(entry.get("box"), list)]
+    solid = solid + [(x, y, w, LABEL_HEIGHT.get(cls, LABEL_HEIGHT[None]))
+                     for (x, y, w), cls in given("labels")]
+    rules = {"dividers": [(x, y - 5, w, 10) for (x, y, w), _ in given("dividers")],
+             "lifelines": [(x - 5, y, 10, h) for (x, y, h), _ in given("lifelines")]}
+    boxes, grown = place_rules(drafts, solid, rules, canvas)
+    edits = [Set("box", [_number(v) for v in box], section, index)
+             for (section, index), box in boxes.items()]
+    return edits, (grown if grown != tuple(canvas) else None)
+
+
+def named(edit: Set, data: dict) -> str:
+    """How `figure layout`'s message names a label, divider or lifeline it placed."""
+    if edit.section == "labels":
+        return f"label '{data['labels'][edit.element]['text']}'"
+    return f"{edit.section[:-1]} {edit.element + 1}"
 
 
 def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:
