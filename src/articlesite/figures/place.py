@@ -186,12 +186,13 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     return result
 
 
-def label_texts(site, dictionary, data: dict) -> list[Texts]:
-    """The texts of the draft labels (those without `box`), by ("label", index)."""
+def label_texts(site, dictionary, data: dict, every: bool = False) -> list[Texts]:
+    """The texts of the draft labels (those without `box`; `every`: all the labels), by
+    ("label", index)."""
     return [Texts(("label", i), language.lang, dictionary.texts[label["text"]][language.code],
                   None, label.get("class"), "label")
             for i, label in enumerate(data.get("labels") or [])
-            if isinstance(label, dict) and label.get("box") is None
+            if isinstance(label, dict) and (every or label.get("box") is None)
             for language in site.languages]
 
 
