@@ -40,7 +40,7 @@ from ..load.config import load_site
 from ..load.figures import FIGURE_ID, load_figure
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
-from ..load.texts import value_problem
+from ..load.texts import every_language, value_problem
 from ..load.theme import EDITOR, OVERRIDES, STRINGS, theme_strings
 from ..problems import Problems
 from ..translate.dictionary_file import edit_text, write_atomically
@@ -152,7 +152,9 @@ class FigureEditor:
                 "groups": changes.plain(groups),
                 "title": title, "caption": caption,
                 "transforms": changes.plain(standing.data.get("transforms") or []),
-                "texts": {key: texts.get(key, {}) for key in keys},
+                # a text written once under "*" shown in each language without its own
+                "texts": every_language({key: texts.get(key, {}) for key in keys},
+                                        site.codes)[0],
                 "taken": sorted(texts) if isinstance(texts, dict) else [],
                 "elsewhere": sorted(set(keys) & used_elsewhere(self.root, standing.path.stem)),
                 "languages": [{"code": lang.code, "lang": lang.lang, "name": lang.name}
