@@ -271,8 +271,8 @@ class FigureEditor:
         key it uses present in every language (but those in progress)."""
         problems = Problems(self.root)
         figure = load_figure_text(path, spec_text, problems)
-        texts = json.loads(texts_text)
         site = self.site()   # a language in progress may lack a text (its fallback shows)
+        texts = every_language(json.loads(texts_text), site.codes)[0]   # "*": every one
         codes = [code for code in site.codes if code not in site.in_progress]
         if figure is not None:
             for key, element, line in figure.used_keys():
