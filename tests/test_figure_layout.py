@@ -241,3 +241,30 @@ def test_figure_new_starts_the_dictionary_of_a_project_without_figures(tmp_path)
     assert main(["--root", str(tmp_path), "figure", "new", "first"]) == 0
     texts = json.loads((tmp_path / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
     assert texts["first-input"] == {"en": "Input"} and len(texts) == 7
+
+
+def test_a_draft_node_without_text_is_given_its_key_and_the_dictionary_an_entry(tmp_path,
+                                                                                capsys):
+    root = make_site(tmp_path / "site")
+    assert main(["--root", str(root), "figure", "new", "f"]) == 0
+    texts_path = root / "figures" / "figure-texts.json"
+    texts = json.loads(texts_path.read_text(encoding="utf-8"))
+    texts["f-embed-sub"] = {"*": "nn.Embedding"}   # written first, by its usual name
+    texts_path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n",
+                          encoding="utf-8")
+    path = root / "figures" / "f.yaml"
+    path.write_text("title: f-title\ncaption: f-caption\nnodes:\n  - {id: input, text: f-input}"
+                    "\n  - {id: embed}\nedges:\n  - {from: input, to: embed}\n",
+                    encoding="utf-8")
+    assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 0
+    assert "Gave draft nodes their text keys: f-embed; added f-embed to " \
+        "figures/figure-texts.json" in capsys.readouterr().out
+    node = yaml.safe_load(path.read_text(encoding="utf-8"))["nodes"][1]
+    assert (node["text"], node["sub"]) == ("f-embed", "f-embed-sub")
+    after = json.loads(texts_path.read_text(encoding="utf-8"))
+    assert after == {**texts, "f-embed": {code: "embed" for code in ("zh", "en", "ja")}}
+    assert run_build(root).returncode == 0
+    path.write_text(path.read_text(encoding="utf-8").replace("text: f-embed, ", ""),
+                    encoding="utf-8")   # a placed node without a text is a mistake
+    assert "node 'embed' has no 'text': give the dictionary key of its text" in \
+        run_build(root).stderr

@@ -24,6 +24,7 @@ from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
+from ..translate.dictionary_file import write_atomically
 from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
@@ -46,6 +47,8 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
+    keyed: list = field(default_factory=list)   # the text keys given to draft nodes
+    added: list = field(default_factory=list)   # …of them added to the dictionary
     rules: list = field(default_factory=list)   # the draft labels, dividers and lifelines
     #                                              placed, as the message names them
 
@@ -129,6 +132,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     labelled = {i: edge for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)
                 and (again or edge.get("label_box") is None)}
     titled = [group for group in groups if again or group.get("title_box") is None]
+    keyed, entries = draft_keys(figure_id, drafts, dictionary, site.codes)
     items = texts_of(site, dictionary, drafts, labelled, titled)
     items += label_texts(site, dictionary, data)
     placed_texts = tuple((item, float(node["box"][2]), language.code)
@@ -150,6 +154,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   groups=framing, labels=label_sizes)
     boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
+    edits += keyed
     edits += _side_edits(edges, ends, sides_between_rows(laid, laid.row, ends, direction))
     edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
               for i in labelled]
@@ -172,10 +177,15 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
+    if entries:   # after the spec: a spec refused leaves the dictionary as it was
+        from .new import add_entries  # (new.py imports this module)
+        write_atomically(dictionary.path, add_entries(dictionary.source or "{}\n", entries),
+                         root)
     width, height = canvas or (data["width"], data["height"])
     titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
     result = Placed(path, boxes, canvas, measured, narrow=narrow,
-                    sized=len(labelled) + len(titled),
+                    sized=len(labelled) + len(titled), added=list(entries),
+                    keyed=[edit.value for edit in keyed if edit.field == "text"],
                     rules=[named(edit, data) for edit in rules if edit.field == "box"],
                     crossings=crossings_left(intended(data, edits), boxes, (width, height),
                                              titles))
@@ -184,6 +194,27 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def draft_keys(figure_id: str, drafts: list[dict], dictionary, codes: list[str]
+               ) -> tuple[list[Set], dict[str, dict[str, str]]]:
+    """A draft node without `text` gets the key FIGURE-ID (and `sub: FIGURE-ID-sub` if the
+    dictionary has that key): the spec's edits, and the dictionary's new entries (for a
+    key it lacks: the node's id in every language, a placeholder not yet translated).
+    The drafts and the dictionary are given the keys in memory too, to be measured."""
+    edits, entries = [], {}
+    for node in drafts:
+        if node.get("text") is not None or not isinstance(node.get("id"), str):
+            continue
+        key = node["text"] = f"{figure_id}-{node['id']}"
+        edits.append(Set("text", key, "nodes", node["id"]))
+        if key not in dictionary.texts:
+            entries[key] = {code: node["id"] for code in codes}
+            dictionary.texts[key] = dict(entries[key])
+        if node.get("sub") is None and f"{key}-sub" in dictionary.texts:
+            node["sub"] = f"{key}-sub"
+            edits.append(Set("sub", node["sub"], "nodes", node["id"]))
+    return edits, entries
 
 
 def label_texts(site, dictionary, data: dict, every: bool = False) -> list[Texts]:

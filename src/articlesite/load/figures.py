@@ -332,7 +332,8 @@ KEY = "'{key}' must be a dictionary key"
 BOX = "'box' must be [x, y, width, height] with positive sizes"
 LENGTH_BOX = "'box' must be [x, y, length] with positive sizes"
 NODE = Record(
-    "a node", id=Value(str), box=Value(_box(4), BOX, required=False), text=Value(_key, KEY),
+    "a node", id=Value(str), box=Value(_box(4), BOX, required=False),
+    text=Value(_key, KEY, required=False),   # a draft's is given by `figure layout`
     sub=Value(_key, KEY, required=False),
     **{"class": choice(*NODE_CLASSES, required=False)},
     link=Value(_link, "'link' must be the id of a section of the article", required=False))
@@ -463,7 +464,10 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
         if "id" in node and node["id"] in seen:
             problems.add(path, node.line, f"node id '{node['id']}' is used twice")
         seen.add(node.get("id"))
-        if node.ok and node["box"] is not None:
+        if node.ok and node["box"] is not None and node["text"] is None:
+            problems.add(path, node.line, f"node '{node['id']}' has no 'text': give the "
+                         "dictionary key of its text", "text")
+        elif node.ok and node["box"] is not None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
