@@ -268,3 +268,17 @@ def test_a_draft_node_without_text_is_given_its_key_and_the_dictionary_an_entry(
                     encoding="utf-8")   # a placed node without a text is a mistake
     assert "node 'embed' has no 'text': give the dictionary key of its text" in \
         run_build(root).stderr
+
+
+def test_rules_with_no_room_inside_go_below_or_right_and_the_canvas_grows():
+    from articlesite.figures.room import Draft, place_rules
+
+    node = (30.0, 30.0, 100.0, 60.0)   # one box filling its canvas: no gap, no free spot
+    boxes, canvas = place_rules([Draft("labels", 0, (121.0, 28.0)), Draft("dividers", 0),
+                                 Draft("lifelines", 0)], [node], {}, (160.0, 120.0))
+    label, divider, lifeline = (boxes[(name, 0)] for name in ("labels", "dividers",
+                                                                "lifelines"))
+    assert label[1] >= 90 + 10 and label[2] == 130   # below the node, on the 10 px grid
+    assert divider[1] > label[1] + 28 and divider[0::2] == [30.0, 100.0]
+    assert lifeline[0] > 130 + 10 and lifeline[1:] == [30.0, 60.0]   # right, as tall
+    assert canvas[0] >= lifeline[0] + 30 and canvas[1] >= divider[1] + 30
