@@ -24,7 +24,7 @@ from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
-from ..translate.dictionary_file import write_atomically
+from ..translate.dictionary_file import add_entries, write_atomically
 from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
@@ -178,7 +178,6 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     if edits:
         edit_file(path, edits, expected=text, aside=root)
     if entries:   # after the spec: a spec refused leaves the dictionary as it was
-        from .new import add_entries  # (new.py imports this module)
         write_atomically(dictionary.path, add_entries(dictionary.source or "{}\n", entries),
                          root)
     width, height = canvas or (data["width"], data["height"])
