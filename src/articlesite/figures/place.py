@@ -133,14 +133,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                 and (again or edge.get("label_box") is None)}
     titled = [group for group in groups if again or group.get("title_box") is None]
     keyed, entries = draft_keys(figure_id, drafts, dictionary, site.codes)
-    items = texts_of(site, dictionary, drafts, labelled, titled)
-    items += label_texts(site, dictionary, data)
-    placed_texts = tuple((item, float(node["box"][2]), language.code)
-                         for node in nodes if node not in drafts
-                         for item, language in zip(texts_of(site, dictionary, [node], {}, []),
-                                                   site.languages, strict=True))
-    sizes, measured, narrow = box_sizes(items, css_of(root), browser, placed_texts) \
-        if items or placed_texts else ({}, "", [])
+    sizes, measured, narrow = measure(root, site, dictionary, data, drafts,
+                                      (labelled, titled), browser)
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
     feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
@@ -163,16 +157,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
     framed = [frame.box for frame in frames(groups, every_box, title_sizes)]
-    reach = extent_of(every + framed)
-    canvas = None
-    if again or data.get("width") is None or data.get("height") is None:
-        canvas = reach if again else (data.get("width") or reach[0],
-                                      data.get("height") or reach[1])
-    rules, grown = rule_edits(data, every + framed, sizes,
-                              canvas or (data["width"], data["height"]))
+    canvas, rules = canvas_and_rules(data, again, every + framed, sizes)
     edits += rules
-    if grown is not None:
-        canvas = grown
     if canvas is not None:
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     if edits:
@@ -188,11 +174,44 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                     rules=[named(edit, data) for edit in rules if edit.field == "box"],
                     crossings=crossings_left(intended(data, edits), boxes, (width, height),
                                              titles))
-    right = max((x + w for x, _, w, _ in every), default=0)
-    bottom = max((y + h for _, y, _, h in every), default=0)
-    if right > width or bottom > height:
-        result.outside = (right, bottom)
+    result.outside = outside(every, (width, height))
     return result
+
+
+def outside(boxes: list[tuple], canvas: tuple[float, float]) -> tuple[float, float] | None:
+    """Where the boxes reach, if beyond the canvas."""
+    right = max((x + w for x, _, w, _ in boxes), default=0)
+    bottom = max((y + h for _, y, _, h in boxes), default=0)
+    return (right, bottom) if right > canvas[0] or bottom > canvas[1] else None
+
+
+def measure(root: Path, site, dictionary, data: dict, drafts: list[dict],
+            labelled_titled: tuple[dict, list], browser: bool) -> tuple[dict, str, list]:
+    """The sizes of the drafts' boxes, the edge labels and group titles to size, and the
+    draft labels (by key as texts_of and label_texts name them); how they were measured;
+    and the placed nodes a word or phrase of theirs overflows."""
+    nodes = [node for node in data.get("nodes") or [] if isinstance(node, dict)]
+    items = texts_of(site, dictionary, drafts, *labelled_titled)
+    items += label_texts(site, dictionary, data)
+    placed_texts = tuple((item, float(node["box"][2]), language.code)
+                         for node in nodes if node not in drafts
+                         for item, language in zip(texts_of(site, dictionary, [node], {}, []),
+                                                   site.languages, strict=True))
+    return box_sizes(items, css_of(root), browser, placed_texts) \
+        if items or placed_texts else ({}, "", [])
+
+
+def canvas_and_rules(data: dict, again: bool, solid: list[tuple], sizes: dict
+                     ) -> tuple[tuple[float, float] | None, list[Set]]:
+    """The canvas to set (None: the spec's own holds everything) and the edits placing
+    the draft labels, dividers and lifelines among the `solid` boxes."""
+    reach = extent_of(solid)
+    canvas = None
+    if again or data.get("width") is None or data.get("height") is None:
+        canvas = reach if again else (data.get("width") or reach[0],
+                                      data.get("height") or reach[1])
+    rules, grown = rule_edits(data, solid, sizes, canvas or (data["width"], data["height"]))
+    return (grown if grown is not None else canvas), rules
 
 
 def draft_keys(figure_id: str, drafts: list[dict], dictionary, codes: list[str]
