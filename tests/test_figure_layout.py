@@ -282,3 +282,14 @@ def test_rules_with_no_room_inside_go_below_or_right_and_the_canvas_grows():
     assert divider[1] > label[1] + 28 and divider[0::2] == [30.0, 100.0]
     assert lifeline[0] > 130 + 10 and lifeline[1:] == [30.0, 60.0]   # right, as tall
     assert canvas[0] >= lifeline[0] + 30 and canvas[1] >= divider[1] + 30
+
+
+def test_a_failing_command_other_than_build_names_itself(tmp_path, capsys):
+    root = make_site(tmp_path / "site")
+    site = root / "content" / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8").replace("source_language: zh",
+                                                             "source_language: de"),
+                    encoding="utf-8")
+    assert main(["--root", str(root), "check", "--confirm-all"]) == 1
+    err = capsys.readouterr().err
+    assert "`check` failed: 1 problem; nothing was written." in err and "Build failed" not in err
