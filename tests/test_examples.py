@@ -65,3 +65,26 @@ def test_the_overview_draft_builds_with_its_edge_labels_and_groups_and_fits(tmp_
     report = json.loads(checked.stdout)
     assert "text fit measured in Chromium" in report["checked"]
     assert [f for f in report["findings"] if f["check"] == "fit"] == []
+
+
+POSITIONAL = REPO / "examples" / "positional-encoding"
+
+
+def test_the_positional_encoding_figure_builds_as_written_and_checks_clean(tmp_path: Path):
+    need_browser()
+    root = tmp_path / "positional"
+    shutil.copytree(POSITIONAL, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache"))
+    without_search(root)
+    assert run_build(root).returncode == 0
+    for code in ("zh", "en", "ja"):
+        figure = soup(root / "site" / code / "positional-encoding.html").select_one(
+            "#figure-positional-encoding")
+        assert len(figure.select("[data-node]")) == 11
+        tokens = figure.select_one('[data-node="tokens"]')
+        assert "(batch_size, num_steps, num_hiddens)" in tokens.get_text()   # as written
+        assert not tokens.select("sub")
+        assert len(figure.select(".figure-label")) == 2
+        assert len(figure.select(".figure-divider")) == len(figure.select(".figure-lifeline")) == 1
+        assert [g["data-group"] for g in figure.select("[data-group]")] == ["init"]
+    checked = run_build(root, "check")   # text fit and line breaks measured in Chromium
+    assert checked.returncode == 0 and "Clean: no problems." in checked.stdout, checked.stdout

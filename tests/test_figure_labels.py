@@ -299,6 +299,22 @@ def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
     assert "nothing changed" in run_build(root, "figure", "fit", "steps").stdout
 
 
+def test_figure_fit_widens_a_free_label_where_it_is_and_moves_nothing(tmp_path: Path):
+    root = labelled_site(tmp_path / "project",
+                         LABELLED + "labels:\n  - {text: again, box: [300, 230, 40]}\n")
+    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    result = run_build(root, "figure", "fit", "steps", "--no-browser")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "grew label again" in result.stdout
+    after = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    changed = [(b, a) for b, a in zip(before, after, strict=True) if a != b]
+    # (estimated: the edge label and group title grow too; no node moves)
+    label = dict(changed)["  - {text: again, box: [300, 230, 40]}"]
+    assert all("_box" in b for b, _ in changed if "text: again" not in b), changed
+    width = float(label.split(", ")[-1].removesuffix("]}"))
+    assert width % 10 == 0 and width >= len("Next batch") * 13 * 0.62   # en, on one line
+
+
 def test_figure_layout_again_places_every_box_anew(tmp_path: Path):
     spec = LABELLED.replace("[40, 60, 140, 60]", "[300, 60, 100, 60]").replace(
         "[280, 160, 140, 60]", "[40, 160, 100, 60]")

@@ -140,19 +140,48 @@ def test_layout_again_changes_nothing_and_a_bad_id_is_refused(drafted, capsys):
     assert "already exists" in capsys.readouterr().err
 
 
-def test_a_draft_label_is_refused_saying_what_places_it(drafted, capsys):
-    path = drafted["root"] / "figures" / "pipeline.yaml"
-    path.write_text(drafted["placed"] + "labels:\n  - {text: pipeline-title}\n",
-                    encoding="utf-8")
+def test_draft_labels_dividers_and_lifelines_are_placed_where_there_is_room(drafted, capsys):
+    root = drafted["root"]
+    path = root / "figures" / "pipeline.yaml"
+    draft = (drafted["placed"] + "labels:\n  - {text: pipeline-title, class: stage}\n"
+             "dividers:\n  - {}\nlifelines:\n  - {}\n")
+    path.write_text(draft, encoding="utf-8")
     try:
-        assert main(["--root", str(drafted["root"]), "figure", "layout", "pipeline"]) == 1
+        refused = run_build(root)
+        assert main(["--root", str(root), "figure", "layout", "pipeline", "--no-browser"]) == 0
+        out = capsys.readouterr().out
+        placed = path.read_text(encoding="utf-8")
+        built = run_build(root)
     finally:
         path.write_text(drafted["placed"], encoding="utf-8")
-    err = capsys.readouterr().err
-    assert err.startswith("`figure layout` failed: 1 problem; nothing was written.")
-    assert "a label is missing the field 'box' (`python build.py figure layout` places " \
-        "nodes only: add labels, dividers and lifelines with the buttons of " in err
-    assert "Build failed" not in err
+    line = drafted["placed"].count("\n") + 2
+    assert (f"figures/pipeline.yaml:{line}: label 'pipeline-title' (line {line}), divider "
+            f"(line {line + 2}), lifeline (line {line + 4}) not placed yet (no 'box'): "
+            "`python build.py figure layout pipeline` places them where there is room"
+            ) in refused.stderr, refused.stderr
+    assert "Placed label 'pipeline-title', divider 1, lifeline 1 in figures/pipeline.yaml " \
+        "where there was room" in out
+    assert built.returncode == 0, built.stderr
+    changed = [line for line in difflib.unified_diff(draft.splitlines(), placed.splitlines(),
+                                                     n=0)
+               if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert len(changed) == 6 + 2 and changed[0].startswith("-height"), changed
+    #                         the three drafts, and the canvas grown below for them
+    spec = yaml.safe_load(placed)
+    nodes = [node["box"] for node in spec["nodes"]]
+    (x, y, w), = [label["box"] for label in spec["labels"]]
+    assert w >= 100 and x + w <= spec["width"] and y + 28 <= spec["height"]
+    assert all(x + w + 10 <= nx or nx + nw + 10 <= x or y + 28 + 10 <= ny or ny + nh + 10 <= y
+               for nx, ny, nw, nh in nodes)   # clear of every node
+    (dx, dy, dw), = [rule["box"] for rule in spec["dividers"]]
+    (lx, ly, lh), = [rule["box"] for rule in spec["lifelines"]]
+    left, right = min(n[0] for n in nodes), max(n[0] + n[2] for n in nodes)
+    assert (dx, dw) == (left, right - left)   # across the drawing, below it (one row)
+    assert dy > max(n[1] + n[3] for n in nodes)
+    assert (ly, lh) == (min(n[1] for n in nodes),
+                        max(n[1] + n[3] for n in nodes) - min(n[1] for n in nodes))
+    xs = sorted(n[0] for n in nodes)   # between two layers of the row
+    assert any(nx + nw < lx < mx for (nx, _, nw, _), mx in zip(sorted(nodes), xs[1:]))
 
 
 def test_stretched_texts_are_longer_by_their_own_characters():
@@ -212,3 +241,55 @@ def test_figure_new_starts_the_dictionary_of_a_project_without_figures(tmp_path)
     assert main(["--root", str(tmp_path), "figure", "new", "first"]) == 0
     texts = json.loads((tmp_path / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
     assert texts["first-input"] == {"en": "Input"} and len(texts) == 7
+
+
+def test_a_draft_node_without_text_is_given_its_key_and_the_dictionary_an_entry(tmp_path,
+                                                                                capsys):
+    root = make_site(tmp_path / "site")
+    assert main(["--root", str(root), "figure", "new", "f"]) == 0
+    texts_path = root / "figures" / "figure-texts.json"
+    texts = json.loads(texts_path.read_text(encoding="utf-8"))
+    texts["f-embed-sub"] = {"*": "nn.Embedding"}   # written first, by its usual name
+    texts_path.write_text(json.dumps(texts, ensure_ascii=False, indent=2) + "\n",
+                          encoding="utf-8")
+    path = root / "figures" / "f.yaml"
+    path.write_text("title: f-title\ncaption: f-caption\nnodes:\n  - {id: input, text: f-input}"
+                    "\n  - {id: embed}\nedges:\n  - {from: input, to: embed}\n",
+                    encoding="utf-8")
+    assert main(["--root", str(root), "figure", "layout", "f", "--no-browser"]) == 0
+    assert "Gave draft nodes their text keys: f-embed; added f-embed to " \
+        "figures/figure-texts.json" in capsys.readouterr().out
+    node = yaml.safe_load(path.read_text(encoding="utf-8"))["nodes"][1]
+    assert (node["text"], node["sub"]) == ("f-embed", "f-embed-sub")
+    after = json.loads(texts_path.read_text(encoding="utf-8"))
+    assert after == {**texts, "f-embed": {code: "embed" for code in ("zh", "en", "ja")}}
+    assert run_build(root).returncode == 0
+    path.write_text(path.read_text(encoding="utf-8").replace("text: f-embed, ", ""),
+                    encoding="utf-8")   # a placed node without a text is a mistake
+    assert "node 'embed' has no 'text': give the dictionary key of its text" in \
+        run_build(root).stderr
+
+
+def test_rules_with_no_room_inside_go_below_or_right_and_the_canvas_grows():
+    from articlesite.figures.room import Draft, place_rules
+
+    node = (30.0, 30.0, 100.0, 60.0)   # one box filling its canvas: no gap, no free spot
+    boxes, canvas = place_rules([Draft("labels", 0, (121.0, 28.0)), Draft("dividers", 0),
+                                 Draft("lifelines", 0)], [node], {}, (160.0, 120.0))
+    label, divider, lifeline = (boxes[(name, 0)] for name in ("labels", "dividers",
+                                                                "lifelines"))
+    assert label[1] >= 90 + 10 and label[2] == 130   # below the node, on the 10 px grid
+    assert divider[1] > label[1] + 28 and divider[0::2] == [30.0, 100.0]
+    assert lifeline[0] > 130 + 10 and lifeline[1:] == [30.0, 60.0]   # right, as tall
+    assert canvas[0] >= lifeline[0] + 30 and canvas[1] >= divider[1] + 30
+
+
+def test_a_failing_command_other_than_build_names_itself(tmp_path, capsys):
+    root = make_site(tmp_path / "site")
+    site = root / "content" / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8").replace("source_language: zh",
+                                                             "source_language: de"),
+                    encoding="utf-8")
+    assert main(["--root", str(root), "check", "--confirm-all"]) == 1
+    err = capsys.readouterr().err
+    assert "`check` failed: 1 problem; nothing was written." in err and "Build failed" not in err

@@ -52,6 +52,16 @@ def test_unconfirmed_article_is_a_warning_and_shows_no_notice(root, capsys):
         assert not soup(root / "site" / language / f"{SLUG}.html").select(".stale-notice")
 
 
+def test_an_article_without_sections_is_not_said_to_have_0_unconfirmed(root, capsys):
+    for code in ("zh", "en", "ja"):   # no '##' heading: nothing to confirm section by section
+        (root / "content" / "short").mkdir(exist_ok=True)
+        (root / "content" / "short" / f"{code}.md").write_text(
+            f'---\ntitle: "Short {code}"\ndescription: "One paragraph."\n---\n\nOne.\n',
+            encoding="utf-8")
+    code, report = check(root, capsys)
+    assert [f["message"] for f in report["findings"] if "content/short" in f["file"]] == []
+
+
 def test_changed_source_section_is_stale_until_confirmed(root, capsys):
     result = run_build(root, "translations", "confirm", SLUG)
     assert result.returncode == 0, result.stdout

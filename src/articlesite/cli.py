@@ -253,7 +253,7 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
         try:
             sources = load_sources(root, Problems(root))
         except BuildError as error:
-            print_problems(error)
+            print_problems(error, "check")
             return 1
         for line in confirm_targets(sources, args.confirm, args.confirm_all):
             print(line, file=sys.stderr if args.format == "json" else sys.stdout)

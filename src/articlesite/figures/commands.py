@@ -61,8 +61,19 @@ def report(root: Path, placed) -> int:
     if placed.sized:
         print(f"Sized {placed.sized} edge label{'s' * (placed.sized > 1)} and group "
               f"title{'s' * (placed.sized > 1)} in {where} to their texts.")
+    if placed.keyed:
+        print(f"Gave draft nodes their text keys: {', '.join(placed.keyed)}" + (
+              f"; added {', '.join(placed.added)} to figures/figure-texts.json, each node's "
+              "id as its text in every language: write its texts there"
+              if placed.added else "") + ".")
+    if placed.rules:
+        print(f"Placed {', '.join(placed.rules)} in {where} where there was room: drag "
+              f"{'them' if len(placed.rules) > 1 else 'it'} where "
+              f"{'they belong' if len(placed.rules) > 1 else 'it belongs'} in the figure "
+              "editor.")
     if not placed.boxes:
-        print(f"{where}: every node has a box already; nothing to place.")
+        if not placed.rules:
+            print(f"{where}: every node has a box already; nothing to place.")
         return 0
     size = (f"; canvas set to {placed.canvas[0]:g} × {placed.canvas[1]:g}"
             if placed.canvas else "")

@@ -41,7 +41,7 @@ from ..load.figures import FIGURE_ID, load_figure
 from ..load.phrases import breaks
 from ..load.schema import is_number
 from ..load.sourcefiles import parse_yaml
-from ..load.texts import value_problem
+from ..load.texts import every_language, value_problem
 from ..load.theme import EDITOR, OVERRIDES, STRINGS, theme_strings
 from ..problems import BuildError, Problems, UsageError
 from ..translate.dictionary_file import edit_text, write_atomically
@@ -158,7 +158,9 @@ class FigureEditor:
                 "groups": changes.plain(groups),
                 "title": title, "caption": caption,
                 "transforms": changes.plain(standing.data.get("transforms") or []),
-                "texts": {key: texts.get(key, {}) for key in keys},
+                # a text written once under "*" shown in each language without its own
+                "texts": every_language({key: texts.get(key, {}) for key in keys},
+                                        site.codes)[0],
                 "taken": sorted(texts) if isinstance(texts, dict) else [],
                 "elsewhere": sorted(set(keys) & used_elsewhere(self.root, standing.path.stem)),
                 "languages": [{"code": lang.code, "lang": lang.lang, "name": lang.name}
@@ -283,8 +285,8 @@ class FigureEditor:
         key it uses present in every language (but those in progress)."""
         problems = Problems(self.root)
         figure = load_figure_text(path, spec_text, problems)
-        texts = json.loads(texts_text)
         site = self.site()   # a language in progress may lack a text (its fallback shows)
+        texts = every_language(json.loads(texts_text), site.codes)[0]   # "*": every one
         codes = [code for code in site.codes if code not in site.in_progress]
         if figure is not None:
             for key, element, line in figure.used_keys():

@@ -11,11 +11,14 @@ frame counts as a box (a wider title widens it). Routes follow, as the build dra
 from the boxes. Only the changed `box`, `label_box`, `title_box`, `width` and `height`
 lines of the spec change (figures/spec_edit.py).
 
-Edges given by their points, dividers and lifelines are not moved; free labels are.
+Edges given by their points, dividers and lifelines are not moved; free labels are, and
+a free label narrower than its longest text on one line widens where it is (pushing
+nothing).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -26,7 +29,7 @@ from ..geometry.layout import GRID, snap
 from ..load.figures import LABEL_HEIGHT
 from ..problems import BuildError, UsageError, command
 from ..translate.editor import Refused
-from .place import css_of, load_spec, spec_path, texts_of
+from .place import css_of, label_texts, load_spec, spec_path, texts_of
 from .sizes import box_sizes
 from .spec_edit import Set, edit_file
 
@@ -88,7 +91,8 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
              if isinstance(e, dict) and isinstance(e.get("label"), str)}
     groups = [g for g in data.get("groups") or [] if isinstance(g, dict)]
     labels = [lb for lb in data.get("labels") or [] if isinstance(lb, dict)]
-    sizes, measured, _ = box_sizes(texts_of(site, dictionary, nodes, edges, groups),
+    sizes, measured, _ = box_sizes(texts_of(site, dictionary, nodes, edges, groups)
+                                   + label_texts(site, dictionary, data, every=True),
                                    css_of(root), browser)
     boxes: dict[Hashable, Rect] = {n["id"]: tuple(n["box"]) for n in nodes}
     boxes.update({("label", i): (*lb["box"], LABEL_HEIGHT[lb.get("class")])
@@ -102,6 +106,7 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
     moved = grow(boxes, new)
     result = Fitted(spec_path(root, figure_id), measured=measured)
     edits = _box_edits(nodes, labels, boxes, moved, result)
+    edits = _label_widths(edits, labels, moved, sizes, result)
     for i, edge in edges.items():
         old = tuple(edge.get("label_box") or (0, 0))
         size = needed((0, 0, *old), sizes[("edge", i)], False)
@@ -164,6 +169,21 @@ def _box_edits(nodes: list[dict], labels: list[dict], boxes: dict, moved: dict,
         if box[:2] != boxes[("label", i)][:2]:
             edits.append(Set("box", [_number(v) for v in box[:3]], "labels", i))
             result.moved += 1
+    return edits
+
+
+def _label_widths(edits: list[Set], labels: list[dict], moved: dict, sizes: dict,
+                  result: Fitted) -> list[Set]:
+    """`edits` with each free label narrower than its longest text on one line widened to
+    the right (on the 10 px grid), where it is: what lies beyond it does not move (a label
+    stands aside, over the drawing's gaps). Its height follows its text."""
+    for i, label in enumerate(labels):
+        x, y, w, _ = moved[("label", i)]
+        need = math.ceil(sizes[("label", i)][0] / (2 * GRID)) * 2 * GRID
+        if need > w:
+            edits = [e for e in edits if (e.section, e.element) != ("labels", i)]
+            edits.append(Set("box", [_number(v) for v in (x, y, need)], "labels", i))
+            result.grown.append(f"label {label.get('text')}")
     return edits
 
 

@@ -24,6 +24,8 @@ from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
+from ..translate.dictionary_file import add_entries, write_atomically
+from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
 
@@ -45,6 +47,10 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
+    keyed: list = field(default_factory=list)   # the text keys given to draft nodes
+    added: list = field(default_factory=list)   # …of them added to the dictionary
+    rules: list = field(default_factory=list)   # the draft labels, dividers and lifelines
+    #                                              placed, as the message names them
 
 
 def spec_path(root: Path, figure_id: str) -> Path:
@@ -57,19 +63,6 @@ def spec_path(root: Path, figure_id: str) -> Path:
 def end_of(value: Any) -> str | None:
     """The node an edge's end names: `actor` or `actor.right`."""
     return value.split(".", 1)[0] if isinstance(value, str) else None
-
-
-RULES = ("a label", "an entry of dividers", "an entry of lifelines")
-
-
-def unplaced_hint(message: str) -> str:
-    """What to do about a label, divider or lifeline without a box: `figure layout`
-    places nodes only; serve's figure editor adds the others where there is room."""
-    if "missing the field 'box'" not in message or not message.startswith(RULES):
-        return ""
-    return (f" (`{command()} figure layout` places nodes only: add labels, dividers and "
-            f"lifelines with the buttons of `{command()} serve`'s figure editor, which "
-            "places them where there is room, or give the box)")
 
 
 def load_spec(root: Path, figure_id: str, again: bool = False
@@ -101,7 +94,7 @@ def load_spec(root: Path, figure_id: str, again: bool = False
         if UNPLACED not in problem.message and UNSIZED not in problem.message and \
                 "missing the field 'width'" not in \
                 problem.message and "missing the field 'height'" not in problem.message:
-            problems.add(path, problem.line, problem.message + unplaced_hint(problem.message),
+            problems.add(path, problem.line, problem.message,
                          key=problem.key, language=problem.language)
     problems.raise_if_any()
     return text, data, site, dictionary
@@ -139,13 +132,9 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     labelled = {i: edge for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)
                 and (again or edge.get("label_box") is None)}
     titled = [group for group in groups if again or group.get("title_box") is None]
-    items = texts_of(site, dictionary, drafts, labelled, titled)
-    placed_texts = tuple((item, float(node["box"][2]), language.code)
-                         for node in nodes if node not in drafts
-                         for item, language in zip(texts_of(site, dictionary, [node], {}, []),
-                                                   site.languages, strict=True))
-    sizes, measured, narrow = box_sizes(items, css_of(root), browser, placed_texts) \
-        if items or placed_texts else ({}, "", [])
+    keyed, entries = draft_keys(figure_id, drafts, dictionary, site.codes)
+    sizes, measured, narrow = measure(root, site, dictionary, data, drafts,
+                                      (labelled, titled), browser)
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
     feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
     direction = data.get("direction") or "right"
@@ -159,6 +148,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   groups=framing, labels=label_sizes)
     boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
+    edits += keyed
     edits += _side_edits(edges, ends, sides_between_rows(laid, laid.row, ends, direction))
     edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
               for i in labelled]
@@ -166,25 +156,124 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   group["id"]) for group in titled]
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
-    reach = extent_of(every + [frame.box for frame in frames(groups, every_box, title_sizes)])
+    framed = [frame.box for frame in frames(groups, every_box, title_sizes)]
+    canvas, rules = canvas_and_rules(data, again, every + framed, sizes)
+    edits += rules
+    if canvas is not None:
+        edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
+    if edits:
+        edit_file(path, edits, expected=text, aside=root)
+    if entries:   # after the spec: a spec refused leaves the dictionary as it was
+        write_atomically(dictionary.path, add_entries(dictionary.source or "{}\n", entries),
+                         root)
+    width, height = canvas or (data["width"], data["height"])
+    titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
+    result = Placed(path, boxes, canvas, measured, narrow=narrow,
+                    sized=len(labelled) + len(titled), added=list(entries),
+                    keyed=[edit.value for edit in keyed if edit.field == "text"],
+                    rules=[named(edit, data) for edit in rules if edit.field == "box"],
+                    crossings=crossings_left(intended(data, edits), boxes, (width, height),
+                                             titles))
+    result.outside = outside(every, (width, height))
+    return result
+
+
+def outside(boxes: list[tuple], canvas: tuple[float, float]) -> tuple[float, float] | None:
+    """Where the boxes reach, if beyond the canvas."""
+    right = max((x + w for x, _, w, _ in boxes), default=0)
+    bottom = max((y + h for _, y, _, h in boxes), default=0)
+    return (right, bottom) if right > canvas[0] or bottom > canvas[1] else None
+
+
+def measure(root: Path, site, dictionary, data: dict, drafts: list[dict],
+            labelled_titled: tuple[dict, list], browser: bool) -> tuple[dict, str, list]:
+    """The sizes of the drafts' boxes, the edge labels and group titles to size, and the
+    draft labels (by key as texts_of and label_texts name them); how they were measured;
+    and the placed nodes a word or phrase of theirs overflows."""
+    nodes = [node for node in data.get("nodes") or [] if isinstance(node, dict)]
+    items = texts_of(site, dictionary, drafts, *labelled_titled)
+    items += label_texts(site, dictionary, data)
+    placed_texts = tuple((item, float(node["box"][2]), language.code)
+                         for node in nodes if node not in drafts
+                         for item, language in zip(texts_of(site, dictionary, [node], {}, []),
+                                                   site.languages, strict=True))
+    return box_sizes(items, css_of(root), browser, placed_texts) \
+        if items or placed_texts else ({}, "", [])
+
+
+def canvas_and_rules(data: dict, again: bool, solid: list[tuple], sizes: dict
+                     ) -> tuple[tuple[float, float] | None, list[Set]]:
+    """The canvas to set (None: the spec's own holds everything) and the edits placing
+    the draft labels, dividers and lifelines among the `solid` boxes."""
+    reach = extent_of(solid)
     canvas = None
     if again or data.get("width") is None or data.get("height") is None:
         canvas = reach if again else (data.get("width") or reach[0],
                                       data.get("height") or reach[1])
-        edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
-    if edits:
-        edit_file(path, edits, expected=text, aside=root)
-    width, height = canvas or (data["width"], data["height"])
-    titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
-    result = Placed(path, boxes, canvas, measured, narrow=narrow,
-                    sized=len(labelled) + len(titled),
-                    crossings=crossings_left(intended(data, edits), boxes, (width, height),
-                                             titles))
-    right = max((x + w for x, _, w, _ in every), default=0)
-    bottom = max((y + h for _, y, _, h in every), default=0)
-    if right > width or bottom > height:
-        result.outside = (right, bottom)
-    return result
+    rules, grown = rule_edits(data, solid, sizes, canvas or (data["width"], data["height"]))
+    return (grown if grown is not None else canvas), rules
+
+
+def draft_keys(figure_id: str, drafts: list[dict], dictionary, codes: list[str]
+               ) -> tuple[list[Set], dict[str, dict[str, str]]]:
+    """A draft node without `text` gets the key FIGURE-ID (and `sub: FIGURE-ID-sub` if the
+    dictionary has that key): the spec's edits, and the dictionary's new entries (for a
+    key it lacks: the node's id in every language, a placeholder not yet translated).
+    The drafts and the dictionary are given the keys in memory too, to be measured."""
+    edits, entries = [], {}
+    for node in drafts:
+        if node.get("text") is not None or not isinstance(node.get("id"), str):
+            continue
+        key = node["text"] = f"{figure_id}-{node['id']}"
+        edits.append(Set("text", key, "nodes", node["id"]))
+        if key not in dictionary.texts:
+            entries[key] = {code: node["id"] for code in codes}
+            dictionary.texts[key] = dict(entries[key])
+        if node.get("sub") is None and f"{key}-sub" in dictionary.texts:
+            node["sub"] = f"{key}-sub"
+            edits.append(Set("sub", node["sub"], "nodes", node["id"]))
+    return edits, entries
+
+
+def label_texts(site, dictionary, data: dict, every: bool = False) -> list[Texts]:
+    """The texts of the draft labels (those without `box`; `every`: all the labels), by
+    ("label", index)."""
+    return [Texts(("label", i), language.lang, dictionary.texts[label["text"]][language.code],
+                  None, label.get("class"), "label")
+            for i, label in enumerate(data.get("labels") or [])
+            if isinstance(label, dict) and (every or label.get("box") is None)
+            for language in site.languages]
+
+
+def rule_edits(data: dict, solid: list[tuple], sizes: dict, canvas: tuple[float, float]
+               ) -> tuple[list[Set], tuple[float, float] | None]:
+    """The boxes of the draft labels, dividers and lifelines (figures/room.py), and the
+    canvas grown to hold them (None if it holds them already)."""
+    drafts = [Draft(name, i, (sizes[("label", i)][0], LABEL_HEIGHT.get(
+                    entry.get("class"), LABEL_HEIGHT[None])) if name == "labels" else (0, 0))
+              for name in ("labels", "dividers", "lifelines")
+              for i, entry in enumerate(data.get(name) or [])
+              if isinstance(entry, dict) and entry.get("box") is None]
+    if not drafts:
+        return [], None
+    def given(name: str) -> list[tuple[list, Any]]:
+        return [(entry["box"], entry.get("class")) for entry in data.get(name) or []
+                if isinstance(entry, dict) and isinstance(entry.get("box"), list)]
+    solid = solid + [(x, y, w, LABEL_HEIGHT.get(cls, LABEL_HEIGHT[None]))
+                     for (x, y, w), cls in given("labels")]
+    rules = {"dividers": [(x, y - 5, w, 10) for (x, y, w), _ in given("dividers")],
+             "lifelines": [(x - 5, y, 10, h) for (x, y, h), _ in given("lifelines")]}
+    boxes, grown = place_rules(drafts, solid, rules, canvas)
+    edits = [Set("box", [_number(v) for v in box], section, index)
+             for (section, index), box in boxes.items()]
+    return edits, (grown if grown != tuple(canvas) else None)
+
+
+def named(edit: Set, data: dict) -> str:
+    """How `figure layout`'s message names a label, divider or lifeline it placed."""
+    if edit.section == "labels":
+        return f"label '{data['labels'][edit.element]['text']}'"
+    return f"{edit.section[:-1]} {edit.element + 1}"
 
 
 def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:

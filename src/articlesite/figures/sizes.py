@@ -43,12 +43,23 @@ class Texts:
     text: str
     sub: str | None
     cls: str | None
-    kind: str = "node"   # or "edge-label", "group-title": an edge's label, a group's title
+    kind: str = "node"   # or "edge-label", "group-title", "label": an edge's label, a
+    #                      group's title, a free label (of class `cls`)
 
 
 # Edge labels and group titles (figure.css: .edge-label 13px, line height 1.45, padding
 # 2px 4px; .group-title 15px, 1.45, no padding): their font and padding (w, h).
 OTHER = {"edge-label": ((13.0, 1.45), (8.0, 4.0)), "group-title": ((15.0, 1.45), (0.0, 0.0))}
+# Free labels by class (.figure-label 13px, 1.45, padding 3px 4px; .stage 15px and
+# .task-title 17px without left padding; .math-label 18px).
+FREE = {None: ((13.0, 1.45), (8.0, 6.0)), "stage": ((15.0, 1.45), (4.0, 6.0)),
+        "task-title": ((17.0, 1.45), (4.0, 6.0)), "math": ((18.0, 1.45), (8.0, 6.0))}
+
+
+def label_class(cls: str | None) -> str:
+    """A free label's classes, as figure.html writes them."""
+    return "label figure-label" + (" math-label" if cls == "math" else f" {cls}" if cls
+                                   else "")
 LABEL_SPARE = 4.0    # px added to an edge label's or group title's width
 
 
@@ -62,7 +73,7 @@ def estimate(item: Texts) -> tuple[float, float]:
         return (text.count("\n") + 1) * font[0] * font[1]
 
     if item.kind != "node":
-        font, padding = OTHER[item.kind]
+        font, padding = FREE[item.cls] if item.kind == "label" else OTHER[item.kind]
         return width(item.text, font[0]) + padding[0], height(item.text, font) + padding[1]
     w = width(item.text, TEXT[0])
     h = height(item.text, TEXT)
@@ -77,7 +88,8 @@ def _node_html(item: Texts, number: int) -> Markup:
         return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
                       '<div class="{kind}" data-measure="{n}" style="position:absolute;'
                       'left:0;top:0;width:max-content;height:auto">{text}</div></div>'
-                      ).format(lang=item.language, kind=item.kind, n=number,
+                      ).format(lang=item.language, n=number,
+                           kind=label_class(item.cls) if item.kind == "label" else item.kind,
                                text=rich_text(item.text, item.language))
     sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub, item.language)) \
         if item.sub else ""

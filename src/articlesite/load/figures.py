@@ -332,7 +332,8 @@ KEY = "'{key}' must be a dictionary key"
 BOX = "'box' must be [x, y, width, height] with positive sizes"
 LENGTH_BOX = "'box' must be [x, y, length] with positive sizes"
 NODE = Record(
-    "a node", id=Value(str), box=Value(_box(4), BOX, required=False), text=Value(_key, KEY),
+    "a node", id=Value(str), box=Value(_box(4), BOX, required=False),
+    text=Value(_key, KEY, required=False),   # a draft's is given by `figure layout`
     sub=Value(_key, KEY, required=False),
     **{"class": choice(*NODE_CLASSES, required=False)},
     link=Value(_link, "'link' must be the id of a section of the article", required=False))
@@ -351,7 +352,8 @@ GROUP = Record(
     "a group", id=Value(_key, "'id' must be a group id"), title=Value(_key, KEY),
     title_box=Value(_box(2), SIZE, required=False),
     nodes=Value(_ids, "'nodes' must be a list of node ids"))
-LABEL = Record("a label", text=Value(_key, KEY), box=Value(_box(3), LENGTH_BOX),
+LABEL = Record("a label", text=Value(_key, KEY),
+               box=Value(_box(3), LENGTH_BOX, required=False),
                **{"class": choice(*LABEL_CLASSES, required=False)})
 SPEC = Record(
     "figure spec",
@@ -364,7 +366,8 @@ SPEC = Record(
     edges=ListOf(EDGE, required=False, default=()),
     groups=ListOf(GROUP, required=False, default=()),
     labels=ListOf(LABEL, required=False, default=()),
-    **{name: ListOf(Record(f"an entry of {name}", box=Value(_box(3), LENGTH_BOX)),
+    **{name: ListOf(Record(f"an entry of {name}",
+                           box=Value(_box(3), LENGTH_BOX, required=False)),
                     required=False, default=()) for name in ("dividers", "lifelines")})
 
 
@@ -372,6 +375,11 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
     """A node without `box` is a draft: the build refuses it until `figure layout` places
     it (and, if the spec has none, sets the canvas size); a placed figure needs both.
     Whether every node is placed (else edges are not routed: their ends are unknown)."""
+    rules = unplaced_rules(spec)
+    if rules:
+        context.add(rules[0][0], f"{', '.join(what for _, what in rules)} not placed yet "
+                    f"(no 'box'): `{command()} figure layout {figure_id}` places "
+                    f"{'them' if len(rules) > 1 else 'it'} where there is room", "box")
     drafts = [node for node in spec.get("nodes", ()) if node.ok and node["box"] is None]
     if drafts:
         named = ", ".join(f"'{node['id']}' (line {node.line})" for node in drafts)
@@ -395,6 +403,21 @@ def check_placed(figure_id: str, spec: Any, data: dict, context: Context) -> boo
         elif data[name] is None:
             context.add(spec.line_of(name), f"'{name}' must be a positive number", name)
     return True
+
+
+RULE_NAMES = {"labels": "label", "dividers": "divider", "lifelines": "lifeline"}
+
+
+def unplaced_rules(spec: Any) -> list[tuple[int | None, str]]:
+    """The labels, dividers and lifelines without `box` (drafts `figure layout` places),
+    each with its line and how a message names it: "label 'KEY' (line 9)"."""
+    found = []
+    for name, what in RULE_NAMES.items():
+        for entry in spec.get(name, ()):
+            if entry.ok and entry["box"] is None:
+                text = f" '{entry['text']}'" if name == "labels" else ""
+                found.append((entry.line, f"{what}{text} (line {entry.line})"))
+    return found
 
 
 def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Edge]:
@@ -441,12 +464,15 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
         if "id" in node and node["id"] in seen:
             problems.add(path, node.line, f"node id '{node['id']}' is used twice")
         seen.add(node.get("id"))
-        if node.ok and node["box"] is not None:
+        if node.ok and node["box"] is not None and node["text"] is None:
+            problems.add(path, node.line, f"node '{node['id']}' has no 'text': give the "
+                         "dictionary key of its text", "text")
+        elif node.ok and node["box"] is not None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
-                     for label in spec.get("labels", ()) if label.ok]
+                     for label in spec.get("labels", ()) if label.ok and label["box"]]
     check_groups(spec.get("groups", ()), {i for i in seen if isinstance(i, str)}, path,
                  problems)
     figure.groups = framed(spec.get("groups", ()),
@@ -455,7 +481,7 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
         figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
                     for name in ("dividers", "lifelines")
-                    for rule in spec.get(name, ()) if rule.ok]
+                    for rule in spec.get(name, ()) if rule.ok and rule["box"]]
     for name, value in spec.get("transforms", ()):
         if name == "narrow":
             figure = narrow(figure, value)

@@ -148,3 +148,30 @@ def write_atomically(path: Path, text: str, aside: Path | None = None) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def add_entries(text: str, entries: dict[str, dict[str, str]]) -> str:
+    """The dictionary's text with `entries` (new keys) appended after its last entry, in
+    the indentation of its entries and their members; the rest of the text unchanged."""
+    found = layout(text)
+    first = re.match(r"\s*\{(\s*)", text)
+    indent = first.group(1) if found else "\n  "
+    inner = next((entry.indent for entry in found.values() if entry.values), indent + "  ")
+    ascii_only = text.isascii() and "\\u" in text
+
+    def written(key: str, texts: dict[str, str]) -> str:
+        members = ",".join(f"{inner}{json.dumps(code)}: "
+                           f"{json.dumps(value, ensure_ascii=ascii_only)}"
+                           for code, value in texts.items())
+        return f"{indent}{json.dumps(key, ensure_ascii=ascii_only)}: {{{members}{indent}}}"
+
+    added = ",".join(written(key, texts) for key, texts in entries.items())
+    if found:
+        end = list(found.values())[-1].close + 1
+        new = text[:end] + "," + added + text[end:]
+    else:
+        start, close = first.end(), text.rindex("}")
+        new = text[:start] + added + "\n" + text[close:]
+    if json.loads(new) != {**json.loads(text), **entries}:
+        raise ValueError("the dictionary with the new entries does not read back as meant")
+    return new

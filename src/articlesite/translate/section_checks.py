@@ -24,6 +24,8 @@ def check_sections(sources: Sources, findings: Findings) -> None:
             confirm = f"{command()} translations confirm {slug}:{code}"
             if code not in sources.section_records.get(slug, {}):
                 count = len(states.sections(slug, code))
+                if not count:   # no '##' heading: no section to confirm
+                    continue
                 findings.add(source.path, None, f"the {plural(count, 'section')} of this "
                              f"translation were never confirmed against the {base} text section by "
                              f"section; once checked: {confirm}", language=code,
