@@ -18,8 +18,11 @@ import pytest
 import yaml
 from conftest import FIXTURES, fixture_site, keep_built, restore_built
 
+from articlesite import parallel
 from articlesite.build import build
+from articlesite.load.sourcefiles import digest
 from articlesite.problems import BuildError
+from articlesite.render.templates import Renderer
 
 ARTICLE = "loop"
 COPY = "second-loop"   # a copy of the fixture's article, placing the same figure; sorts after
@@ -279,20 +282,37 @@ def test_a_figure_template_change_renders_the_bodies_again(project: Path, tmp_pa
     assert_same_as_clean_build(project, tmp_path)
 
 
-def test_damaged_bodies_in_the_cache_are_rendered_again(project: Path, tmp_path: Path):
+@pytest.mark.parametrize("spread", [False, True], ids=["rendered here", "parse stage"])
+def test_bodies_are_kept_in_their_pages_and_a_damaged_one_is_rendered_again(
+        project: Path, tmp_path: Path, monkeypatch, spread: bool):
+    """The store keeps no body of its own: after an edit to the page template each is
+    read back out of its page's stored file, and where that file was damaged, rendered
+    again. `spread`: the site built first as a large full build is, each page rendered
+    by the parse stage over the cores, its body with it (build.parse)."""
+    if spread:
+        monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+        build(project, clean=True)
+        monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)   # the rebuild: counted here
     site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
     store = project / ".articlesite-cache" / "pages"
-    bodies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
-              and 'id="copy-figure-' not in path.read_text(encoding="utf-8")]
-    # One per language: the copied article's are the same bytes.
-    assert len(bodies) == len(LANGUAGES)
-    for path in bodies:
-        text = path.read_text(encoding="utf-8")
+    assert [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
+            and 'id="copy-figure-' not in path.read_text(encoding="utf-8")] == []
+    for code in LANGUAGES:   # ARTICLE's pages damaged, not COPY's
+        page = (project / "site" / code / f"{ARTICLE}.html").read_bytes()
+        stored = store / f"{digest(page)}.html"
+        text = stored.read_text(encoding="utf-8")
         assert 'class="secno"' in text
-        path.write_text(text.replace('class="secno"', 'class="secn0"'), encoding="utf-8")
+        os.unlink(stored)   # (not through the site's hard link)
+        stored.write_text(text.replace('class="secno"', 'class="secn0"'), encoding="utf-8")
     edit(project / "templates" / "article.html", '<nav class="toc"',
          '<nav data-edited class="toc"')
+    bodies = []
+    render_body = Renderer.render_body
+    monkeypatch.setattr(Renderer, "render_body", lambda self, article, language, *args,
+                        **kwargs: bodies.append((article.slug, language)) or
+                        render_body(self, article, language, *args, **kwargs))
     build(project)
+    assert sorted(bodies) == [(ARTICLE, code) for code in sorted(LANGUAGES)]
     assert_same_as_clean_build(project, tmp_path)
 
 

@@ -47,7 +47,7 @@ from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
 
 FOLDER = ".articlesite-cache"
-FORMAT = 5
+FORMAT = 6
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
@@ -199,10 +199,12 @@ class StoredCopy(NamedTuple):
 
 
 class KeptBody(NamedTuple):
-    """What the memo keeps of an article body (pages.Body): what it read, and its HTML
-    in the store."""
+    """What the memo keeps of an article body (pages.Body): what it read, and where its
+    HTML is in the store: inside its page, as the page template put it there (`span`:
+    the characters it takes), or, if the template changed it, in a file of its own."""
 
-    blob: str
+    blob: str                                  # the page's file, or the body's own
+    span: tuple[int, int] | None               # its characters in the page; None: own
     headings: list[tuple]                      # as Body.headings
     cite_count: list[tuple[str, int]]          # sorted items of Body.cite_count
     figures: list[tuple[str, str | None]]      # figure id, spec digest (None: absent)
@@ -486,15 +488,35 @@ class Cache:
         html = self.store.read(stored.blob)
         return None if html is None else (stored.uses, html)
 
-    # Article bodies (pages.Body): the memo keeps, by body_key, what each read and the blob
-    # in the store holding its HTML; build.plan_pages recalls those it may reuse.
+    # Article bodies (pages.Body): the memo keeps, by body_key, what each read and where
+    # its HTML is in the store; build.plan_pages recalls those it may reuse.
     def store_body(self, body: Body, dictionary: Dictionary) -> KeptBody:
-        """Write a body's HTML to the store (a build worker may do this); what the memo
-        keeps of it (keep_body)."""
+        """Write a body's HTML to the store, as a file of its own (a build worker may do
+        this); what the memo keeps of it (keep_body)."""
         texts = tuple(sorted(body.texts))
-        return KeptBody(self.store.put(body.html).blob, body.headings,
-                        sorted(body.cite_count.items()), sorted(body.figures.items()), texts,
-                        texts_digest(texts, dictionary), sorted(body.files.items()))
+        return self._kept(body, self.store.put(body.html).blob, None,
+                          texts_digest(texts, dictionary))
+
+    def body_in_page(self, body: Body, page: str, entry: Entry,
+                     dictionary: Dictionary) -> KeptBody:
+        """What the memo keeps of a body its page (`page`, stored as `entry`) holds: where
+        it is in the page's file. A page is some twice its body: storing the body beside
+        it was a third of the store's bytes. A template that put the body in its page
+        other than as it is: in a file of its own (store_body)."""
+        start = page.find(body.html)
+        if start < 0:
+            return self.store_body(body, dictionary)
+        texts = tuple(sorted(body.texts))
+        digest = entry.texts_digest if entry.texts == texts else \
+            texts_digest(texts, dictionary)
+        return self._kept(body, entry.blob, (start, start + len(body.html)), digest)
+
+    @staticmethod
+    def _kept(body: Body, blob: str, span: tuple[int, int] | None,
+              digest: str) -> KeptBody:
+        return KeptBody(blob, span, body.headings, sorted(body.cite_count.items()),
+                        sorted(body.figures.items()), tuple(sorted(body.texts)), digest,
+                        sorted(body.files.items()))
 
     def keep_body(self, key: str, kept: KeptBody) -> None:
         self.memo.keep(BODY, key, tuple(kept))   # marshal keeps plain tuples only
@@ -517,10 +539,15 @@ class Cache:
         return kept
 
     def load_body(self, kept: KeptBody) -> Body | None:
-        """The body, if its HTML in the store is still exactly what was stored."""
+        """The body, if its HTML in the store is still exactly what was stored (the whole
+        file it is in: its page's, through whose hard link in site/ it may have been
+        edited)."""
         html = self.store.read(kept.blob)
         if html is None:
             return None
+        if kept.span is not None:
+            start, end = kept.span
+            html = html[start:end]
         return Body(html, [tuple(heading) for heading in kept.headings],
                     dict(kept.cite_count), dict(kept.figures), set(kept.texts),
                     dict(kept.files))
