@@ -47,7 +47,7 @@ from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
 
 FOLDER = ".articlesite-cache"
-FORMAT = 6
+FORMAT = 7
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
@@ -192,10 +192,12 @@ class Stored(NamedTuple):
 
 
 class StoredCopy(NamedTuple):
-    """What the memo keeps of a figure's copy for the translator's view."""
+    """What the memo keeps of a figure's copy for the translator's view: all of it, a
+    few kilobytes (a file of its own in the store cost more to create than the copy
+    to render, and the next build reads every one of them back or none)."""
 
     uses: list[tuple[str, str]]   # the (key, element) pairs it shows
-    blob: str                     # its HTML in the store
+    html: str
 
 
 class KeptBody(NamedTuple):
@@ -469,7 +471,7 @@ class Cache:
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,
-    # each copy's (key, element) pairs and the blob in the store holding its HTML.
+    # each copy's (key, element) pairs and its HTML.
     def stored_copy(self, key: str) -> StoredCopy | None:
         kept = self.memo.recall(COPY, key)
         return None if kept is None else StoredCopy._make(kept)
@@ -477,16 +479,16 @@ class Cache:
     def keep_copy(self, key: str, stored: StoredCopy) -> None:
         self.memo.keep(COPY, key, tuple(stored))   # marshal keeps plain tuples only
 
-    def store_copy(self, copy: FigureCopy) -> StoredCopy:
-        """Write a copy's HTML to the store (a build worker may do this); what the memo
-        keeps of it."""
+    @staticmethod
+    def store_copy(copy: FigureCopy) -> StoredCopy:
+        """What the memo keeps of a copy (a build worker may make it)."""
         uses, html = copy
-        return StoredCopy(uses, self.store.put(html).blob)
+        return StoredCopy(uses, html)
 
-    def load_copy(self, stored: StoredCopy) -> FigureCopy | None:
-        """The copy, if its HTML in the store is still exactly what was stored."""
-        html = self.store.read(stored.blob)
-        return None if html is None else (stored.uses, html)
+    @staticmethod
+    def load_copy(stored: StoredCopy) -> FigureCopy | None:
+        """The copy the memo kept."""
+        return stored.uses, stored.html
 
     # Article bodies (pages.Body): the memo keeps, by body_key, what each read and where
     # its HTML is in the store; build.plan_pages recalls those it may reuse.
@@ -562,12 +564,11 @@ class Cache:
         self.saved = Saved(pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         given = {entry.search for entry in pages.values()}   # (search.given_digest)
         self.store.settle()
         unused = self.store.unused({entry.blob for entry in pages.values()} | given |
-                                   copies | bodies)
+                                   bodies)
         data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
                 "texts": texts, "pages": {path: tuple(entry) for path, entry in pages.items()},
                 "superseded": unused}
