@@ -2,10 +2,13 @@
 spread them over the cores, the forked workers parse them, an article at a time, and
 make of each one's single parse its outline, its sections and its body (what its page
 shows between the template's parts). The memo keeps the outlines and sections (the
-check stage and the section tracking find them there), the cache the bodies (the render
-stage puts them in their pages, planned with the page keys worked out from the sections
-now known). Fewer sources are parsed by the check stage in this process, which hands
-their tokens on to rendering (load/outlines.py)."""
+check stage and the section tracking find them there). In a full build each body is
+put in its page there and then, and the page stored: the render stage takes the page's
+entry when its key is the one it plans (plan.plan_pages); the memo keeps where the
+body is in the page's file. Otherwise (a quick rebuild in serve with many new sources)
+the bodies are stored on their own, and the render stage puts them in their pages.
+Fewer sources are parsed by the check stage in this process, which hands their tokens
+on to rendering (load/outlines.py)."""
 
 from __future__ import annotations
 
