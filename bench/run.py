@@ -10,6 +10,9 @@ wall time, CPU time (user + system, the workers included); then one more run of 
 memory (the process tree's PSS, which counts pages our forked workers share once,
 sampled every 20 ms). Our build is also timed, alternating with the others, on a twin of
 the project with `search: false`, to show what the search index (Pagefind) costs.
+Our full builds are cold: the project's build cache (.articlesite-cache) is deleted
+before each, untimed (`--clean` ignores the cache but keeps Jinja's compiled templates);
+`--warm` keeps it, as the runs before issue 36 did.
 Then, at the largest N, our rebuilds:
 nothing changed; one article edited in one language; one dictionary value edited; the
 article page template edited (every article page written again, their bodies reused); the
@@ -76,11 +79,14 @@ def tree_pss(pid: int) -> int:
     return total
 
 
-def measure(command: list[str], *, memory: bool = False) -> Run:
+def measure(command: list[str], *, memory: bool = False, cold: Path | None = None) -> Run:
     """Run a command once, after `sync`: wall and CPU time, and with `memory` the peak
     PSS of its process tree, sampled every 20 ms. (Reading a large process's PSS takes
     milliseconds, so timed runs do not sample; their memory is the largest RSS of any
-    one process, from wait4.)"""
+    one process, from wait4.) With `cold`, a project folder, its build cache is deleted
+    first (untimed): `--clean` alone keeps it."""
+    if cold is not None:
+        shutil.rmtree(cold / ".articlesite-cache", ignore_errors=True)
     os.sync()
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -154,29 +160,34 @@ def without_search(project: Path, twin: Path) -> None:
         config.write("\nsearch: false\n")
 
 
-def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None) -> dict:
+def compare(size: int, project: Path, site: Path, runs: int, docs: Path | None,
+            warm: bool = False) -> dict:
     """Full builds, ours (with and without the search index), Hugo's and MkDocs' (if
-    `docs`) alternating, after a warm-up of each."""
+    `docs`) alternating, after a warm-up of each; ours cold (the cache deleted before
+    each) unless `warm`."""
     twin = project.with_name(f"{project.name}-no-search")
     without_search(project, twin)
+    folders = {} if warm else {"ours": project, "no search": twin}
     commands = {"ours": ours(project, "--clean"), "no search": ours(twin, "--clean"),
                 "hugo": hugo(site), "hugo+pagefind": hugo_then_pagefind(site)}
     if docs is not None:
         commands["mkdocs"] = mkdocs(docs)
-    for command in commands.values():
-        measure(command)
+    for name, command in commands.items():
+        measure(command, cold=folders.get(name))
     results: dict[str, list[Run]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, command in commands.items():
-            results[name].append(measure(command))
+            results[name].append(measure(command, cold=folders.get(name)))
     pages = 3 * size + 4
     hugo_pages = sum(1 for _ in (site / "public").rglob("*.html"))
     assert hugo_pages == pages, f"Hugo wrote {hugo_pages} pages, we wrote {pages}"
     row = {"N": size, "pages": pages, "runs": runs}
     for name, measured in results.items():
         row[name] = {field: median(measured, field) for field in ("wall", "cpu", "memory")}
-    row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True).memory
-    row["no search"]["pss"] = measure(ours(twin, "--clean"), memory=True).memory
+    row["ours"]["pss"] = measure(ours(project, "--clean"), memory=True,
+                                 cold=folders.get("ours")).memory
+    row["no search"]["pss"] = measure(ours(twin, "--clean"), memory=True,
+                                      cold=folders.get("no search")).memory
     row["hugo"]["pss"] = measure(hugo(site), memory=True).memory
     row["hugo+pagefind"]["pss"] = measure(hugo_then_pagefind(site), memory=True).memory
     return row
@@ -466,6 +477,9 @@ def main() -> int:
     parser.add_argument("--runs", default="10,5,5",
                         help="runs of each full build, per size (rebuilds: the last + 2)")
     parser.add_argument("--work", type=Path, default=BENCH / "out")
+    parser.add_argument("--warm", action="store_true",
+                        help="full builds keep the build cache (--clean alone): by default "
+                             "it is deleted before each, a cold build")
     parser.add_argument("--full-only", action="store_true",
                         help="only the full builds (no rebuilds, no save-to-page times)")
     args = parser.parse_args()
@@ -491,9 +505,11 @@ def main() -> int:
         docs = args.work / f"mkdocs-{size}" if has_mkdocs() else None
         if docs is not None:
             make_mkdocs.make(project, docs)
-        full.append(compare(size, project, site, count, docs))
+        full.append(compare(size, project, site, count, docs, args.warm))
         print(json.dumps(full[-1]), flush=True)
-    result = "Issue 23's targets, full builds (ratios from this run):\n\n" + targets_table(full)
+    kind = "warm: the build cache kept" if args.warm else "cold: the build cache deleted first"
+    result = (f"Issue 23's targets, full builds ({kind}; ratios from this run):\n\n"
+              + targets_table(full))
     if not args.full_only:
         largest = args.work / f"ours-{sizes[-1]}"
         again = rebuilds(largest, runs[-1] + 2)

@@ -18,8 +18,11 @@ import pytest
 import yaml
 from conftest import FIXTURES, fixture_site, keep_built, restore_built
 
+from articlesite import parallel
 from articlesite.build import build
+from articlesite.load.sourcefiles import digest
 from articlesite.problems import BuildError
+from articlesite.render.templates import Renderer
 
 ARTICLE = "loop"
 COPY = "second-loop"   # a copy of the fixture's article, placing the same figure; sorts after
@@ -218,20 +221,24 @@ def test_removed_and_added_pages(project: Path, tmp_path: Path):
     assert_same_as_clean_build(project, tmp_path)
 
 
-def test_damaged_figure_copies_in_the_cache_are_made_again(project: Path, tmp_path: Path):
-    """The view's figure copies live in the cache's store, read back when the view is
-    rendered again: one that is not exactly what was stored is never used."""
+def test_figure_copies_are_kept_in_the_index_and_the_view_made_of_them_again(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The view's figure copies are kept in the cache's index, not in files of the store
+    (creating a file cost more than rendering the copy): after a dictionary edit the
+    view is rendered again from them, no figure spec loaded."""
+    from articlesite.load import figures
+
     site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
     store = project / ".articlesite-cache" / "pages"
-    copies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
-              and 'id="copy-figure-' in path.read_text(encoding="utf-8")]  # not a body
-    assert len(copies) == len(list((project / "figures").glob("*.yaml")))  # one per figure
-    for path in copies:
-        text = path.read_text(encoding="utf-8")
-        assert "node" in text
-        path.write_text(text.replace("node", "nod"), encoding="utf-8")
+    assert [path.name for path in store.iterdir() if os.stat(path).st_ino not in site_files] \
+        == []
+    log = project.parent / "loaded.log"
+    note_calls(monkeypatch, figures, "load_figure", log,
+               lambda file, problems: f"{file.id} loaded")
     add_unused_key(project)
     assert build(project).rendered == [VIEW]
+    assert not log.exists()
+    monkeypatch.undo()
     assert_same_as_clean_build(project, tmp_path)
 
 
@@ -279,20 +286,37 @@ def test_a_figure_template_change_renders_the_bodies_again(project: Path, tmp_pa
     assert_same_as_clean_build(project, tmp_path)
 
 
-def test_damaged_bodies_in_the_cache_are_rendered_again(project: Path, tmp_path: Path):
+@pytest.mark.parametrize("spread", [False, True], ids=["rendered here", "parse stage"])
+def test_bodies_are_kept_in_their_pages_and_a_damaged_one_is_rendered_again(
+        project: Path, tmp_path: Path, monkeypatch, spread: bool):
+    """The store keeps no body of its own: after an edit to the page template each is
+    read back out of its page's stored file, and where that file was damaged, rendered
+    again. `spread`: the site built first as a large full build is, each page rendered
+    by the parse stage over the cores, its body with it (build.parse)."""
+    if spread:
+        monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+        build(project, clean=True)
+        monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)   # the rebuild: counted here
     site_files = {os.stat(path).st_ino for path in (project / "site").rglob("*")}
     store = project / ".articlesite-cache" / "pages"
-    bodies = [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
-              and 'id="copy-figure-' not in path.read_text(encoding="utf-8")]
-    # One per language: the copied article's are the same bytes.
-    assert len(bodies) == len(LANGUAGES)
-    for path in bodies:
-        text = path.read_text(encoding="utf-8")
+    assert [path for path in store.glob("*.html") if os.stat(path).st_ino not in site_files
+            and 'id="copy-figure-' not in path.read_text(encoding="utf-8")] == []
+    for code in LANGUAGES:   # ARTICLE's pages damaged, not COPY's
+        page = (project / "site" / code / f"{ARTICLE}.html").read_bytes()
+        stored = store / f"{digest(page)}.html"
+        text = stored.read_text(encoding="utf-8")
         assert 'class="secno"' in text
-        path.write_text(text.replace('class="secno"', 'class="secn0"'), encoding="utf-8")
+        os.unlink(stored)   # (not through the site's hard link)
+        stored.write_text(text.replace('class="secno"', 'class="secn0"'), encoding="utf-8")
     edit(project / "templates" / "article.html", '<nav class="toc"',
          '<nav data-edited class="toc"')
+    bodies = []
+    render_body = Renderer.render_body
+    monkeypatch.setattr(Renderer, "render_body", lambda self, article, language, *args,
+                        **kwargs: bodies.append((article.slug, language)) or
+                        render_body(self, article, language, *args, **kwargs))
     build(project)
+    assert sorted(bodies) == [(ARTICLE, code) for code in sorted(LANGUAGES)]
     assert_same_as_clean_build(project, tmp_path)
 
 

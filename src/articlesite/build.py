@@ -44,7 +44,6 @@ from .cache import (
     Entry,
     KeptBody,
     PageKeys,
-    Store,
     StoredCopy,
     copy_key,
     render_key,
@@ -59,8 +58,8 @@ from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
 from .memo import SECTIONS, SPEC, Memo
-from .pages import Page, PageJob
-from .parse import figure_copies, parse_spread
+from .pages import PageJob
+from .parse import entry_of, figure_copies, parse_spread
 from .plan import (
     Delta,
     Plan,
@@ -73,7 +72,7 @@ from .plan import (
 )
 from .problems import LEFT_OUT, Interrupted, Problem, Problems, plural
 from .render import assets
-from .search import BUNDLE, early_service, given_digest, search_bundle
+from .search import BUNDLE, early_service, search_bundle
 from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
@@ -158,6 +157,9 @@ class Loaded:
     # (a quick rebuild parses the sources edited) or the check stage to rendering, which
     # lets each go once rendered.
     parsed: dict[str, list]
+    # The article pages the parse stage rendered (a full build), by path: the render
+    # stage takes each whose key is the one it plans (plan.plan_pages).
+    fresh: dict[str, Entry] = field(default_factory=dict)
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
@@ -228,10 +230,14 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool)
 
 def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
     """The parse stage, when there are many sources to parse (parse.py): over the cores,
-    each source's outline, sections and body from one parse, for the stages after."""
+    each source's outline, sections and body from one parse, for the stages after; in a
+    full build, each body's page too, there and then (one message per article, and no
+    body stored but inside its page)."""
     sources, delta = loaded.sources, loaded.delta
+    full = loaded.base is None
     parse_spread(sources, sources.articles if delta is None else delta.articles, run.cache,
-                 run.problems, renderers.make, loaded.parsed)
+                 run.problems, renderers.make, loaded.parsed,
+                 loaded.keys if full else None, loaded.fresh if full else None)
 
 
 def check(run: Run, loaded: Loaded, renderers: Renderers) -> tuple[list[Problem], list[str]]:
@@ -258,7 +264,8 @@ def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
     sources, cache, delta = loaded.sources, run.cache, loaded.delta
     jobs = page_jobs(sources, cache, delta)
     plan = Plan({}, {}, [], rendering=render_key(sources.site, sources.templates,
-                                                  sources.strings), page_keys=loaded.keys)
+                                                  sources.strings), page_keys=loaded.keys,
+                fresh=loaded.fresh)
     if delta is not None:   # the pages not planned keep their entries
         planned = {job.path for job in jobs}
         plan.cached = {path: entry for path, entry in cache.pages.items()
@@ -319,6 +326,7 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
         part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
                             run.problems, run.progress, view)
         rendered.update(part)
+        rendered.pages.update(plan.rendered)   # by the parse stage (a full build)
         rendered.in_place = rendered.in_place and all((run.out / path).is_file()
                                                       for path in part.pages)
         if rendered.in_place and not run.problems:
@@ -505,14 +513,16 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
         entries, placed, bodies = {}, {}, {}
         for job in jobs:
             kept = plan.reusable.get(job)
-            page = renderer.render(job, cache.load_body(kept) if kept else None)
+            body = cache.load_body(kept) if kept else None
+            page = renderer.render(job, body)
             placed.update(page.figures)
             if not found:
-                if page.body is not None:
-                    kept = bodies[plan.bodies[job]] = cache.store_body(page.body,
-                                                                       sources.dictionary)
-                entries[page.path] = entry_of(page, plan.keys[job], sources.dictionary,
-                                              cache.store, sources.site.search, kept)
+                entry = entries[page.path] = entry_of(page, plan.keys[job],
+                                                      sources.dictionary, cache.store,
+                                                      sources.site.search, kept)
+                if page.body is not None or body is not None:   # kept where it now is
+                    bodies[plan.bodies[job]] = cache.body_in_page(
+                        page.body or body, page.html, entry, sources.dictionary)
         copies = {} if view else \
             figure_copies(renderer, set(placed), sources, cache, plan.rendering)
         part = Rendered(entries, renderer.figures.clean, copies, bodies, renderer.sections)
@@ -531,21 +541,6 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
         if progress is not None:
             progress(done, total)
     return rendered
-
-
-def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
-             search: bool = True, body: KeptBody | None = None) -> Entry:
-    """Store a rendered page (with `search`, what the search index is given of it too);
-    its cache entry. Without the index it records no search digest: the search setting
-    is part of every page's key, so turning it on renders the pages again. The digest of
-    the texts it shows is its `body`'s, when they are the same (an article page's)."""
-    texts = tuple(sorted(page.texts))
-    digest = body.texts_digest if body is not None and tuple(body.texts) == texts \
-        else texts_digest(texts, dictionary)
-    return Entry(key, tuple(sorted(page.figures.items())), texts, digest,
-                 *store.put(page.html),
-                 tuple(sorted(page.files.items())),
-                 given_digest(page.html, store) if search else "")
 
 
 def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,

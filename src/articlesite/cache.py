@@ -47,7 +47,7 @@ from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
 
 FOLDER = ".articlesite-cache"
-FORMAT = 5
+FORMAT = 7
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
@@ -192,17 +192,21 @@ class Stored(NamedTuple):
 
 
 class StoredCopy(NamedTuple):
-    """What the memo keeps of a figure's copy for the translator's view."""
+    """What the memo keeps of a figure's copy for the translator's view: all of it, a
+    few kilobytes (a file of its own in the store cost more to create than the copy
+    to render, and the next build reads every one of them back or none)."""
 
     uses: list[tuple[str, str]]   # the (key, element) pairs it shows
-    blob: str                     # its HTML in the store
+    html: str
 
 
 class KeptBody(NamedTuple):
-    """What the memo keeps of an article body (pages.Body): what it read, and its HTML
-    in the store."""
+    """What the memo keeps of an article body (pages.Body): what it read, and where its
+    HTML is in the store: inside its page, as the page template put it there (`span`:
+    the characters it takes), or, if the template changed it, in a file of its own."""
 
-    blob: str
+    blob: str                                  # the page's file, or the body's own
+    span: tuple[int, int] | None               # its characters in the page; None: own
     headings: list[tuple]                      # as Body.headings
     cite_count: list[tuple[str, int]]          # sorted items of Body.cite_count
     figures: list[tuple[str, str | None]]      # figure id, spec digest (None: absent)
@@ -467,7 +471,7 @@ class Cache:
         return self._texts_key[1]
 
     # The translator's view's figure copies (build.render_view): the memo keeps, by key,
-    # each copy's (key, element) pairs and the blob in the store holding its HTML.
+    # each copy's (key, element) pairs and its HTML.
     def stored_copy(self, key: str) -> StoredCopy | None:
         kept = self.memo.recall(COPY, key)
         return None if kept is None else StoredCopy._make(kept)
@@ -475,26 +479,46 @@ class Cache:
     def keep_copy(self, key: str, stored: StoredCopy) -> None:
         self.memo.keep(COPY, key, tuple(stored))   # marshal keeps plain tuples only
 
-    def store_copy(self, copy: FigureCopy) -> StoredCopy:
-        """Write a copy's HTML to the store (a build worker may do this); what the memo
-        keeps of it."""
+    @staticmethod
+    def store_copy(copy: FigureCopy) -> StoredCopy:
+        """What the memo keeps of a copy (a build worker may make it)."""
         uses, html = copy
-        return StoredCopy(uses, self.store.put(html).blob)
+        return StoredCopy(uses, html)
 
-    def load_copy(self, stored: StoredCopy) -> FigureCopy | None:
-        """The copy, if its HTML in the store is still exactly what was stored."""
-        html = self.store.read(stored.blob)
-        return None if html is None else (stored.uses, html)
+    @staticmethod
+    def load_copy(stored: StoredCopy) -> FigureCopy | None:
+        """The copy the memo kept."""
+        return stored.uses, stored.html
 
-    # Article bodies (pages.Body): the memo keeps, by body_key, what each read and the blob
-    # in the store holding its HTML; build.plan_pages recalls those it may reuse.
+    # Article bodies (pages.Body): the memo keeps, by body_key, what each read and where
+    # its HTML is in the store; build.plan_pages recalls those it may reuse.
     def store_body(self, body: Body, dictionary: Dictionary) -> KeptBody:
-        """Write a body's HTML to the store (a build worker may do this); what the memo
-        keeps of it (keep_body)."""
+        """Write a body's HTML to the store, as a file of its own (a build worker may do
+        this); what the memo keeps of it (keep_body)."""
         texts = tuple(sorted(body.texts))
-        return KeptBody(self.store.put(body.html).blob, body.headings,
-                        sorted(body.cite_count.items()), sorted(body.figures.items()), texts,
-                        texts_digest(texts, dictionary), sorted(body.files.items()))
+        return self._kept(body, self.store.put(body.html).blob, None,
+                          texts_digest(texts, dictionary))
+
+    def body_in_page(self, body: Body, page: str, entry: Entry,
+                     dictionary: Dictionary) -> KeptBody:
+        """What the memo keeps of a body its page (`page`, stored as `entry`) holds: where
+        it is in the page's file. A page is some twice its body: storing the body beside
+        it was a third of the store's bytes. A template that put the body in its page
+        other than as it is: in a file of its own (store_body)."""
+        start = page.find(body.html)
+        if start < 0:
+            return self.store_body(body, dictionary)
+        texts = tuple(sorted(body.texts))
+        digest = entry.texts_digest if entry.texts == texts else \
+            texts_digest(texts, dictionary)
+        return self._kept(body, entry.blob, (start, start + len(body.html)), digest)
+
+    @staticmethod
+    def _kept(body: Body, blob: str, span: tuple[int, int] | None,
+              digest: str) -> KeptBody:
+        return KeptBody(blob, span, body.headings, sorted(body.cite_count.items()),
+                        sorted(body.figures.items()), tuple(sorted(body.texts)), digest,
+                        sorted(body.files.items()))
 
     def keep_body(self, key: str, kept: KeptBody) -> None:
         self.memo.keep(BODY, key, tuple(kept))   # marshal keeps plain tuples only
@@ -517,10 +541,15 @@ class Cache:
         return kept
 
     def load_body(self, kept: KeptBody) -> Body | None:
-        """The body, if its HTML in the store is still exactly what was stored."""
+        """The body, if its HTML in the store is still exactly what was stored (the whole
+        file it is in: its page's, through whose hard link in site/ it may have been
+        edited)."""
         html = self.store.read(kept.blob)
         if html is None:
             return None
+        if kept.span is not None:
+            start, end = kept.span
+            html = html[start:end]
         return Body(html, [tuple(heading) for heading in kept.headings],
                     dict(kept.cite_count), dict(kept.figures), set(kept.texts),
                     dict(kept.files))
@@ -535,12 +564,11 @@ class Cache:
         self.saved = Saved(pages, self.memo.kept, texts)
         if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
             return
-        copies = {StoredCopy._make(value).blob for value in self.memo.of_kind(COPY)}
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         given = {entry.search for entry in pages.values()}   # (search.given_digest)
         self.store.settle()
         unused = self.store.unused({entry.blob for entry in pages.values()} | given |
-                                   copies | bodies)
+                                   bodies)
         data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
                 "texts": texts, "pages": {path: tuple(entry) for path, entry in pages.items()},
                 "superseded": unused}

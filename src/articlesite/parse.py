@@ -2,10 +2,13 @@
 spread them over the cores, the forked workers parse them, an article at a time, and
 make of each one's single parse its outline, its sections and its body (what its page
 shows between the template's parts). The memo keeps the outlines and sections (the
-check stage and the section tracking find them there), the cache the bodies (the render
-stage puts them in their pages, planned with the page keys worked out from the sections
-now known). Fewer sources are parsed by the check stage in this process, which hands
-their tokens on to rendering (load/outlines.py)."""
+check stage and the section tracking find them there). In a full build each body is
+put in its page there and then, and the page stored: the render stage takes the page's
+entry when its key is the one it plans (plan.plan_pages); the memo keeps where the
+body is in the page's file. Otherwise (a quick rebuild in serve with many new sources)
+the bodies are stored on their own, and the render stage puts them in their pages.
+Fewer sources are parsed by the check stage in this process, which hands their tokens
+on to rendering (load/outlines.py)."""
 
 from __future__ import annotations
 
@@ -15,18 +18,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import parallel
-from .cache import Cache, StoredCopy, body_key, copy_key, render_key
+from .cache import (
+    Cache,
+    Entry,
+    KeptBody,
+    PageKeys,
+    Store,
+    StoredCopy,
+    article_key,
+    body_key,
+    copy_key,
+    render_key,
+    texts_digest,
+)
 from .check.marks import spec_links
 from .load.content import Article
 from .load.outlines import outline_plain
 from .load.sections import sections_in
 from .load.sourcefiles import CHANGED, SourceChanged
 from .load.sources import Sources
+from .load.texts import Dictionary
 from .memo import LINKS, OUTLINE, SECTIONS, SPEC
+from .pages import Page, PageJob
 from .problems import Problem, Problems
+from .search import given_digest
 from .translate.view import figure_copy
 
 if TYPE_CHECKING:
+    from .pages import Body
     from .render.templates import Renderer
 
 
@@ -37,16 +56,20 @@ class Parsed:
     links: see parse_one), by memo key, already checked there (Memo.keep)."""
 
     kept: dict[str, Any] = field(default_factory=dict)
+    pages: dict[str, Entry] = field(default_factory=dict)   # article pages rendered
     changed: list[tuple[Path, str]] = field(default_factory=list)  # changed since read
     problems: list[Problem] = field(default_factory=list)
 
 
 def parse_spread(sources: Sources, articles: list[Article], cache: Cache, problems: Problems,
                  make_renderer: Callable[[], Renderer],
-                 parsed: dict[str, list] | None = None) -> None:
+                 parsed: dict[str, list] | None = None, keys: PageKeys | None = None,
+                 pages: dict[str, Entry] | None = None) -> None:
     """Parse the sources of `articles` the memo has no outline of (nor `parsed` tokens
     of) over the cores, with their bodies, when there are enough of them; else leave
-    them to the check stage."""
+    them to the check stage. With `keys` (a full build), each body is put in its page
+    there and then, stored, and the page's entry added to `pages` (the render stage
+    takes it, by its key: plan.plan_pages); else the bodies are stored on their own."""
     memo = cache.memo
 
     def new(source) -> bool:
@@ -63,22 +86,26 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
 
     def parse_article(article: Article) -> Parsed:
         return parse_one(article, [code for code, source in article.sources.items()
-                                   if new(source)], sources, cache, renderer, rendering)
+                                   if new(source)], sources, cache, renderer, rendering,
+                         keys)
 
     for done in parallel.map_unordered(parse_article, todo, count):
         for path, language in done.changed:
             problems.add(path, None, CHANGED, language=language)
         memo.take(done.kept)
         problems.extend(done.problems)
+        if pages is not None:
+            pages.update(done.pages)
 
 
 def parse_one(article: Article, languages: list[str], sources: Sources, cache: Cache,
-              renderer: Renderer, rendering: str) -> Parsed:
+              renderer: Renderer, rendering: str, keys: PageKeys | None = None) -> Parsed:
     """In a worker: these languages' sources of the article parsed, once each, into
     their outlines, sections and bodies (a body only when rendering it found no
     problem: then its page renders it again, to report them), and the node links of the
     figures they place (the check stage's: then it does not load their specs again),
-    kept in the worker's memo: what it kept of them goes back (Parsed.kept)."""
+    kept in the worker's memo: what it kept of them goes back (Parsed.kept). With
+    `keys`, each body's page too (put_in_page)."""
     from .render import markdown  # markdown-it: only when a source is parsed
 
     done, memo = Parsed(), cache.memo
@@ -109,7 +136,10 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         key = body_key(rendering, article.slug, language, source.digest,
                        article.references_digest,
                        sources.sections.notices(article.slug, language))
-        cache.keep_body(key, cache.store_body(made[0], sources.dictionary))
+        kept = cache.store_body(made[0], sources.dictionary) if keys is None else \
+            put_in_page(article, language, made[0], sources, cache, renderer, keys, done)
+        if kept is not None:
+            cache.keep_body(key, kept)
         placed.update(made[0].figures)
     for key, stored in figure_copies(renderer, placed, sources, cache, rendering).items():
         cache.keep_copy(key, stored)
@@ -117,12 +147,31 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         spec = renderer.figures.get(figure_id) if figure_id in renderer.figures else None
         if spec is not None:
             memo.keep(LINKS, renderer.figures.files[figure_id].digest, spec_links(spec))
-    for spec, keys in renderer.figures.clean.items():
-        memo.keep(SPEC, spec, list(keys))
+    for spec, texts in renderer.figures.clean.items():
+        memo.keep(SPEC, spec, list(texts))
     renderer.figures.clean, renderer.sections = {}, {}
     done.kept = memo.kept_since(first)
     done.problems = list(found)
     return done
+
+
+def put_in_page(article: Article, language: str, body: Body, sources: Sources, cache: Cache,
+                renderer: Renderer, keys: PageKeys, done: Parsed) -> KeptBody | None:
+    """The body's page rendered and stored, its entry in `done.pages`, unless rendering
+    it found a problem (then the render stage renders it again, to report it); what the
+    memo keeps of the body, inside that page. A body is only ever read back out of its
+    page (after an edit to the page's templates): the store holds no copy of its own."""
+    found = len(renderer.problems)
+    page = renderer.render(PageJob("article.html", language, article.slug), body)
+    if len(renderer.problems) > found:
+        return None
+    source = article.sources[language]
+    key = article_key(keys.page("article.html"), language, article.listing().without_counts(),
+                      source.digest, article.references_digest,
+                      sources.sections.notices(article.slug, language))
+    entry = done.pages[page.path] = entry_of(page, key, sources.dictionary, cache.store,
+                                             sources.site.search)
+    return cache.body_in_page(body, page.html, entry, sources.dictionary)
 
 
 def figure_copies(renderer: Renderer, placed: set[str], sources: Sources, cache: Cache,
@@ -140,3 +189,17 @@ def figure_copies(renderer: Renderer, placed: set[str], sources: Sources, cache:
             copies[key] = cache.store_copy(figure_copy(renderer, spec))
     return copies
 
+
+def entry_of(page: Page, key: str, dictionary: Dictionary, store: Store,
+             search: bool = True, body: KeptBody | None = None) -> Entry:
+    """Store a rendered page (with `search`, what the search index is given of it too);
+    its cache entry. Without the index it records no search digest: the search setting
+    is part of every page's key, so turning it on renders the pages again. The digest of
+    the texts it shows is its `body`'s, when they are the same (an article page's)."""
+    texts = tuple(sorted(page.texts))
+    digest = body.texts_digest if body is not None and tuple(body.texts) == texts \
+        else texts_digest(texts, dictionary)
+    return Entry(key, tuple(sorted(page.figures.items())), texts, digest,
+                 *store.put(page.html),
+                 tuple(sorted(page.files.items())),
+                 given_digest(page.html, store) if search else "")

@@ -43,6 +43,10 @@ class Plan:
     bodies: dict[PageJob, str] = field(default_factory=dict)
     reusable: dict[PageJob, KeptBody] = field(default_factory=dict)
     page_keys: PageKeys | None = None   # what pages depend on, by template (cache.py)
+    # The article pages the parse stage rendered, by path (build.parse), and those of
+    # them planned: their key is the page's.
+    fresh: dict[str, Entry] = field(default_factory=dict)
+    rendered: dict[str, Entry] = field(default_factory=dict)
 
 
 @dataclass
@@ -140,6 +144,10 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
             plan.bodies[job] = body_key(plan.rendering, job.slug, job.language, source.digest,
                                         article.references_digest, notices)
         plan.keys[job] = key
+        fresh = plan.fresh.get(job.path)
+        if fresh is not None and fresh.key == key:
+            plan.rendered[job.path] = fresh   # its body was kept when it was rendered
+            continue
         entry = cache.reusable(job.path, key, sources.figures, sources.dictionary)
         if entry is not None and not assets.current(entry.files, files, languages,
                                                     cache.store):
@@ -181,7 +189,7 @@ def plan_view_early(sources: Sources, cache: Cache, plan: Plan) -> Plan | None:
     source's outline (in the memo) places. The pages rendered, plan_view's key says
     whether this one held (build.render_the_view)."""
     placed = {path: [figure_id for figure_id, _ in entry.figures]
-              for path, entry in plan.cached.items()}
+              for path, entry in (plan.cached | plan.rendered).items()}
     articles = {article.slug: article for article in sources.articles}
     for job in plan.stale:
         if job.slug is not None:

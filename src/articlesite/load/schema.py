@@ -167,17 +167,20 @@ class Record(Shape):
             context = replace(context, language=str(value[self.language_field]))
         out = Checked()
         out.line, out.key_lines = line_of(value), getattr(value, "key_lines", None)
+        lines = out.key_lines   # (a YAML mapping's: read here, as Context.line would)
         for name, shape in self.fields.items():
-            if not shape.required and value.get(name) is None:
+            given = value.get(name)
+            if given is None and not shape.required:
                 out[name] = shape.default
                 continue
-            if name not in value:
+            if given is None and name not in value:
                 context.add(out.line, f"{self.what} is missing the field '{name}'", name)
                 out.ok = False
                 continue
-            line = context.line(value, name)
+            line = lines.get(name, out.line) if lines is not None else \
+                context.line(value, name)
             try:
-                found = out[name] = shape.read(value[name], context, (name, line))
+                found = out[name] = shape.read(given, context, (name, line))
             except Refused as refused:
                 context.add(line, str(refused), name)
                 out.ok = False

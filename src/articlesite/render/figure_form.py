@@ -52,9 +52,17 @@ class FigureForm:
         takes them, and the connection sentences. Values are escaped as the macro's
         autoescape would."""
         out = [self.parts[0]]
+        escaped: dict[str, Markup] = {}   # each interface string once, not once per use
         for (kind, value), part in zip(self.slots, self.parts[1:]):
-            filled = text(value) if kind == TEXT else text(value, True) if kind == PHRASED \
-                else ui(value) if kind == UI else sentences[value]
-            out.append(escape(filled))
+            if kind == UI:
+                filled = escaped.get(value)
+                if filled is None:
+                    filled = escaped[value] = escape(ui(value))
+            else:
+                filled = text(value) if kind == TEXT else text(value, True) \
+                    if kind == PHRASED else sentences[value]
+                if type(filled) is not Markup:   # (escape gives a Markup back as it is)
+                    filled = escape(filled)
+            out.append(filled)
             out.append(part)
         return "".join(out)
