@@ -4,9 +4,10 @@ extended build segments Chinese and Japanese into words). Pagefind keeps one ind
 `<html lang>`, so a page searches its own language only (templates/search.js).
 
 Only articles are indexed (their `<article>` carries data-pagefind-body); the table of
-contents is left out. Each language's part of the bundle is kept in the build cache like
-a page: it is made again only when what Pagefind is given of a page of that language
-changed (search_input), and put in place with the pages.
+contents is left out. A large language's index is in shards (search_shards.py), each a
+bundle of its own. Each language's part of a shard's bundle is kept in the build cache
+like a page: it is made again only when what Pagefind is given of a page of that
+language in that shard changed (search_input), and put in place with the pages.
 """
 
 from __future__ import annotations
@@ -301,8 +302,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     One run over several languages makes each language's files byte for byte as a run
     over that language alone, with less CPU and memory than one run per language at once
     (one process: at N = 200, 5.95 s of CPU and 611 MiB against 7.4 s and 768 MiB);
-    the paths are in the bundle folder `where`. Where Pagefind would not tell two languages apart (the same `<html lang>`), each is
-    indexed alone."""
+    the paths are in the bundle folder `where`. Where Pagefind would not tell two
+    languages apart (the same `<html lang>`), each is indexed alone."""
     service = service or Service()
     if service.program is None:
         for code in groups:
