@@ -271,15 +271,19 @@ def recorded(header: dict, own: dict[str, Entry], where: str) -> bool:
                for record in header["languages"].values())
 
 
-def early_service(codes: list[str], cached: dict[str, Entry]) -> Service:
+def early_service(codes: list[str], cached: dict[str, Entry],
+                  edited: list[str] = ()) -> Service:
     """The build's Pagefind service, started now when the cache holds no index of a
     language whose segmenter takes long to load (search_service.WARM_TEXT; a first or
-    clean build: its pages will be indexed), so that the segmenters load while the pages
-    are rendered. Otherwise it starts when the index is made."""
+    clean build: its pages will be indexed), or when such a language's sources were
+    `edited` since the last build (its edited page's shard will be), so that the
+    segmenters load while the pages are rendered. Otherwise it starts when the index is
+    made."""
     indexed = {entry.key.split(" ", 1)[0] for path, entry in cached.items()
                if path.startswith(f"{BUNDLE}/")}
     service = Service()
-    slow = [code for code in codes if code not in indexed and warm_text(code)]
+    slow = [code for code in codes
+            if (code not in indexed or code in edited) and warm_text(code)]
     if slow:
         service.warm(slow)
     return service
