@@ -102,3 +102,15 @@ def test_a_damaged_cached_file_of_a_shard_is_made_again(root: Path, name: str):
     stored.write_bytes(bytes(data))
     build(root)
     assert snapshot(site) == before
+
+
+def test_a_build_starts_pagefind_early_for_the_languages_edited_since_the_last(root: Path):
+    """Their edited pages' shards will be indexed: the segmenters load meanwhile."""
+    from articlesite.build import edited_languages
+    from articlesite.load.sources import load_sources
+    from articlesite.problems import Problems
+
+    index = root / FOLDER / "index"
+    assert edited_languages(load_sources(root, Problems(root)), index) == []
+    edit(root, "content/note-2/ja.md", "ノート2:", "ノート2 改訂:")
+    assert edited_languages(load_sources(root, Problems(root)), index) == ["ja"]
