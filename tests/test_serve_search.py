@@ -98,6 +98,7 @@ def builder(root: Path):
         builder.run()
         yield builder
     finally:
+        builder.close()
         gc.unfreeze()   # (each build freezes what it keeps)
 
 

@@ -4,9 +4,10 @@ extended build segments Chinese and Japanese into words). Pagefind keeps one ind
 `<html lang>`, so a page searches its own language only (templates/search.js).
 
 Only articles are indexed (their `<article>` carries data-pagefind-body); the table of
-contents is left out. Each language's part of the bundle is kept in the build cache like
-a page: it is made again only when what Pagefind is given of a page of that language
-changed (search_input), and put in place with the pages.
+contents is left out. A large language's index is in shards (search_shards.py), each a
+bundle of its own. Each language's part of a shard's bundle is kept in the build cache
+like a page: it is made again only when what Pagefind is given of a page of that
+language in that shard changed (search_input), and put in place with the pages.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from .cache import Entry, Store, key_of
 from .load.sourcefiles import digest
 from .problems import Problems
 from .search_service import Service, warm_text
-
-BUNDLE = "pagefind"
+from .search_shards import BUNDLE, MANIFEST, by_shard, folder, manifest
 
 
 def pagefind_version() -> str:
@@ -164,56 +164,79 @@ def language_groups(pages: dict[str, Entry], codes: list[str]) -> dict[str, list
 def search_bundle(pages: dict[str, Entry], store: Store, cached: dict[str, Entry],
                   problems: Problems, root: Path, codes: list[str],
                   service: Service | None = None) -> dict[str, Entry]:
-    """The bundle's files (path in site/ -> stored entry) for these pages.
+    """The bundle's files (path in site/ -> stored entry) for these pages: each shard's
+    (search_shards.py: the main bundle, then the large languages' other shards), and the
+    manifest that names each language's other shards (none in a small site: the search
+    box reads it, so that it asks for no file that is not there)."""
+    groups = language_groups(pages, codes)
+    if not groups:
+        return {}
+    known, damaged = cached_bundle(cached, store)
+    bundle, headers = {}, {}
+    for shard, members in by_shard(groups).items():
+        made = shard_bundle(shard, members, known, damaged, store, problems, root, service)
+        if made is None:
+            return {}
+        bundle |= made
+        headers[shard] = cached_header(made[f"{folder(shard)}/{ENTRY_NAME}"], store)
+    data = manifest(headers)
+    bundle[MANIFEST] = Entry(key_of("manifest", data.decode("utf-8")), (), (), "",
+                             *store.put_bytes(data))
+    return bundle
+
+
+def shard_bundle(shard: int, groups: dict[str, list], known: dict[str, Entry],
+                 damaged: set[str], store: Store, problems: Problems, root: Path,
+                 service: Service | None) -> dict[str, Entry] | None:
+    """One shard's bundle (its languages' pages in `groups`), from the cached files
+    (`known`) where what Pagefind is given of its pages is as it was.
 
     Pagefind indexes only the languages where what it is given of the pages changed
     (search_input), in one run: a language's files are the same whether it is indexed
     alone or with the others (only the entry file, which lists the languages, is merged
     here). A language's files are kept in the cache under that language's key, the
-    program's own under its version."""
-    groups = language_groups(pages, codes)
-    if not groups:
-        return {}
-    version = pagefind_version()
+    program's own under its version (in the main bundle only: the client loads them
+    from there, its other shards are merged into it)."""
+    version, where, main = pagefind_version(), folder(shard), shard == 0
     shared_key = key_of("pagefind", version)
-    keys = {code: f"{code} {key_of(version, [(path, given) for path, given, _ in group])}"
+    keys = {code: f"{code} {key_of(version, shard, [(p, given) for p, given, _ in group])}"
             for code, group in groups.items()}
-    known, damaged = cached_bundle(cached, store)
-    shared = {path: entry for path, entry in known.items() if entry.key == shared_key}
-    if shared_key in damaged:
-        shared = {}   # the program's own files are made again with a language
+    shared = {path: entry for path, entry in known.items() if entry.key == shared_key} \
+        if main and shared_key not in damaged else {}
     files = {code: {path: entry for path, entry in known.items() if entry.key == key}
              for code, key in keys.items()}
-    entry_key = key_of(sorted(keys.values()))
-    header = cached_header(known.get(ENTRY), store)
+    entry_path, entry_key = f"{where}/{ENTRY_NAME}", key_of(sorted(keys.values()))
+    header = cached_header(known.get(entry_path), store)
     # A language is indexed again when a file of its cached index is missing or damaged,
     # or the entry file has no record of it.
     stale = [code for code in groups if not files[code] or keys[code] in damaged
-             or not recorded(header, files[code])]
-    if not stale and shared and ENTRY in known and known[ENTRY].key == entry_key:
+             or not recorded(header, files[code], where)]
+    if not stale and (shared or not main) and entry_path in known \
+            and known[entry_path].key == entry_key:
         # Nothing to index: the cached bundle, without reading or storing anything more.
         return shared | {path: entry for code in groups for path, entry in files[code].items()} \
-            | {ENTRY: known[ENTRY]}
-    if not shared and not stale:
+            | {entry_path: known[entry_path]}
+    if main and not shared and not stale:
         stale = [next(iter(groups))]   # the program's own files come with any language
     if stale:
         with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
             made = index_languages({code: groups[code] for code in stale}, Path(work),
-                                   store, problems, root, service)
+                                   store, problems, root, service, where)
         if made is None:
-            return {}
+            return None
         for code, (own, common, entry) in made.items():
             files[code] = {path: Entry(keys[code], (), (), "", *stored)
-                           for path, stored in own.items()}
+                           for path, stored in own.items()
+                           if main or not path.startswith(f"{where}/wasm.")}
             shared = {path: Entry(shared_key, (), (), "", *stored)
-                      for path, stored in common.items()}
+                      for path, stored in common.items()} if main else {}
             header = entry | {"languages": header["languages"] | entry["languages"]}
     bundle = shared | {path: entry for code in groups for path, entry in files[code].items()}
     # The languages in a fixed order, so that two builds are byte-identical.
     header["languages"] = {name: record for name, record in sorted(header["languages"].items())
-                           if f"{BUNDLE}/pagefind.{record['hash']}.pf_meta" in bundle}
+                           if f"{where}/pagefind.{record['hash']}.pf_meta" in bundle}
     data = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    bundle[ENTRY] = Entry(entry_key, (), (), "", *store.put_bytes(data))
+    bundle[entry_path] = Entry(entry_key, (), (), "", *store.put_bytes(data))
     return bundle
 
 
@@ -240,35 +263,41 @@ def cached_header(entry: Entry | None, store: Store) -> dict:
     return {"languages": {}}
 
 
-def recorded(header: dict, own: dict[str, Entry]) -> bool:
-    """Whether the entry file names the language whose files are `own`."""
+def recorded(header: dict, own: dict[str, Entry], where: str) -> bool:
+    """Whether the entry file (of the bundle in `where`) names the language whose files
+    are `own`."""
     return any(isinstance(record, dict) and
-               f"{BUNDLE}/pagefind.{record.get('hash')}.pf_meta" in own
+               f"{where}/pagefind.{record.get('hash')}.pf_meta" in own
                for record in header["languages"].values())
 
 
-def early_service(codes: list[str], cached: dict[str, Entry]) -> Service:
+def early_service(codes: list[str], cached: dict[str, Entry],
+                  edited: list[str] = ()) -> Service:
     """The build's Pagefind service, started now when the cache holds no index of a
     language whose segmenter takes long to load (search_service.WARM_TEXT; a first or
-    clean build: its pages will be indexed), so that the segmenters load while the pages
-    are rendered. Otherwise it starts when the index is made."""
+    clean build: its pages will be indexed), or when such a language's sources were
+    `edited` since the last build (its edited page's shard will be), so that the
+    segmenters load while the pages are rendered. Otherwise it starts when the index is
+    made."""
     indexed = {entry.key.split(" ", 1)[0] for path, entry in cached.items()
                if path.startswith(f"{BUNDLE}/")}
     service = Service()
-    slow = [code for code in codes if code not in indexed and warm_text(code)]
+    slow = [code for code in codes
+            if (code not in indexed or code in edited) and warm_text(code)]
     if slow:
         service.warm(slow)
     return service
 
 
-ENTRY = f"{BUNDLE}/pagefind-entry.json"
+ENTRY_NAME = "pagefind-entry.json"
+ENTRY = f"{BUNDLE}/{ENTRY_NAME}"
 # The program's own files, the same for every language (with its UI's pagefind-*.js/css).
 SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.unknown.pagefind")
 HTML_LANG = re.compile(r"<html\b[^>]*?\blang=[\"']?([^\"'\s>]+)", re.IGNORECASE)
 
 
 def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
-                    root: Path, service: Service | None = None,
+                    root: Path, service: Service | None = None, where: str = BUNDLE,
                     ) -> dict[str, tuple[dict, dict, dict]] | None:
     """Have Pagefind index the languages' pages in one run (of `service`, which may have
     been started early); for each language, its own files and the program's shared ones
@@ -277,8 +306,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
     One run over several languages makes each language's files byte for byte as a run
     over that language alone, with less CPU and memory than one run per language at once
     (one process: at N = 200, 5.95 s of CPU and 611 MiB against 7.4 s and 768 MiB);
-    where Pagefind would not tell two languages apart (the same `<html lang>`), each is
-    indexed alone."""
+    the paths are in the bundle folder `where`. Where Pagefind would not tell two
+    languages apart (the same `<html lang>`), each is indexed alone."""
     service = service or Service()
     if service.program is None:
         for code in groups:
@@ -306,19 +335,19 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
         made: dict[str, tuple[dict, dict, dict]] = {}
         for code, group in groups.items():
             alone = index_languages({code: group}, work / f".{code}", store, problems, root,
-                                    service)
+                                    service, where)
             if alone is None:
                 return None
             made |= alone
         return made
-    common = {f"{BUNDLE}/{name}": store.put_bytes(files[name])
+    common = {f"{where}/{name}": store.put_bytes(files[name])
               for name, owner in owners.items() if owner is None}
     made = {code: ({}, common, entry | {"languages": {
         key: record for key, record in entry["languages"].items()
         if len(groups) == 1 or key == language_key(work / code)}}) for code in groups}
     for name, owner in owners.items():
         if owner is not None:
-            made[owner][0][f"{BUNDLE}/{name}"] = store.put_bytes(files[name])
+            made[owner][0][f"{where}/{name}"] = store.put_bytes(files[name])
     return made
 
 

@@ -144,6 +144,12 @@ class Service:
     def program(self) -> str | None:
         return pagefind_program()
 
+    @property
+    def closed(self) -> bool:
+        """Stopped: a build failed or was given up while it indexed (serve then starts
+        another for the next build)."""
+        return self._closed
+
     def warm(self, languages: list[str] = ()) -> None:
         """Start the service, loading the segmenters of these languages in the
         background (those that take long to load)."""

@@ -17,7 +17,7 @@ from .cache import FOLDER as CACHE_FOLDER
 from .cache import Entry, Store
 from .problems import BuildError, Problem
 from .problems import command as command_name
-from .search import BUNDLE
+from .search import BUNDLE, ENTRY_NAME, MANIFEST
 
 # The file every build leaves in the folder it wrote: a later build replaces only a folder
 # that holds it (or an empty one), never a folder of someone's files.
@@ -34,16 +34,23 @@ Written = Callable[[list[str] | None], None]
 def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
                  store: Store) -> None:
     """Put a new search bundle in place of the old in `out`: its new files first, then the
-    entry file that names them, then the old files go (pages need no reload for it)."""
-    entry_file = f"{BUNDLE}/pagefind-entry.json"
+    entry files that name them (one a shard), then the manifest that names the shards,
+    then the old files go, and the shard folders left empty (pages need no reload)."""
     changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
-    for batch in ({p: e for p, e in changed.items() if p != entry_file},
-                  {p: e for p, e in changed.items() if p == entry_file}):
+    last = (lambda path: path.endswith(f"/{ENTRY_NAME}"), lambda path: path == MANIFEST)
+    for batch in ({p: e for p, e in changed.items() if not any(is_(p) for is_ in last)},
+                  *({p: e for p, e in changed.items() if is_(p)} for is_ in last)):
         for path in batch:
             (out / path).parent.mkdir(parents=True, exist_ok=True)
         place_pages(out, batch, store, None)
-    for path in old.keys() - new.keys():
+    gone = old.keys() - new.keys()
+    for path in gone:
         (out / path).unlink(missing_ok=True)
+    for folder in sorted({PurePosixPath(path).parent for path in gone}, key=str, reverse=True):
+        while folder.parts[:1] == (BUNDLE,) and len(folder.parts) > 1:
+            with contextlib.suppress(OSError):   # (not empty: kept)
+                (out / folder).rmdir()
+            folder = folder.parent
 
 
 def place_pages(out: Path, entries: dict[str, Entry], store: Store,

@@ -36,6 +36,9 @@ class Builder:
         self.carried: set[Path] = set()
         self.unsettled: set[str] = set()
         self.noted: set[str] = set()   # the notes said: each once per serve
+        # Pagefind's service, kept from build to build with its word segmenters loaded
+        # (a new one after a build that stopped it); ended by close().
+        self.search = None
 
     def run(self, paths: list[Path] | None = None,
             interrupt: Callable[[], bool] | None = None) -> None:
@@ -97,10 +100,13 @@ class Builder:
         if self.last is None or not paths:
             gc.unfreeze()  # what earlier builds left may be collected again
         cache = Cache(self.root, clean=clean, after=self.cache)
+        if self.search is None or self.search.closed:
+            from ..search_service import Service
+            self.search = Service()
         try:
             built = build(self.root, clean=clean, cache=cache, written=written,
                           drafts=self.drafts, previous=self.last, changed=paths,
-                          interrupt=interrupt)
+                          interrupt=interrupt, search=self.search)
         except Interrupted:
             # The last good build stays the base: the next one renders these paths
             # again, from their newest sources, and makes the index.
@@ -122,6 +128,11 @@ class Builder:
         # it takes some 80 ms: a quick rebuild would wait for it).
         gc.freeze()
         return built
+
+    def close(self) -> None:
+        """End Pagefind's service (serve's end)."""
+        if self.search is not None:
+            self.search.close()
 
     def settle_unsettled(self, built, cache, written) -> None:
         """A page a given-up build put in place that this one did not render (its edit

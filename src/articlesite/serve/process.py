@@ -86,6 +86,7 @@ def serve_site(listener: socket.socket, root: Path, host: str, *, clean: bool = 
         pass  # stopped while building: as cleanly as while watching
     finally:
         stop.set()  # the watcher thread ends too
+        builder.close()
         signal.signal(signal.SIGTERM, previous)
         state.stop()
         server.shutdown()

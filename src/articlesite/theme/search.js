@@ -1,8 +1,8 @@
 (function () {
   "use strict";
   /* Search with the Pagefind bundle the build writes (site/pagefind/): the page's own
-     language only (Pagefind picks the index of <html lang>); results link to the
-     section. Opened from a file, the box says that search needs a web server. */
+     language only (Pagefind picks the index of <html lang>), its shards merged in;
+     results link to the section. Opened from a file, the box says that search needs a web server. */
   var form = document.querySelector("form.search");
   if (!form) return;
   var input = form.querySelector("input"), results = form.querySelector(".search-results");
@@ -19,12 +19,29 @@
     if (!loading) {
       var bundle = new URL(form.getAttribute("data-bundle"), location.href).href;
       var base = new URL(form.getAttribute("data-root"), location.href).pathname;
+      var options = { baseUrl: base, excerptLength: 24 };
       loading = import(bundle + "pagefind.js").then(function (module) {
         pagefind = module;
-        return module.options({ baseUrl: base, excerptLength: 24 });
-      }).then(function () { return pagefind.init(); });
+        return module.options(options);
+      }).then(function () { return pagefind.init(); })
+        .then(function () { return shards(bundle); })
+        .then(function (folders) {
+          return Promise.all(folders.map(function (folder) {
+            return pagefind.mergeIndex(new URL(folder, bundle).pathname, options);
+          }));
+        });
     }
     return loading;
+  }
+  function shards(bundle) {
+    /* A large language's index is in shards (search_shards.py): the main bundle holds the
+       first, the manifest names the others' folders, merged into it. No manifest: one. */
+    return fetch(bundle + "articlesite-shards.json", { cache: "no-cache" })
+      .then(function (response) { return response.ok ? response.json() : {}; })
+      .then(function (found) {
+        var folders = found[document.documentElement.lang.toLowerCase()];
+        return Array.isArray(folders) ? folders : [];
+      });
   }
   function text(tag, value, className) {
     var element = document.createElement(tag);

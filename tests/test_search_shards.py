@@ -1,0 +1,116 @@
+"""A language's search index in shards (search_shards.py): each page in one shard by a
+stable hash of its path, an edit indexes its page's shard again and nothing else, the
+result is the site a clean build makes of the edited project, and a damaged cached file
+of a shard is made again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import edit, snapshot
+from search_sites import NOTES, shard_of, sharded_site, shards_env
+
+from articlesite import search
+from articlesite.build import build
+from articlesite.cache import FOLDER
+from articlesite.load.sourcefiles import digest
+from articlesite.search_shards import PAGES_PER_SHARD, split
+
+
+def pages(count: int, code: str = "en") -> list[tuple[str, str, str]]:
+    return [(f"{code}/article-{number}.html", "given", "blob") for number in range(count)]
+
+
+def test_pages_are_split_by_a_stable_hash_into_shards_none_empty():
+    shards = split(pages(1000))
+    assert len(shards) == 16 and min(map(len, shards.values())) > 0
+    assert sum(map(len, shards.values())) == 1000
+    assert split(list(reversed(pages(1000)))).keys() == shards.keys()
+    # An article's translations share their shard number; a small language has one.
+    assert [sorted(p[0][3:] for p in shard) for shard in split(pages(1000, "ja")).values()] \
+        == [sorted(p[0][3:] for p in shard) for shard in shards.values()]
+    assert len(split(pages(2 * PAGES_PER_SHARD - 1))) == 1
+    assert len(split(pages(2 * PAGES_PER_SHARD))) == 2
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The sharded site, built once: a clean copy for each test."""
+    with pytest.MonkeyPatch.context() as patch:
+        shards_env(patch)
+        root = sharded_site(tmp_path_factory.mktemp("shards") / "project")
+        build(root)
+    return root
+
+
+@pytest.fixture
+def root(built: Path, tmp_path: Path, monkeypatch) -> Path:
+    shards_env(monkeypatch)
+    copy = tmp_path / "project"
+    shutil.copytree(built, copy, symlinks=True)
+    return copy
+
+
+def test_each_language_is_in_shards_merged_from_the_manifest(root: Path):
+    site = root / "site"
+    manifest = json.loads((site / "pagefind" / "articlesite-shards.json").read_text())
+    assert set(manifest) == {"en", "ja", "zh-cn"} and all(manifest.values()), manifest
+    for key, folders in manifest.items():
+        for folder in folders:
+            entry = json.loads((site / "pagefind" / folder / "pagefind-entry.json").read_text())
+            assert key in entry["languages"]
+            # A shard holds its index only: the program's files are the main bundle's.
+            assert not list((site / "pagefind" / folder).glob("*.js"))
+            assert not list((site / "pagefind" / folder).glob("wasm.*"))
+    for code in ("en", "zh", "ja"):
+        shards = {shard_of(site, f"{code}/note-{i}.html") for i in range(1, NOTES + 1)}
+        assert len(shards) > 1, code
+        assert {shard_of(site, f"en/note-{i}.html") for i in range(1, NOTES + 1)} == shards
+
+
+def test_an_edit_indexes_its_shard_only_and_gives_the_clean_build(root: Path, tmp_path: Path,
+                                                                  monkeypatch):
+    runs = []
+    real = search.index_languages
+    monkeypatch.setattr(search, "index_languages", lambda groups, *rest: runs.append(
+        (sorted(groups), rest[-1])) or real(groups, *rest))
+    site = root / "site"
+    edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
+    build(root)
+    assert runs == [(["ja"], shard_of(site, "ja/note-3.html"))]
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
+    build(clean)
+    assert snapshot(site) == snapshot(clean / "site")
+
+
+@pytest.mark.parametrize("name", ["pagefind-entry.json", "fragment/", "index/", "pf_meta"])
+def test_a_damaged_cached_file_of_a_shard_is_made_again(root: Path, name: str):
+    site = root / "site"
+    before = snapshot(site)
+    folder = next(iter(json.loads((site / "pagefind" / "articlesite-shards.json")
+                                  .read_text())["ja"]))
+    path = next(path for path in sorted(before) if path.startswith(f"pagefind/{folder}")
+                and name in path)
+    stored = root / FOLDER / "pages" / f"{digest(before[path])}.html"
+    data = bytearray(stored.read_bytes())
+    data[len(data) // 2] ^= 0x20
+    stored.unlink()   # (not through the site's hard link)
+    stored.write_bytes(bytes(data))
+    build(root)
+    assert snapshot(site) == before
+
+
+def test_a_build_starts_pagefind_early_for_the_languages_edited_since_the_last(root: Path):
+    """Their edited pages' shards will be indexed: the segmenters load meanwhile."""
+    from articlesite.build import edited_languages
+    from articlesite.load.sources import load_sources
+    from articlesite.problems import Problems
+
+    index = root / FOLDER / "index"
+    assert edited_languages(load_sources(root, Problems(root)), index) == []
+    edit(root, "content/note-2/ja.md", "ノート2:", "ノート2 改訂:")
+    assert edited_languages(load_sources(root, Problems(root)), index) == ["ja"]
