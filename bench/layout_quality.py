@@ -35,6 +35,7 @@ from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
 from articlesite.geometry.crossings import count
 from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.geometry.untangle import untangle
 
 LANGUAGES = ("en", "zh", "ja")
 PX = 72.0   # dot's points per inch
@@ -75,8 +76,14 @@ def ours(name: str) -> tuple[dict, float]:
         started = time.process_time()
         boxes = layout(nodes, sizes, edges, direction, feedback, framed)
         times.append((time.process_time() - started) * 1000)
-    sides = sides_between_rows(boxes, boxes.row, edges, direction)   # as figure layout
-    return measure(boxes, edges, sides), statistics.median(times)
+    sides = {**boxes.outer, **sides_between_rows(boxes, boxes.row, edges, direction)}
+    width, height = extent_of(list(boxes.values()))
+    started = time.process_time()
+    feedback_numbers = frozenset(k for k, e in enumerate(edges) if e in feedback)
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     outside_ok=feedback_numbers, start=sides)    # as figure layout
+    untangled = (time.process_time() - started) * 1000
+    return measure(boxes, edges, sides), statistics.median(times), untangled
 
 
 def by_dot(name: str) -> dict | None:
@@ -122,13 +129,14 @@ def cells(result: dict | None) -> list[str]:
 
 def main() -> None:
     head = ["draft", "nodes", "edges", "dir", "crossings", "bends", "canvas", "wasted", "ms",
+            "untangle ms",
             "dot crossings", "dot bends", "dot canvas", "dot wasted"]
     rows = []
     for name in DRAFTS:
         direction, nodes, _, edges, _, _ = draft(name)
-        mine, ms = ours(name)
+        mine, ms, untangled = ours(name)
         rows.append([name, str(len(nodes)), str(len(edges)), direction, *cells(mine),
-                     f"{ms:.1f}", *cells(by_dot(name))])
+                     f"{ms:.1f}", f"{untangled:.0f}", *cells(by_dot(name))])
     if "--markdown" in sys.argv:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))

@@ -10,8 +10,8 @@ layer while that removes crossings. The order with the fewest crossings found is
 Constraints: the items of one group (a node's group; a placeholder's when both ends of
 its edge are in that group) stay together in each layer, and groups that share layers
 keep one order from layer to layer (so that their frames can be rectangles that do not
-overlap); `pinned` items (the placeholders of edges turned round) stay last in their
-layer: a feedback edge runs round the outside of the drawing.
+overlap); `pinned` items (the placeholders of edges turned round) stay first or last in
+their layer, as `pinned` says: a feedback edge runs round the outside of the drawing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Mapping
 
 from .layers import Item, Layered
 
+FIRST, LAST = 0, 2   # where a pinned item stays in its layer (others sort as 1)
 ITERATIONS = 24   # sweeps at most from one start
 PATIENCE = 3      # sweeps without fewer crossings before a start is given up
 
@@ -30,9 +31,10 @@ class Orderer:
     """The crossing minimisation of one layered graph."""
 
     def __init__(self, result: Layered, group_of: Mapping[Item, str],
-                 pinned: set[Item]):
+                 pinned: Mapping[Item, int]):
         self.layers = result.layers
-        self.group_of, self.pinned = group_of, pinned
+        self.group_of = group_of
+        self.pinned = pinned if isinstance(pinned, Mapping) else dict.fromkeys(pinned, LAST)
         self.up: dict[Item, dict[Item, int]] = {}     # neighbour in the layer before: weight
         self.down: dict[Item, dict[Item, int]] = {}
         for a, b, _ in result.edges:
@@ -118,7 +120,7 @@ class Orderer:
         first: dict = {}
         for j, item in enumerate(layer):
             first.setdefault(self.group_of.get(item, item), j)
-        return sorted(layer, key=lambda item: (item in self.pinned,
+        return sorted(layer, key=lambda item: (self.pinned.get(item, 1),
                                                first[self.group_of.get(item, item)]))
 
     def _by_median(self, layer: list[Item], fixed: list[Item],
@@ -137,7 +139,7 @@ class Orderer:
         place_of_unit = {name: sum(keys) / len(keys) for name, keys in unit.items()}
         current = {item: j for j, item in enumerate(layer)}
         return sorted(layer, key=lambda item: (
-            item in self.pinned, place_of_unit[self.group_of.get(item, item)],
+            self.pinned.get(item, 1), place_of_unit[self.group_of.get(item, item)],
             self.group_of.get(item, "") if item in self.group_of else "", key[item],
             current[item]))
 
@@ -206,12 +208,13 @@ class Orderer:
                     continue
                 k = units.index(unit)
                 others = units[:k] + units[k + 1:]
-                ends = [j for j, v in enumerate(others) if v[0] in self.pinned]
+                ends = [j for j, v in enumerate(others) if self.pinned.get(v[0]) == LAST]
                 stop = ends[0] if ends else len(others)
-                low, high = 0, stop
+                low = sum(self.pinned.get(v[0]) == FIRST for v in others)
+                high = stop
                 if unit[0] in self.group_of:
                     fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
-                    low = max([j + 1 for j in fences if j < k] + [0])
+                    low = max([j + 1 for j in fences if j < k] + [low])
                     high = min([j for j in fences if j >= k] + [stop])
                 after = [_cross(unit, v, seen) for v in others]    # unit before v
                 before = [_cross(v, unit, seen) for v in others]   # v before unit
@@ -270,6 +273,7 @@ def _median(places: list[int]) -> float:
 
 
 def order_layers(result: Layered, group_of: Mapping[Item, str] | None = None,
-                 pinned: set[Item] | None = None) -> list[list[Item]]:
-    """Step 3: the layers' orders with the fewest crossings found."""
-    return Orderer(result, group_of or {}, pinned or set()).best_order()
+                 pinned: Mapping[Item, int] | set[Item] | None = None) -> list[list[Item]]:
+    """Step 3: the layers' orders with the fewest crossings found; `pinned`: item ->
+    FIRST or LAST (a set: all LAST)."""
+    return Orderer(result, group_of or {}, pinned or {}).best_order()

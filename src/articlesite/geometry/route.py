@@ -63,9 +63,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .crossings import count
 from .grid import BEND, OUT, SHARED, Grid, Point, Rect, box_of
 from .nudge import nudge
-from .ports import SIDES, Ends, choose_sides, free_port, place_ports
+from .ports import SIDES, Ends, choose_sides, free_port, headings, place_ports
 
 __all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route",
            "route_edges"]
@@ -117,16 +118,38 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
             errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
                          f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
                          "other box" + (", nor from any other side" if auto else ""))
-    nudge([found[i] for i in sorted(found)], boxes, margin,
-          box_of(bounds) if bounds is not None else None)
+    found = _reordered(good, edges, sides, nodes, index, grid_of, found)
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
+def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
+               index: dict, grid_of: tuple, found: dict) -> dict:
+    """The routes nudged; and routed again with the ports of each shared side ordered by
+    where the first routes head (headings), nudged too: those of the two that cross
+    fewer times (the first on a tie; the second must route every edge the first did)."""
+    boxes, margin, bounds = grid_of
+    limits = box_of(bounds) if bounds is not None else None
+    first = {i: list(points) for i, points in found.items()}
+    nudge([first[i] for i in sorted(first)], boxes, margin, limits)
+    crossed = count([first[i] for i in sorted(first)])
+    if not crossed:
+        return first
+    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, headings(first, sides))
+    if not set(again) >= set(first) or again == found:
+        return first
+    nudge([again[i] for i in sorted(again)], boxes, margin, limits)
+    if count([again[i] for i in sorted(again)]) < crossed:
+        return again
+    return first
+
+
 def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
-               index: dict, grid_of: tuple) -> tuple[dict, dict]:
-    """The routes found from these sides, by edge, in edge order, and every edge's ports."""
-    ports = place_ports({i: edges[i] for i in good}, sides, nodes)
+               index: dict, grid_of: tuple, heading: Mapping = {}
+               ) -> tuple[dict, dict]:
+    """The routes found from these sides, by edge, in edge order, and every edge's ports
+    (ordered on a shared side by `heading`, where one is given: ports.place_ports)."""
+    ports = place_ports({i: edges[i] for i in good}, sides, nodes, heading)
     grid = Grid(*grid_of, [p for pair in ports.values() for p in pair])
     found: dict[int, list[Point]] = {}
     for i in good:

@@ -1,0 +1,108 @@
+"""Rip up and route again: the sides of the edges that cross, changed one edge at a time
+where that leaves fewer crossings (pure geometry; `figure layout` writes the sides it
+chose into the spec, as the figure editor's edge-end handles would).
+
+The router (geometry/route.py) takes, for an end that names no side, the side facing the
+other end; a route that must then cross others may cross none from another side (round
+a box, into the side that faces away). Here every edge in a crossing, most crossed
+first, tries each pair of sides its free ends allow; the pair that leaves the fewest
+crossings (a route running round the outside of the drawing counting as OUTSIDE crossings; then the
+shortest routes) is kept, and the edges crossed are tried again, up to ROUNDS times and
+at most TRIES routings in all (each routes every edge: ports on a shared side depend on
+all of them). Deterministic: the same input gives the same sides.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import pairwise, product
+
+from .crossings import crossings
+from .route import SIDES, Ends, Rect, route_edges
+
+ROUNDS = 3
+TRIES = 150
+OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
+
+
+def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect] = (),
+             bounds: Rect | None = None, outside_ok: frozenset[int] = frozenset(),
+             start: Mapping[int, tuple[str, str]] = {}
+             ) -> dict[int, tuple[str, str]]:
+    """Edge number -> the (source side, target side) it should name, for the edges whose
+    sides are better named; `edges`' named sides are kept. `start`: sides to begin
+    with for the ends that name none (kept unless others do better). `outside_ok`: edges
+    (the feedback ones) that may run round the outside of the drawing."""
+    search = _Search(nodes, list(edges), obstacles, bounds, outside_ok)
+    first = list(edges)
+    for i, (side_a, side_b) in start.items():
+        ends = edges[i]
+        first[i] = Ends(ends.source, ends.target, ends.source_side or side_a,
+                        ends.target_side or side_b)
+    if search.score(first)[0] < search.score(list(edges))[0]:
+        search.current = first
+    search.run()
+    return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
+            if ends != edges[i]}
+
+
+class _Search:
+    def __init__(self, nodes, edges, obstacles, bounds, outside_ok):
+        self.nodes, self.edges, self.obstacles, self.bounds = nodes, edges, obstacles, bounds
+        self.current = list(edges)
+        self.outside_ok, self.tries = outside_ok, 0
+        boxes = list(nodes.values())
+        self.hull = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                     max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)) \
+            if boxes else (0.0, 0.0, 0.0, 0.0)
+
+    def score(self, edges: list[Ends]) -> tuple[tuple, list]:
+        """(routes failed, crossings and OUTSIDE for each route round the outside, length)
+        and the edges to blame: each crossing's two, each one outside OUTSIDE times."""
+        self.tries += 1
+        routes = route_edges(self.nodes, edges, self.obstacles, bounds=self.bounds)
+        found = crossings([r.points if r.ok else () for r in routes])
+        outside = [i for i, r in enumerate(routes) if r.ok and i not in self.outside_ok
+                   and any(not self._within(p) for p in r.points)]
+        length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for r in routes if r.ok
+                     for a, b in pairwise(r.points))
+        bad = [i for a, b, _ in found for i in (a, b)] + outside * OUTSIDE
+        return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside), length), bad
+
+    def _within(self, point) -> bool:
+        left, top, right, bottom = self.hull
+        return left <= point[0] <= right and top <= point[1] <= bottom
+
+    def run(self) -> None:
+        best, found = self.score(self.current)
+        for _ in range(ROUNDS):
+            better = False
+            for i, _ in sorted(Counter(found).items(), key=lambda item: (-item[1], item[0])):
+                if not found or self.tries >= TRIES:
+                    break
+                if i not in found:
+                    continue
+                trial = self._try(i, best)
+                if trial is not None:
+                    (best, found), better = trial, True
+            if not better:
+                break
+
+    def _try(self, i: int, best: tuple):
+        """The best change of edge i's sides, if one scores better than `best`."""
+        ends = self.edges[i]
+        pairs = product([ends.source_side] if ends.source_side else SIDES,
+                        [ends.target_side] if ends.target_side else SIDES)
+        result, kept = None, None
+        for side_a, side_b in pairs:
+            if self.tries >= TRIES:
+                break
+            edges = list(self.current)
+            edges[i] = Ends(ends.source, ends.target, side_a, side_b)
+            trial = self.score(edges)
+            if trial[0] < (result[0] if result else best):
+                result, kept = trial, (side_a, side_b)
+        if result is not None:
+            self.current[i] = Ends(ends.source, ends.target, *kept)
+        return result
