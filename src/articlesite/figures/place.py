@@ -166,8 +166,9 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   group["id"]) for group in titled]
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
-    titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
-    reach = extent_of(every + [frame.box for frame in frames(groups, every_box, title_sizes)])
+    found = frames(groups, every_box, title_sizes)
+    titles = [frame.title for frame in found]
+    reach = extent_of(every + [frame.box for frame in found])
     canvas = None
     if again or data.get("width") is None or data.get("height") is None:
         canvas = reach if again else (data.get("width") or reach[0],
@@ -175,7 +176,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     width, height = canvas or (data["width"], data["height"])
     rows = sides_between_rows(laid, laid.row, ends, direction)
-    edits += _side_edits(edges, untangled(data, every_box, (width, height), titles,
+    edits += _side_edits(edges, untangled(data, every_box, (width, height), found, label_sizes,
                                           {**laid.outer, **rows}) if not placed else rows)
     if edits:
         edit_file(path, edits, expected=text, aside=root)
@@ -247,10 +248,13 @@ def _asked(data: dict, nodes: dict) -> tuple[list[int], list[Ends]]:
     return numbers, asked
 
 
-def untangled(data: dict, boxes: dict, canvas: tuple[float, float], titles: list,
-              start: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str]]:
-    """The sides for the ends that name none that leave the fewest crossings
-    (geometry/untangle.py), beginning from `start`'s (by edge number)."""
+def untangled(data: dict, boxes: dict, canvas: tuple[float, float], found: list,
+              label_sizes: dict, start: dict[int, tuple[str, str]]
+              ) -> dict[int, tuple[str, str]]:
+    """The sides for the ends that name none that leave the fewest crossings, routes
+    round the outside and labels with no free place (geometry/untangle.py), beginning
+    from `start`'s (by edge number); `found`: the groups' frames, `label_sizes`: edge
+    number -> its label's size."""
     nodes = {node["id"]: tuple(boxes.get(node["id"]) or node["box"])
              for node in data.get("nodes") or [] if isinstance(node, dict)
              and (node.get("id") in boxes or node.get("box") is not None)}
@@ -259,9 +263,11 @@ def untangled(data: dict, boxes: dict, canvas: tuple[float, float], titles: list
     numbers, asked = _asked(data, nodes)
     feedback = frozenset(k for k, number in enumerate(numbers)
                          if data["edges"][number].get("class") == "feedback")
-    chosen = untangle(nodes, asked, labels + [tuple(t) for t in titles],
+    chosen = untangle(nodes, asked, labels + [tuple(frame.title) for frame in found],
                       bounds=(0.0, 0.0, *canvas), outside_ok=feedback,
-                      start={numbers.index(n): v for n, v in start.items() if n in numbers})
+                      start={numbers.index(n): v for n, v in start.items() if n in numbers},
+                      labels=[label_sizes.get(n) for n in numbers],
+                      frames=[frame.box for frame in found])
     return {numbers[k]: sides for k, sides in chosen.items()}
 
 

@@ -156,7 +156,7 @@ class Plan:
                 first, last = self.result.span[number]
                 k = min(where[first], where[last])
                 gaps[k] = max(gaps[k], room + 2 * LABEL_ROOM)
-                label_room[k] = max(label_room[k], room + 2 * LABEL_PAD)
+                label_room[k] = max(label_room[k], 2 * (room + LABEL_PAD))
         first_of: dict[str, int] = {}
         last_of: dict[str, int] = {}
         for layer in screen:
@@ -193,7 +193,9 @@ def thickness(plan: Plan, layer: int) -> float:
 def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> list[list[int]]:
     """The layers (in screen order) cut into rows no longer than `width` along: each row
     ends, among the places that leave it at least half that long, where the fewest
-    edges pass to the next row and no group's frame is cut (the latest such place)."""
+    edges pass to the next row and no group's frame is cut (the latest such place; a
+    shorter row rather than a group cut); a group too long for one row starts a row and
+    ends one (rows of its own)."""
     member = [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
               for layer in screen]
     passing = [0] * len(screen)
@@ -202,21 +204,45 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
         k = min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])
         passing[k] += 1
     rows, start = [], 0
+    bounds = _long_groups(plan, screen, gaps, width)
     while start < len(screen):
         end = start + 1
-        while end < len(screen) and _length(plan, screen[start:end + 1], screen,
-                                            gaps) <= width:
+        while end < len(screen) and end not in bounds and _length(
+                plan, screen[start:end + 1], screen, gaps) <= width:
             end += 1
+        if end in bounds:
+            rows.append(screen[start:end])
+            start = end
+            continue
         if end == len(screen):
             rows.append(screen[start:])
             break
         cuts = [c for c in range(start + 1, end + 1)
                 if _length(plan, screen[start:c], screen, gaps) >= width / 2] or [end]
+        whole = [c for c in range(start + 1, end + 1) if not member[c - 1] & member[c]]
+        if whole and not any(c in whole for c in cuts):   # a shorter row, no group cut
+            cuts = whole
         cut = min(cuts, key=lambda c: (passing[c - 1] + 1000 * len(member[c - 1] & member[c])
                                        if c < len(screen) else 0, -c))
         rows.append(screen[start:cut])
         start = cut
     return rows
+
+
+def _long_groups(plan: Plan, screen: list[int], gaps: list[float], width: float) -> set[int]:
+    """Where (in screen order) a group too long for one row starts, and just after it
+    ends: rows_of cuts there."""
+    where = {layer: k for k, layer in enumerate(screen)}
+    spans: dict[str, list[int]] = {}
+    for n, g in plan.group_of.items():
+        if not isinstance(n, tuple):
+            spans.setdefault(g, []).append(where[plan.result.layer[n]])
+    cuts = set()
+    for ks in spans.values():
+        first, last = min(ks), max(ks)
+        if _length(plan, screen[first:last + 1], screen, gaps) > width:
+            cuts |= {first, last + 1} - {0, len(screen)}
+    return cuts
 
 
 def _layer_of(plan: Plan, item: Item) -> int:
@@ -368,6 +394,24 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
                 least[m] = max(least.get(m, 0), layer[m] + shift)
             return True
         end = max(end, last)
+    return _rows_of_its_own(plan, budget, least, spans)
+
+
+def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list) -> bool:
+    """A group too long for one row gets rows of its own (rows_of cuts before and after
+    it): the other nodes of its layers moved after it, so that its frame round the
+    rows it spans holds no other box. True if one was moved."""
+    screen = list(range(len(plan.order)))
+    gaps = plan.gaps(screen)
+    for first, _, last, g in spans:
+        if _length(plan, screen[first:last + 1], screen, gaps) <= budget:
+            continue
+        others = [n for i in range(first, last + 1) for n in plan.order[i]
+                  if not isinstance(n, tuple) and plan.group_of.get(n) != g]
+        for n in others:
+            least[n] = max(least.get(n, 0), last + 1)
+        if others:
+            return True
     return False
 
 

@@ -19,22 +19,32 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise, product
 
 from .crossings import crossings
+from .labels import faults, place_labels
 from .route import SIDES, Ends, Rect, route_edges
 
 ROUNDS = 3
 TRIES = 150
+BENDS = 0.6     # a bend weighs as much as this many crossings
+LABEL = 1       # a label with no free place weighs as much as 1 crossing
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
 
 
 def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect] = (),
              bounds: Rect | None = None, outside_ok: frozenset[int] = frozenset(),
-             start: Mapping[int, tuple[str, str]] = {}
+             start: Mapping[int, tuple[str, str]] = {},
+             labels: Sequence[tuple[float, float] | None] = (), frames: Sequence[Rect] = ()
              ) -> dict[int, tuple[str, str]]:
     """Edge number -> the (source side, target side) it should name, for the edges whose
     sides are better named; `edges`' named sides are kept. `start`: sides to begin
     with for the ends that name none (kept unless others do better). `outside_ok`: edges
-    (the feedback ones) that may run round the outside of the drawing."""
+    (the feedback ones) that may run round the outside of the drawing. `labels`: each
+    edge's label size or None; a label the build could place only on a box, another
+    label or route, or the border of one of `frames`, weighs LABEL crossings."""
     search = _Search(nodes, list(edges), obstacles, bounds, outside_ok)
+    search.labels = list(labels) + [None] * (len(edges) - len(labels))
+    search.borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
+                      for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
+                                             (x, y + h, x + w, y + h), (x, y, x, y + h))]
     first = list(edges)
     for i, (side_a, side_b) in start.items():
         ends = edges[i]
@@ -52,14 +62,18 @@ class _Search:
         self.nodes, self.edges, self.obstacles, self.bounds = nodes, edges, obstacles, bounds
         self.current = list(edges)
         self.outside_ok, self.tries = outside_ok, 0
+        self.labels: list = []
+        self.borders: list = []
         boxes = list(nodes.values())
         self.hull = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                      max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)) \
             if boxes else (0.0, 0.0, 0.0, 0.0)
 
     def score(self, edges: list[Ends]) -> tuple[tuple, list]:
-        """(routes failed, crossings and OUTSIDE for each route round the outside, length)
-        and the edges to blame: each crossing's two, each one outside OUTSIDE times."""
+        """(routes failed, crossings and OUTSIDE for each route round the outside, LABEL
+        for each label with no free place and BENDS for each bend, length) and the edges
+        to blame: each crossing's two, each one outside OUTSIDE times, each label's
+        LABEL times."""
         self.tries += 1
         routes = route_edges(self.nodes, edges, self.obstacles, bounds=self.bounds)
         found = crossings([r.points if r.ok else () for r in routes])
@@ -68,7 +82,20 @@ class _Search:
         length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for r in routes if r.ok
                      for a, b in pairwise(r.points))
         bad = [i for a, b, _ in found for i in (a, b)] + outside * OUTSIDE
-        return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside), length), bad
+        misplaced = self._misplaced([r.points if r.ok else () for r in routes])
+        bad += misplaced * LABEL
+        bends = sum(len(r.points) - 2 for r in routes if r.ok)
+        return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside),
+                LABEL * len(misplaced) + BENDS * bends, length), bad
+
+    def _misplaced(self, routes: list) -> list[int]:
+        """The edges whose labels find no free place."""
+        if not any(self.labels):
+            return []
+        sizes = [size if points else None for size, points in zip(self.labels, routes)]
+        taken = list(self.nodes.values()) + list(self.obstacles)
+        boxes = place_labels(routes, sizes, taken, bounds=self.bounds, lines=self.borders)
+        return faults(routes, boxes, taken, self.borders)
 
     def _within(self, point) -> bool:
         left, top, right, bottom = self.hull
