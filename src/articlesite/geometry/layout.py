@@ -46,6 +46,8 @@ GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or f
 SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")
 PAGE_WIDTH = 1240.0
+TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
+TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
 FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 
 Box = tuple[float, float, float, float]   # x, y, width, height
@@ -85,9 +87,9 @@ class Plan:
         self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
 
-    def arrange(self) -> Plan:
+    def arrange(self, shuffles: int | None = None) -> Plan:
         """Step 3 and 4: the order within each layer, then the sizes shared."""
-        self.order = order_layers(self.result, self.group_of, self.pinned)
+        self.order = order_layers(self.result, self.group_of, self.pinned, shuffles)
         self._share_sizes()
         return self
 
@@ -339,13 +341,16 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
 def _outside(plan: Plan, again) -> Plan:
     """The plan arranged with its feedback edges round the outside after their layers'
     other items (last), or with one of them (up to FEEDBACK_CHOICES, each in turn)
-    round the outside before them (first): the arrangement that crosses fewest edges
-    (all last on a tie)."""
+    round the outside before them (first), each arranged anew with TRIAL_SHUFFLES
+    shuffled starts, in a graph of at most TRIAL_NODES nodes: the arrangement that
+    crosses fewest edges (all last on a tie)."""
     turned = sorted(plan.result.reversed)[:FEEDBACK_CHOICES]
+    if len(plan.extent) > TRIAL_NODES:   # within the time a layout may take
+        turned = []
     best, fewest = None, None
     for k in range(len(turned) + 1):
         trial = plan if k == 0 else again({turned[k - 1]: FIRST})
-        trial.arrange()
+        trial.arrange(None if k == 0 else TRIAL_SHUFFLES)
         crossed = Orderer(trial.result, trial.group_of, trial.pinned).count(trial.order)
         if fewest is None or crossed < fewest:
             best, fewest = trial, crossed

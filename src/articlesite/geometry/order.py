@@ -43,23 +43,27 @@ class Orderer:
             self.up.setdefault(b, {}).setdefault(a, 0)
             self.up[b][a] += 1
 
-    def best_order(self) -> list[list[Item]]:
+    def best_order(self, shuffles: int | None = None) -> list[list[Item]]:
+        """From the starts (and `shuffles` seeded shuffles, or as many as suit the
+        graph's size), the order with the fewest crossings."""
         size = sum(len(layer) for layer in self.layers)
-        starts = [[list(layer) for layer in self.layers], self._depth_first(),
+        starts = [[list(layer) for layer in self.layers], self.depth_first(),
                   [layer[::-1] for layer in self.layers]]
         rng = random.Random(size)
-        for _ in range(max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1):
+        if shuffles is None:
+            shuffles = max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1
+        for _ in range(shuffles):
             starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
         best, fewest = None, None
         for start in starts:
-            order, count = self._minimise([self._tidy(layer) for layer in start])
+            order, count = self.minimise([self.tidy(layer) for layer in start])
             if fewest is None or count < fewest:
                 best, fewest = order, count
             if fewest == 0:
                 break
         return best
 
-    def _depth_first(self) -> list[list[Item]]:
+    def depth_first(self) -> list[list[Item]]:
         """Each layer in the order a depth-first walk along the edges (down, then up)
         meets its items, from the first layer's items in their order: as dot starts."""
         layer_of = {item: i for i, layer in enumerate(self.layers) for item in layer}
@@ -77,7 +81,7 @@ class Orderer:
                 stack.extend(reversed([n for n in linked if n not in seen]))
         return order
 
-    def _minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
+    def minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
         order = self._consistent(order)
         best, fewest = [list(layer) for layer in order], self.count(order)
         stale = 0
@@ -114,7 +118,7 @@ class Orderer:
                         total += w1 * w2
         return total
 
-    def _tidy(self, layer: list[Item]) -> list[Item]:
+    def tidy(self, layer: list[Item]) -> list[Item]:
         """The layer with each group's items together (where the first one was) and the
         pinned items last."""
         first: dict = {}
@@ -273,7 +277,9 @@ def _median(places: list[int]) -> float:
 
 
 def order_layers(result: Layered, group_of: Mapping[Item, str] | None = None,
-                 pinned: Mapping[Item, int] | set[Item] | None = None) -> list[list[Item]]:
+                 pinned: Mapping[Item, int] | set[Item] | None = None,
+                 shuffles: int | None = None) -> list[list[Item]]:
     """Step 3: the layers' orders with the fewest crossings found; `pinned`: item ->
-    FIRST or LAST (a set: all LAST)."""
-    return Orderer(result, group_of or {}, pinned or {}).best_order()
+    FIRST or LAST (a set: all LAST); `shuffles`: how many shuffled starts (None: as
+    suits the graph's size)."""
+    return Orderer(result, group_of or {}, pinned or {}).best_order(shuffles)
