@@ -3,14 +3,16 @@ nodes, texts in en, zh and ja), the boxes sized to their longest text in any lan
 (figures/sizes.py's estimate, as `figure layout --no-browser` does), laid out by
 geometry/layout.py and, beside it, by Graphviz `dot` (the same graph, the same box sizes,
 the same gaps: nodesep 40 px, ranksep 80 px), both routed by the build's router
-(geometry/route.py; ours with the sides `figure layout` names for the edges between the
-rows of a folded draft) and measured alike:
+(geometry/route.py; ours with the sides `figure layout` names: between the rows of a
+folded draft, round the outside for feedback edges, and those geometry/untangle.py
+chose) and measured alike:
 
 - crossings: points where two routed edges cross (geometry/crossings.py);
 - bends: corners of all routes;
 - canvas: width × height in px (the boxes with a 30 px margin);
 - wasted: the share of the canvas no box covers;
-- ms: CPU time of our layout (median of 5), without measuring texts.
+- ms: CPU time of our layout (median of 5), without measuring texts;
+- untangle ms: CPU time of the side choice (geometry/untangle.py), once.
 
     python bench/layout_quality.py [--markdown]
 
