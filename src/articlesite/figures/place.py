@@ -160,10 +160,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                   groups=framing, labels=label_sizes)
     boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
-    edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
-              for i in labelled]
-    edits += [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]], "groups",
-                  group["id"]) for group in titled]
+    edits += _size_edits(sizes, labelled, titled)
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
     found = frames(groups, every_box, title_sizes)
@@ -189,6 +186,14 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     if right > width or bottom > height:
         result.outside = (right, bottom)
     return result
+
+
+def _size_edits(sizes: dict, labelled: dict, titled: list[dict]) -> list[Set]:
+    """The measured sizes of the edge labels and group titles that had none."""
+    edits = [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
+             for i in labelled]
+    return edits + [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]],
+                        "groups", group["id"]) for group in titled]
 
 
 def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:
