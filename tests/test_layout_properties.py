@@ -194,3 +194,13 @@ def test_a_stage_longer_than_a_row_takes_rows_of_its_own(graph, direction):
             if node not in members:
                 assert not meets(box, (x, y, x + w, y + h)), (g, node)
     assert extent_of(list(boxes.values()))[0] <= PAGE_WIDTH
+
+
+def test_two_feedback_edges_that_would_cross_take_opposite_outsides():
+    # d1 -> a and d2 -> b both round the right would cross (d1 left of d2 under c, or
+    # c -> d1 crossing d2's edge); one round the left crosses nothing.
+    nodes = ["a", "b", "c", "d1", "d2"]
+    edges = [("a", "b"), ("b", "c"), ("c", "d1"), ("c", "d2"), ("d1", "a"), ("d2", "b")]
+    boxes = layout(nodes, {n: (120, 50) for n in nodes}, edges, "down",
+                   {("d1", "a"), ("d2", "b")})
+    assert {boxes.outer[4], boxes.outer[5]} == {("left", "left"), ("right", "right")}
