@@ -42,7 +42,10 @@ the only end on a side that faces the other end's side moves along it to make on
 straight line where it can. Among the routes that do
 this, the one found has the least length plus BEND px for each bend; a segment another
 edge already runs along costs SHARED times its length more. Inner segments are then
-moved to the middle of the gap they run through, or spread across it (nudge.py). The same
+moved to the middle of the gap they run through, or spread across it (nudge.py); if
+some routes then cross, every edge is routed once more with the ports of each shared
+side ordered by where the first routes head (ports.headings), and the routes that cross
+fewer times are kept. The same
 arguments give the same points, byte for byte (no randomness, no set order, ties broken
 by a fixed order of the grid's points).
 
