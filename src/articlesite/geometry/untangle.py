@@ -4,12 +4,14 @@ chose into the spec, as the figure editor's edge-end handles would).
 
 The router (geometry/route.py) takes, for an end that names no side, the side facing the
 other end; a route that must then cross others may cross none from another side (round
-a box, into the side that faces away). Here every edge in a crossing, most crossed
-first, tries each pair of sides its free ends allow; the pair that leaves the fewest
-crossings (a route running round the outside of the drawing counting as OUTSIDE crossings; then the
-shortest routes) is kept, and the edges crossed are tried again, up to ROUNDS times and
-at most TRIES routings in all (each routes every edge: ports on a shared side depend on
-all of them). Deterministic: the same input gives the same sides.
+a box, into the side that faces away). Here every edge to blame (in a crossing, round
+the outside of the drawing, or with a label that finds no free place), most blamed
+first, tries each pair of sides its free ends allow; the pair that scores best is kept:
+first the fewest crossings, a route round the outside (not a feedback edge's) counting
+as OUTSIDE crossings; then labels with no free place (LABEL each) and bends (BENDS
+each); then the shortest routes. The edges still to blame are tried again, up to ROUNDS
+times and at most TRIES routings in all (each routes every edge: ports on a shared side
+depend on all of them). Deterministic: the same input gives the same sides.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from .route import SIDES, Ends, Rect, route_edges
 
 ROUNDS = 3
 TRIES = 150
-BENDS = 0.6     # a bend weighs as much as this many crossings
-LABEL = 1       # a label with no free place weighs as much as 1 crossing
+BENDS = 0.6     # a bend weighs as much as this many labels with no free place
+LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
 
 
