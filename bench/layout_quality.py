@@ -3,14 +3,16 @@ nodes, texts in en, zh and ja), the boxes sized to their longest text in any lan
 (figures/sizes.py's estimate, as `figure layout --no-browser` does), laid out by
 geometry/layout.py and, beside it, by Graphviz `dot` (the same graph, the same box sizes,
 the same gaps: nodesep 40 px, ranksep 80 px), both routed by the build's router
-(geometry/route.py; ours with the sides `figure layout` names for the edges between the
-rows of a folded draft) and measured alike:
+(geometry/route.py; ours with the sides `figure layout` names: between the rows of a
+folded draft, round the outside for feedback edges, and those geometry/untangle.py
+chose) and measured alike:
 
 - crossings: points where two routed edges cross (geometry/crossings.py);
 - bends: corners of all routes;
 - canvas: width × height in px (the boxes with a 30 px margin);
 - wasted: the share of the canvas no box covers;
-- ms: CPU time of our layout (median of 5), without measuring texts.
+- ms: CPU time of our layout (median of 5), without measuring texts;
+- untangle ms: CPU time of the side choice (geometry/untangle.py), once.
 
     python bench/layout_quality.py [--markdown]
 
@@ -35,6 +37,7 @@ from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
 from articlesite.geometry.crossings import count
 from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.geometry.untangle import untangle
 
 LANGUAGES = ("en", "zh", "ja")
 PX = 72.0   # dot's points per inch
@@ -75,8 +78,14 @@ def ours(name: str) -> tuple[dict, float]:
         started = time.process_time()
         boxes = layout(nodes, sizes, edges, direction, feedback, framed)
         times.append((time.process_time() - started) * 1000)
-    sides = sides_between_rows(boxes, boxes.row, edges, direction)   # as figure layout
-    return measure(boxes, edges, sides), statistics.median(times)
+    sides = {**boxes.outer, **sides_between_rows(boxes, boxes.row, edges, direction)}
+    width, height = extent_of(list(boxes.values()))
+    started = time.process_time()
+    feedback_numbers = frozenset(k for k, e in enumerate(edges) if e in feedback)
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     outside_ok=feedback_numbers, start=sides)    # as figure layout
+    untangled = (time.process_time() - started) * 1000
+    return measure(boxes, edges, sides), statistics.median(times), untangled
 
 
 def by_dot(name: str) -> dict | None:
@@ -122,13 +131,14 @@ def cells(result: dict | None) -> list[str]:
 
 def main() -> None:
     head = ["draft", "nodes", "edges", "dir", "crossings", "bends", "canvas", "wasted", "ms",
+            "untangle ms",
             "dot crossings", "dot bends", "dot canvas", "dot wasted"]
     rows = []
     for name in DRAFTS:
         direction, nodes, _, edges, _, _ = draft(name)
-        mine, ms = ours(name)
+        mine, ms, untangled = ours(name)
         rows.append([name, str(len(nodes)), str(len(edges)), direction, *cells(mine),
-                     f"{ms:.1f}", *cells(by_dot(name))])
+                     f"{ms:.1f}", f"{untangled:.0f}", *cells(by_dot(name))])
     if "--markdown" in sys.argv:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))

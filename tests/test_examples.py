@@ -65,6 +65,7 @@ def test_the_overview_draft_builds_with_its_edge_labels_and_groups_and_fits(tmp_
     report = json.loads(checked.stdout)
     assert "text fit measured in Chromium" in report["checked"]
     assert [f for f in report["findings"] if f["check"] == "fit"] == []
+    assert report["crossings"] <= 2   # the hand-drawn original has 2; figure layout left 0
 
 
 POSITIONAL = REPO / "examples" / "positional-encoding"

@@ -1,6 +1,6 @@
 """Properties of the layered layout (geometry/layout.py) on random graphs: a graph that can
 be drawn without crossings is; no two boxes meet; no group's frame holds another box or
-meets another frame (but for a group too long for one row of a folded drawing); nothing
+meets another frame (a group too long for one row of a folded drawing included); nothing
 is wider than the page; and the count of routed crossings (geometry/crossings.py)."""
 
 from __future__ import annotations
@@ -87,6 +87,17 @@ def frame(boxes: dict, members: list[str]) -> tuple[float, float, float, float]:
             max(boxes[m][1] + boxes[m][3] for m in members) + bottom)
 
 
+def closed(members: list[str], edges: list) -> bool:
+    """Whether no path leads from a member through other nodes back to a member."""
+    inside = set(members)
+    reached = {b for a, b in edges if a in inside and b not in inside}
+    while True:
+        more = {b for a, b in edges if a in reached and b not in inside} - reached
+        if not more:
+            return not any(a in reached and b in inside for a, b in edges)
+        reached |= more
+
+
 def meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -101,10 +112,11 @@ def test_boxes_and_frames_stay_apart_and_within_the_page(graph, direction):
         assert w >= sizes[node][0] and h >= sizes[node][1]
     for (x1, y1, w1, h1), (x2, y2, w2, h2) in combinations(boxes.values(), 2):
         assert max(x2 - (x1 + w1), x1 - (x2 + w2), y2 - (y1 + h1), y1 - (y2 + h2)) >= GAP / 2
-    # A group too long for one row is cut between rows, and its frame round all its
-    # members would span them: only groups in one row are held to their frames.
-    frames = {g: frame(boxes, members) for g, (members, _) in groups.items()
-              if members and len({boxes.row[m] for m in members}) == 1}
+    # A group too long for one row spans rows of its own: its frame too holds no other
+    # box, unless a path from one of its members to another leaves it (then a node on that
+    # path lies between them along the direction: a group in one row is held to it still).
+    frames = {g: frame(boxes, members) for g, (members, _) in groups.items() if members and (
+        len({boxes.row[m] for m in members}) == 1 or closed(members, edges))}
     for g, box in frames.items():
         for node, (x, y, w, h) in boxes.items():
             if node not in groups[g][0]:
@@ -145,3 +157,50 @@ def test_a_group_s_members_stay_together_in_their_layer():
                    groups={"g": (["a", "c"], MARGINS)})
     across = sorted("abcd", key=lambda n: boxes[n][1])
     assert abs(across.index("a") - across.index("c")) == 1
+
+
+@st.composite
+def stages(draw):
+    """Stages one after another, each a group whose chain of boxes may be longer than a
+    row, with loose nodes fed by any node or feeding a stage's first node."""
+    nodes, edges, groups, sizes, firsts = [], [], {}, {}, []
+    for s in range(draw(st.integers(1, 4))):
+        chain = [f"s{s}-{k}" for k in range(draw(st.integers(1, 8)))]
+        edges += list(pairwise(chain))
+        if nodes:
+            edges.append((draw(st.sampled_from(nodes)), chain[0]))
+        groups[f"g{s}"] = (chain, MARGINS)
+        nodes += chain
+        firsts.append(chain[0])
+    for k in range(draw(st.integers(0, 3))):
+        if draw(st.booleans()):
+            edges.append((f"loose{k}", draw(st.sampled_from(firsts))))
+        else:
+            edges.append((draw(st.sampled_from(nodes)), f"loose{k}"))
+        nodes.append(f"loose{k}")
+    for n in nodes:
+        sizes[n] = (draw(st.integers(100, 260)), draw(st.integers(40, 90)))
+    return nodes, sizes, edges, groups
+
+
+@EXAMPLES
+@given(stages(), st.sampled_from(["right", "left"]))
+def test_a_stage_longer_than_a_row_takes_rows_of_its_own(graph, direction):
+    nodes, sizes, edges, groups = graph
+    boxes = layout(nodes, sizes, edges, direction, groups=groups)
+    for g, (members, _) in groups.items():
+        box = frame(boxes, members)
+        for node, (x, y, w, h) in boxes.items():
+            if node not in members:
+                assert not meets(box, (x, y, x + w, y + h)), (g, node)
+    assert extent_of(list(boxes.values()))[0] <= PAGE_WIDTH
+
+
+def test_two_feedback_edges_that_would_cross_take_opposite_outsides():
+    # d1 -> a and d2 -> b both round the right would cross (d1 left of d2 under c, or
+    # c -> d1 crossing d2's edge); one round the left crosses nothing.
+    nodes = ["a", "b", "c", "d1", "d2"]
+    edges = [("a", "b"), ("b", "c"), ("c", "d1"), ("c", "d2"), ("d1", "a"), ("d2", "b")]
+    boxes = layout(nodes, {n: (120, 50) for n in nodes}, edges, "down",
+                   {("d1", "a"), ("d2", "b")})
+    assert {boxes.outer[4], boxes.outer[5]} == {("left", "left"), ("right", "right")}

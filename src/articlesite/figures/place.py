@@ -18,6 +18,7 @@ from ..geometry.crossings import count
 from ..geometry.frames import frame_of, margins
 from ..geometry.layout import beside, extent_of, layout, sides_between_rows, snap
 from ..geometry.route import Ends, route_edges
+from ..geometry.untangle import untangle
 from ..load.config import load_site
 from ..load.edge_ends import split_end
 from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load_figure
@@ -149,25 +150,24 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
     edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
     edits += keyed
-    edits += _side_edits(edges, ends, sides_between_rows(laid, laid.row, ends, direction))
-    edits += [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
-              for i in labelled]
-    edits += [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]], "groups",
-                  group["id"]) for group in titled]
+    edits += _size_edits(sizes, labelled, titled)
     every = placed + list(boxes.values())
     every_box = {**dict(_placed_boxes(nodes)), **boxes}
-    framed = [frame.box for frame in frames(groups, every_box, title_sizes)]
-    canvas, rules = canvas_and_rules(data, again, every + framed, sizes)
+    found = frames(groups, every_box, title_sizes)
+    titles = [frame.title for frame in found]
+    canvas, rules = canvas_and_rules(data, again, every + [frame.box for frame in found], sizes)
     edits += rules
     if canvas is not None:
         edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
+    width, height = canvas or (data["width"], data["height"])
+    rows = sides_between_rows(laid, laid.row, ends, direction)
+    edits += _side_edits(edges, untangled(data, every_box, (width, height), found, label_sizes,
+                                          {**laid.outer, **rows}) if not placed else rows)
     if edits:
         edit_file(path, edits, expected=text, aside=root)
     if entries:   # after the spec: a spec refused leaves the dictionary as it was
         write_atomically(dictionary.path, add_entries(dictionary.source or "{}\n", entries),
                          root)
-    width, height = canvas or (data["width"], data["height"])
-    titles = [frame.title for frame in frames(groups, every_box, title_sizes)]
     result = Placed(path, boxes, canvas, measured, narrow=narrow,
                     sized=len(labelled) + len(titled), added=list(entries),
                     keyed=[edit.value for edit in keyed if edit.field == "text"],
@@ -276,6 +276,14 @@ def named(edit: Set, data: dict) -> str:
     return f"{edit.section[:-1]} {edit.element + 1}"
 
 
+def _size_edits(sizes: dict, labelled: dict, titled: list[dict]) -> list[Set]:
+    """The measured sizes of the edge labels and group titles that had none."""
+    edits = [Set("label_box", [_number(v) for v in sizes[("edge", i)]], "edges", i)
+             for i in labelled]
+    return edits + [Set("title_box", [_number(v) for v in sizes[("group", group["id"])]],
+                        "groups", group["id"]) for group in titled]
+
+
 def _placed_boxes(nodes: list[dict]) -> list[tuple[str, tuple]]:
     return [(node["id"], tuple(node["box"])) for node in nodes
             if isinstance(node.get("box"), list)]
@@ -304,17 +312,56 @@ def clear_of_frames(boxes: dict[str, tuple], placed: list, groups: list[dict],
     return {n: (snap(x + dx), snap(y + dy), w, h) for n, (x, y, w, h) in boxes.items()}
 
 
-def _side_edits(edges: list[dict], ends: list, sides: dict[int, tuple[str, str]]) -> list[Set]:
-    """Edges between two rows of a folded draft, whose ends name no side, get the
-    sides `sides_between_rows` gives (the facing side would lead across a row)."""
+def _side_edits(edges: list[dict], sides: dict[int, tuple[str, str]]) -> list[Set]:
+    """The edges' ends that name no side, given the side chosen for them (by
+    `untangled`, or between the rows of a folded draft `sides_between_rows`)."""
     edits = []
-    for number, (side_a, side_b) in sorted(sides.items()):
+    for number, chosen in sorted(sides.items()):
         edge = edges[number]
-        if edge.get("points") is None and edge.get("from") == ends[number][0] \
-                and edge.get("to") == ends[number][1]:
-            edits += [Set("from", f"{ends[number][0]}.{side_a}", "edges", number),
-                      Set("to", f"{ends[number][1]}.{side_b}", "edges", number)]
+        if edge.get("points") is not None:
+            continue
+        for key, side in zip(("from", "to"), chosen, strict=True):
+            if side is not None and isinstance(edge.get(key), str) and "." not in edge[key]:
+                edits.append(Set(key, f"{edge[key]}.{side}", "edges", number))
     return edits
+
+
+def _asked(data: dict, nodes: dict) -> tuple[list[int], list[Ends]]:
+    """The spec's edges that the build routes (they name their ends, no points), by
+    their number, and their ends."""
+    numbers, asked = [], []
+    for number, edge in enumerate(data.get("edges") or []):
+        if isinstance(edge, dict) and edge.get("points") is None and edge.get("from") \
+                and edge.get("to"):
+            (source, source_side), (target, target_side) = (
+                split_end(str(edge["from"]), nodes), split_end(str(edge["to"]), nodes))
+            if source in nodes and target in nodes:
+                numbers.append(number)
+                asked.append(Ends(source, target, source_side, target_side))
+    return numbers, asked
+
+
+def untangled(data: dict, boxes: dict, canvas: tuple[float, float], found: list,
+              label_sizes: dict, start: dict[int, tuple[str, str]]
+              ) -> dict[int, tuple[str, str]]:
+    """The sides for the ends that name none that leave the fewest crossings, routes
+    round the outside and labels with no free place (geometry/untangle.py), beginning
+    from `start`'s (by edge number); `found`: the groups' frames, `label_sizes`: edge
+    number -> its label's size."""
+    nodes = {node["id"]: tuple(boxes.get(node["id"]) or node["box"])
+             for node in data.get("nodes") or [] if isinstance(node, dict)
+             and (node.get("id") in boxes or node.get("box") is not None)}
+    labels = [(*label["box"], LABEL_HEIGHT.get(label.get("class"), LABEL_HEIGHT[None]))
+              for label in data.get("labels") or [] if isinstance(label, dict)]
+    numbers, asked = _asked(data, nodes)
+    feedback = frozenset(k for k, number in enumerate(numbers)
+                         if data["edges"][number].get("class") == "feedback")
+    chosen = untangle(nodes, asked, labels + [tuple(frame.title) for frame in found],
+                      bounds=(0.0, 0.0, *canvas), outside_ok=feedback,
+                      start={numbers.index(n): v for n, v in start.items() if n in numbers},
+                      labels=[label_sizes.get(n) for n in numbers],
+                      frames=[frame.box for frame in found])
+    return {numbers[k]: sides for k, sides in chosen.items()}
 
 
 def crossings_left(data: dict, boxes: dict, canvas: tuple[float, float],
@@ -329,13 +376,7 @@ def crossings_left(data: dict, boxes: dict, canvas: tuple[float, float],
               for label in data.get("labels") or [] if isinstance(label, dict)]
     labels += [tuple(title) for title in titles]
     edges = [edge for edge in data.get("edges") or [] if isinstance(edge, dict)]
-    asked = []
-    for edge in edges:
-        if edge.get("points") is None and edge.get("from") and edge.get("to"):
-            (source, source_side), (target, target_side) = (
-                split_end(str(edge["from"]), nodes), split_end(str(edge["to"]), nodes))
-            if source in nodes and target in nodes:
-                asked.append(Ends(source, target, source_side, target_side))
+    _, asked = _asked(data, nodes)
     routes = [route.points for route in route_edges(nodes, asked, labels,
                                                     bounds=(0.0, 0.0, *canvas)) if route.ok]
     given = [edge["points"] for edge in edges if edge.get("points") is not None]

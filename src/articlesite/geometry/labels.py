@@ -20,7 +20,8 @@ GAP px from it, from the run's middle outwards, on the run's upper or right side
 else on that run, centred on the line (which it then breaks, as its background hides
 it); else next to the end the edge names first (its source); else further out beside
 any run. The first place that meets nothing is taken, and one that also keeps off
-`lines` is preferred; a label no free place is found for goes where it meets least
+`lines` is preferred (of any kind: a label breaking its line rather than one on a
+frame's border); a label no free place is found for goes where it meets least
 (a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
 """
 
@@ -67,20 +68,17 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
 
 def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
           lines: Sequence, bounds: Rect | None) -> Rect:
-    """The first place that meets nothing, not even `lines` (among the places as good as
-    the first that meets nothing else: of its kind); else the first that meets nothing
-    else; else the one that meets fewest things (the first such)."""
+    """The first place that meets nothing, not even `lines`; else the first that meets
+    nothing else; else the one that meets fewest things (the first such)."""
     fallback = None
     every = others + own
-    for box, on_route, kind in tries:
-        if fallback is not None and kind != fallback[1]:
-            break
+    for box, on_route, _ in tries:
         if _free(box, taken, others if on_route else every, bounds):
             if not lines or _free(box, [], lines, None):
                 return box
-            fallback = fallback or (box, kind)
+            fallback = fallback or box
     if fallback is not None:
-        return fallback[0]
+        return fallback
     return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
                                                      bounds))[0]
 
@@ -242,3 +240,21 @@ def crosses(a: Point, b: Point, box: tuple[float, float, float, float],
         else:
             high = min(high, t)
     return low < high
+
+
+def faults(routes: Sequence[Sequence[Point]], boxes: Sequence[Rect | None],
+           obstacles: Sequence[Rect], lines: Sequence[tuple[Point, Point]] = ()) -> list[int]:
+    """The routes whose placed label (`boxes`, as place_labels gives them) meets an
+    obstacle, another label, another route or one of `lines`: each such route's number
+    once (geometry/untangle.py weighs them)."""
+    segments = [[_extent(s) for s in pairwise(points)] for points in routes]
+    borders = [_extent(s) for s in lines]
+    found = []
+    for number, box in enumerate(boxes):
+        if box is None:
+            continue
+        others = [s for i, route in enumerate(segments) if i != number for s in route]
+        labels = [b for i, b in enumerate(boxes) if b is not None and i != number]
+        if not _free(box, list(obstacles) + labels, others + borders, None):
+            found.append(number)
+    return found

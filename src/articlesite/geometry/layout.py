@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from .across import GAP, Across
 from .layers import Item, Layered, layered
-from .order import _units, order_layers
+from .order import FIRST, LAST, Orderer, _units, order_layers
 
 __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
            "extent_of", "layout", "sides_between_rows", "snap"]
@@ -41,10 +41,14 @@ ROW_GAP = 80.0      # px between two rows of a folded drawing, at least
 MARGIN = 30.0       # px around the drawing
 PLACEHOLDER = 10.0  # px across: the corridor kept for an edge that passes a layer
 LABEL_ROOM = 20.0   # px kept on each side of an edge label, along
+LABEL_PAD = 5.0     # px kept on each side of an edge label between two frames
 GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or frames
 SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")
 PAGE_WIDTH = 1240.0
+TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
+TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
+FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 
 Box = tuple[float, float, float, float]   # x, y, width, height
 Groups = Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]]
@@ -61,7 +65,8 @@ class Plan:
 
     def __init__(self, nodes: list[str], sizes: Mapping[str, tuple[float, float]],
                  edges: list[tuple[str, str]], direction: str, feedback, groups: Groups,
-                 labels: Mapping[int, tuple[float, float]], least: Mapping[str, int]):
+                 labels: Mapping[int, tuple[float, float]], least: Mapping[str, int],
+                 outer: Mapping[int, int] = {}):
         self.direction, self.along_x = direction, direction in ("right", "left")
         self.result: Layered = layered(nodes, edges, feedback, least)
         self.group_of: dict[Item, str] = {m: g for g, (members, _) in sorted(groups.items())
@@ -73,18 +78,18 @@ class Plan:
                 for item in (a, b):
                     if isinstance(item, tuple):
                         self.group_of[item] = self.group_of[ends[0]]
-        self.pinned = {item for a, b, number in self.result.edges for item in (a, b)
-                       if isinstance(item, tuple) and number in self.result.reversed
-                       and item not in self.group_of}
+        self.pinned = {item: outer.get(number, LAST) for a, b, number in self.result.edges
+                       for item in (a, b) if isinstance(item, tuple)
+                       and number in self.result.reversed and item not in self.group_of}
         self.order = [list(layer) for layer in self.result.layers]
         self.extent = {n: self._extent(sizes[n]) for n in nodes}
         self.margins = {g: self._margins(m) for g, (_, m) in groups.items()}
         self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
 
-    def arrange(self) -> Plan:
+    def arrange(self, shuffles: int | None = None) -> Plan:
         """Step 3 and 4: the order within each layer, then the sizes shared."""
-        self.order = order_layers(self.result, self.group_of, self.pinned)
+        self.order = order_layers(self.result, self.group_of, self.pinned, shuffles)
         self._share_sizes()
         return self
 
@@ -144,14 +149,16 @@ class Plan:
     def gaps(self, screen: list[int]) -> list[float]:
         """The gap after each layer (in screen order, `screen` the layers' numbers):
         LAYER_GAP, or more for a label on an edge out of it or a frame that ends or
-        starts there."""
+        starts there (and room for the label between the frames' borders)."""
         where = {layer: k for k, layer in enumerate(screen)}
         gaps = [LAYER_GAP] * len(screen)
+        label_room = [0.0] * len(screen)
         for number, room in self.labels.items():
             if number in self.result.span:
                 first, last = self.result.span[number]
                 k = min(where[first], where[last])
                 gaps[k] = max(gaps[k], room + 2 * LABEL_ROOM)
+                label_room[k] = max(label_room[k], 2 * (room + LABEL_PAD))
         first_of: dict[str, int] = {}
         last_of: dict[str, int] = {}
         for layer in screen:
@@ -166,8 +173,9 @@ class Plan:
             after[last_of[g]] = max(after[last_of[g]], self.margins[g]["after"])
             before[first] = max(before[first], self.margins[g]["before"])
         for k in range(len(screen) - 1):
-            if after[k] or before[k + 1]:
-                gaps[k] = max(gaps[k], after[k] + before[k + 1] + GROUP_ROOM)
+            if after[k] or before[k + 1]:   # a label between frames, off their borders
+                gaps[k] = max(gaps[k], after[k] + before[k + 1]
+                              + max(GROUP_ROOM, label_room[k]))
         return gaps
 
     def across(self, layers: list[int], limit: float | None = None) -> dict:
@@ -187,7 +195,9 @@ def thickness(plan: Plan, layer: int) -> float:
 def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> list[list[int]]:
     """The layers (in screen order) cut into rows no longer than `width` along: each row
     ends, among the places that leave it at least half that long, where the fewest
-    edges pass to the next row and no group's frame is cut (the latest such place)."""
+    edges pass to the next row and no group's frame is cut (the latest such place; a
+    shorter row rather than a group cut); a group too long for one row starts a row and
+    ends one (rows of its own)."""
     member = [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
               for layer in screen]
     passing = [0] * len(screen)
@@ -196,21 +206,45 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
         k = min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])
         passing[k] += 1
     rows, start = [], 0
+    bounds = _long_groups(plan, screen, gaps, width)
     while start < len(screen):
         end = start + 1
-        while end < len(screen) and _length(plan, screen[start:end + 1], screen,
-                                            gaps) <= width:
+        while end < len(screen) and end not in bounds and _length(
+                plan, screen[start:end + 1], screen, gaps) <= width:
             end += 1
+        if end in bounds:
+            rows.append(screen[start:end])
+            start = end
+            continue
         if end == len(screen):
             rows.append(screen[start:])
             break
         cuts = [c for c in range(start + 1, end + 1)
                 if _length(plan, screen[start:c], screen, gaps) >= width / 2] or [end]
+        whole = [c for c in range(start + 1, end + 1) if not member[c - 1] & member[c]]
+        if whole and not any(c in whole for c in cuts):   # a shorter row, no group cut
+            cuts = whole
         cut = min(cuts, key=lambda c: (passing[c - 1] + 1000 * len(member[c - 1] & member[c])
                                        if c < len(screen) else 0, -c))
         rows.append(screen[start:cut])
         start = cut
     return rows
+
+
+def _long_groups(plan: Plan, screen: list[int], gaps: list[float], width: float) -> set[int]:
+    """Where (in screen order) a group too long for one row starts, and just after it
+    ends: rows_of cuts there."""
+    where = {layer: k for k, layer in enumerate(screen)}
+    spans: dict[str, list[int]] = {}
+    for n, g in plan.group_of.items():
+        if not isinstance(n, tuple):
+            spans.setdefault(g, []).append(where[plan.result.layer[n]])
+    cuts = set()
+    for ks in spans.values():
+        first, last = min(ks), max(ks)
+        if _length(plan, screen[first:last + 1], screen, gaps) > width:
+            cuts |= {first, last + 1} - {0, len(screen)}
+    return cuts
 
 
 def _layer_of(plan: Plan, item: Item) -> int:
@@ -229,6 +263,7 @@ class Boxes(dict):
     (all 0 but in a drawing folded into rows)."""
 
     row: dict[str, int]
+    outer: dict[int, tuple[str, str]]   # feedback edges: the sides facing their outside
 
 
 def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
@@ -297,7 +332,47 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
             break
         if not plan.along_x and not _narrower(plan, budget, least):
             break
-    return _boxes(plan.arrange(), budget)
+    plan = _outside(plan, lambda outer: Plan(nodes, sizes, *args, least, outer))
+    boxes = _boxes(plan, budget)
+    boxes.outer = _outer_sides(plan, edges, kept)
+    return boxes
+
+
+def _outside(plan: Plan, again) -> Plan:
+    """The plan arranged with its feedback edges round the outside after their layers'
+    other items (last), or with one of them (up to FEEDBACK_CHOICES, each in turn)
+    round the outside before them (first), each arranged anew with TRIAL_SHUFFLES
+    shuffled starts, in a graph of at most TRIAL_NODES nodes: the arrangement that
+    crosses fewest edges (all last on a tie)."""
+    turned = sorted(plan.result.reversed)[:FEEDBACK_CHOICES]
+    if len(plan.extent) > TRIAL_NODES:   # within the time a layout may take
+        turned = []
+    best, fewest = None, None
+    for k in range(len(turned) + 1):
+        trial = plan if k == 0 else again({turned[k - 1]: FIRST})
+        trial.arrange(None if k == 0 else TRIAL_SHUFFLES)
+        crossed = Orderer(trial.result, trial.group_of, trial.pinned).count(trial.order)
+        if fewest is None or crossed < fewest:
+            best, fewest = trial, crossed
+        if fewest == 0:
+            break
+    return best
+
+
+def _outer_sides(plan: Plan, edges: list[tuple[str, str]], kept: list[int]
+                 ) -> dict[int, tuple[str, str]]:
+    """For each feedback edge (by its number in the caller's edges) that passes a layer,
+    the sides of its ends that face the outside its placeholders keep to."""
+    first, last = {"right": ("top", "bottom"), "left": ("top", "bottom"),
+                   "down": ("left", "right"), "up": ("left", "right")}[plan.direction]
+    found = {}
+    for j in plan.result.reversed:
+        where = {plan.pinned[item] for a, b, number in plan.result.edges if number == j
+                 for item in (a, b) if item in plan.pinned}
+        if len(where) == 1:
+            side = first if where.pop() == FIRST else last
+            found[kept[j]] = (side, side)
+    return found
 
 
 def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
@@ -324,6 +399,24 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
                 least[m] = max(least.get(m, 0), layer[m] + shift)
             return True
         end = max(end, last)
+    return _rows_of_its_own(plan, budget, least, spans)
+
+
+def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list) -> bool:
+    """A group too long for one row gets rows of its own (rows_of cuts before and after
+    it): the other nodes of its layers moved after it, so that its frame round the
+    rows it spans holds no other box. True if one was moved."""
+    screen = list(range(len(plan.order)))
+    gaps = plan.gaps(screen)
+    for first, _, last, g in spans:
+        if _length(plan, screen[first:last + 1], screen, gaps) <= budget:
+            continue
+        others = [n for i in range(first, last + 1) for n in plan.order[i]
+                  if not isinstance(n, tuple) and plan.group_of.get(n) != g]
+        for n in others:
+            least[n] = max(least.get(n, 0), last + 1)
+        if others:
+            return True
     return False
 
 
@@ -377,7 +470,7 @@ def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
                 row_of[layer_of[n]] < r or n in back for n in linked.get(item, ())))
         for layer in row:
             units = _units(plan.order[layer], plan.group_of)
-            units.sort(key=lambda unit: (any(i in plan.pinned for i in unit),
+            units.sort(key=lambda unit: (max(plan.pinned.get(i, 1) for i in unit),
                                          any(i in on for i in unit)
                                          - any(i in back for i in unit)))
             plan.order[layer] = [item for unit in units for item in unit]

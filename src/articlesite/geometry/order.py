@@ -10,8 +10,8 @@ layer while that removes crossings. The order with the fewest crossings found is
 Constraints: the items of one group (a node's group; a placeholder's when both ends of
 its edge are in that group) stay together in each layer, and groups that share layers
 keep one order from layer to layer (so that their frames can be rectangles that do not
-overlap); `pinned` items (the placeholders of edges turned round) stay last in their
-layer: a feedback edge runs round the outside of the drawing.
+overlap); `pinned` items (the placeholders of edges turned round) stay first or last in
+their layer, as `pinned` says: a feedback edge runs round the outside of the drawing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Mapping
 
 from .layers import Item, Layered
 
+FIRST, LAST = 0, 2   # where a pinned item stays in its layer (others sort as 1)
 ITERATIONS = 24   # sweeps at most from one start
 PATIENCE = 3      # sweeps without fewer crossings before a start is given up
 
@@ -30,9 +31,10 @@ class Orderer:
     """The crossing minimisation of one layered graph."""
 
     def __init__(self, result: Layered, group_of: Mapping[Item, str],
-                 pinned: set[Item]):
+                 pinned: Mapping[Item, int]):
         self.layers = result.layers
-        self.group_of, self.pinned = group_of, pinned
+        self.group_of = group_of
+        self.pinned = pinned if isinstance(pinned, Mapping) else dict.fromkeys(pinned, LAST)
         self.up: dict[Item, dict[Item, int]] = {}     # neighbour in the layer before: weight
         self.down: dict[Item, dict[Item, int]] = {}
         for a, b, _ in result.edges:
@@ -41,23 +43,27 @@ class Orderer:
             self.up.setdefault(b, {}).setdefault(a, 0)
             self.up[b][a] += 1
 
-    def best_order(self) -> list[list[Item]]:
+    def best_order(self, shuffles: int | None = None) -> list[list[Item]]:
+        """From the starts (and `shuffles` seeded shuffles, or as many as suit the
+        graph's size), the order with the fewest crossings."""
         size = sum(len(layer) for layer in self.layers)
-        starts = [[list(layer) for layer in self.layers], self._depth_first(),
+        starts = [[list(layer) for layer in self.layers], self.depth_first(),
                   [layer[::-1] for layer in self.layers]]
         rng = random.Random(size)
-        for _ in range(max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1):
+        if shuffles is None:
+            shuffles = max(8, 320 // max(size, 1)) if size <= 40 else 4 if size <= 80 else 1
+        for _ in range(shuffles):
             starts.append([rng.sample(layer, len(layer)) for layer in self.layers])
         best, fewest = None, None
         for start in starts:
-            order, count = self._minimise([self._tidy(layer) for layer in start])
+            order, count = self.minimise([self.tidy(layer) for layer in start])
             if fewest is None or count < fewest:
                 best, fewest = order, count
             if fewest == 0:
                 break
         return best
 
-    def _depth_first(self) -> list[list[Item]]:
+    def depth_first(self) -> list[list[Item]]:
         """Each layer in the order a depth-first walk along the edges (down, then up)
         meets its items, from the first layer's items in their order: as dot starts."""
         layer_of = {item: i for i, layer in enumerate(self.layers) for item in layer}
@@ -75,7 +81,7 @@ class Orderer:
                 stack.extend(reversed([n for n in linked if n not in seen]))
         return order
 
-    def _minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
+    def minimise(self, order: list[list[Item]]) -> tuple[list[list[Item]], int]:
         order = self._consistent(order)
         best, fewest = [list(layer) for layer in order], self.count(order)
         stale = 0
@@ -112,13 +118,13 @@ class Orderer:
                         total += w1 * w2
         return total
 
-    def _tidy(self, layer: list[Item]) -> list[Item]:
+    def tidy(self, layer: list[Item]) -> list[Item]:
         """The layer with each group's items together (where the first one was) and the
         pinned items last."""
         first: dict = {}
         for j, item in enumerate(layer):
             first.setdefault(self.group_of.get(item, item), j)
-        return sorted(layer, key=lambda item: (item in self.pinned,
+        return sorted(layer, key=lambda item: (self.pinned.get(item, 1),
                                                first[self.group_of.get(item, item)]))
 
     def _by_median(self, layer: list[Item], fixed: list[Item],
@@ -137,7 +143,7 @@ class Orderer:
         place_of_unit = {name: sum(keys) / len(keys) for name, keys in unit.items()}
         current = {item: j for j, item in enumerate(layer)}
         return sorted(layer, key=lambda item: (
-            item in self.pinned, place_of_unit[self.group_of.get(item, item)],
+            self.pinned.get(item, 1), place_of_unit[self.group_of.get(item, item)],
             self.group_of.get(item, "") if item in self.group_of else "", key[item],
             current[item]))
 
@@ -206,12 +212,13 @@ class Orderer:
                     continue
                 k = units.index(unit)
                 others = units[:k] + units[k + 1:]
-                ends = [j for j, v in enumerate(others) if v[0] in self.pinned]
+                ends = [j for j, v in enumerate(others) if self.pinned.get(v[0]) == LAST]
                 stop = ends[0] if ends else len(others)
-                low, high = 0, stop
+                low = sum(self.pinned.get(v[0]) == FIRST for v in others)
+                high = stop
                 if unit[0] in self.group_of:
                     fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
-                    low = max([j + 1 for j in fences if j < k] + [0])
+                    low = max([j + 1 for j in fences if j < k] + [low])
                     high = min([j for j in fences if j >= k] + [stop])
                 after = [_cross(unit, v, seen) for v in others]    # unit before v
                 before = [_cross(v, unit, seen) for v in others]   # v before unit
@@ -270,6 +277,9 @@ def _median(places: list[int]) -> float:
 
 
 def order_layers(result: Layered, group_of: Mapping[Item, str] | None = None,
-                 pinned: set[Item] | None = None) -> list[list[Item]]:
-    """Step 3: the layers' orders with the fewest crossings found."""
-    return Orderer(result, group_of or {}, pinned or set()).best_order()
+                 pinned: Mapping[Item, int] | set[Item] | None = None,
+                 shuffles: int | None = None) -> list[list[Item]]:
+    """Step 3: the layers' orders with the fewest crossings found; `pinned`: item ->
+    FIRST or LAST (a set: all LAST); `shuffles`: how many shuffled starts (None: as
+    suits the graph's size)."""
+    return Orderer(result, group_of or {}, pinned or {}).best_order(shuffles)

@@ -4,7 +4,7 @@ port it faces where it can)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .grid import OUT, Box, Point, Rect, box_of, half
@@ -52,9 +52,12 @@ def side_box(box: Box, side: str) -> Box:
 
 
 def place_ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
-           nodes: Mapping[str, Rect]) -> dict[int, tuple[Point, Point]]:
+                nodes: Mapping[str, Rect], heading: Mapping[tuple[int, int], float] = {}
+                ) -> dict[int, tuple[Point, Point]]:
     """Where each edge leaves and enters: the ends on one side spread evenly along it,
-    ordered by the other end's centre along the side, then by edge order."""
+    ordered by the other end's centre along the side (or by `heading`, (edge, 0 for its
+    source, 1 for its target) -> where along the side its route heads), then by edge
+    order."""
     on_side: dict[tuple[str, str], list[tuple[tuple, int, int]]] = {}
     for i, ends in edges.items():
         for which, (node, other) in enumerate(((ends.source, ends.target),
@@ -63,6 +66,8 @@ def place_ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
             ox, oy, ow, oh = nodes[other]
             centre = (ox + ow / 2, oy + oh / 2)
             order = centre if side in ("top", "bottom") else centre[::-1]
+            if (i, which) in heading:
+                order = (heading[i, which], order[1])
             on_side.setdefault((node, side), []).append((order, i, which))
     found: dict[int, list[Point]] = {i: [(0.0, 0.0), (0.0, 0.0)] for i in edges}
     for (node, side), members in on_side.items():
@@ -142,3 +147,17 @@ def free_port(rect: Rect, side: str, taken: set) -> Point:
         if point not in taken:
             return point
     return point
+
+
+def headings(routes: Mapping[int, Sequence[Point]], sides: Mapping[int, tuple[str, str]]
+             ) -> dict[tuple[int, int], float]:
+    """For each end of a route, where along its side the route heads: the coordinate
+    along the side at the end of its first run across (its port's own if it runs
+    straight on), for ordering the ports of a shared side so that routes leaving it
+    do not cross one another."""
+    found = {}
+    for i, points in routes.items():
+        for which, path in ((0, list(points)), (1, list(points)[::-1])):
+            axis = 0 if sides[i][which] in ("top", "bottom") else 1
+            found[i, which] = path[2][axis] if len(path) > 2 else path[0][axis]
+    return found

@@ -42,7 +42,10 @@ the only end on a side that faces the other end's side moves along it to make on
 straight line where it can. Among the routes that do
 this, the one found has the least length plus BEND px for each bend; a segment another
 edge already runs along costs SHARED times its length more. Inner segments are then
-moved to the middle of the gap they run through, or spread across it (nudge.py). The same
+moved to the middle of the gap they run through, or spread across it (nudge.py); if
+some routes then cross, every edge is routed once more with the ports of each shared
+side ordered by where the first routes head (ports.headings), and the routes that cross
+fewer times are kept. The same
 arguments give the same points, byte for byte (no randomness, no set order, ties broken
 by a fixed order of the grid's points).
 
@@ -63,9 +66,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .crossings import count
 from .grid import BEND, OUT, SHARED, Grid, Point, Rect, box_of
 from .nudge import nudge
-from .ports import SIDES, Ends, choose_sides, free_port, place_ports
+from .ports import SIDES, Ends, choose_sides, free_port, headings, place_ports
 
 __all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route",
            "route_edges"]
@@ -117,16 +121,38 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
             errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
                          f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
                          "other box" + (", nor from any other side" if auto else ""))
-    nudge([found[i] for i in sorted(found)], boxes, margin,
-          box_of(bounds) if bounds is not None else None)
+    found = _reordered(good, edges, sides, nodes, index, grid_of, found)
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
+def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
+               index: dict, grid_of: tuple, found: dict) -> dict:
+    """The routes nudged; and routed again with the ports of each shared side ordered by
+    where the first routes head (headings), nudged too: those of the two that cross
+    fewer times (the first on a tie; the second must route every edge the first did)."""
+    boxes, margin, bounds = grid_of
+    limits = box_of(bounds) if bounds is not None else None
+    first = {i: list(points) for i, points in found.items()}
+    nudge([first[i] for i in sorted(first)], boxes, margin, limits)
+    crossed = count([first[i] for i in sorted(first)])
+    if not crossed:
+        return first
+    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, headings(first, sides))
+    if not set(again) >= set(first) or again == found:
+        return first
+    nudge([again[i] for i in sorted(again)], boxes, margin, limits)
+    if count([again[i] for i in sorted(again)]) < crossed:
+        return again
+    return first
+
+
 def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
-               index: dict, grid_of: tuple) -> tuple[dict, dict]:
-    """The routes found from these sides, by edge, in edge order, and every edge's ports."""
-    ports = place_ports({i: edges[i] for i in good}, sides, nodes)
+               index: dict, grid_of: tuple, heading: Mapping = {}
+               ) -> tuple[dict, dict]:
+    """The routes found from these sides, by edge, in edge order, and every edge's ports
+    (ordered on a shared side by `heading`, where one is given: ports.place_ports)."""
+    ports = place_ports({i: edges[i] for i in good}, sides, nodes, heading)
     grid = Grid(*grid_of, [p for pair in ports.values() for p in pair])
     found: dict[int, list[Point]] = {}
     for i in good:
