@@ -442,7 +442,7 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
     if rendered.in_place and same_files:
-        place_view(run.out, view.pages, cache, run.written)
+        place_view(run.out, view.pages, site, cache, run.written)
         place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
                                if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
         return True
@@ -452,11 +452,11 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     return False
 
 
-def place_view(out: Path, view: dict[str, Entry], cache: Cache, written: Written | None
-               ) -> None:
-    """Put a view rendered again in place: the files beside it first (those whose bytes
+def place_view(out: Path, view: dict[str, Entry], site: dict[str, Entry], cache: Cache,
+               written: Written | None) -> None:
+    """Put a `view` rendered again in place: the files beside it first (those whose bytes
     changed: place_pages leaves the others be), then the page that loads them, which
-    alone is said `written` (open pages reload); the files it no longer has go."""
+    alone is said `written` (open pages reload); the files the `site` no longer has go."""
     files = {path: entry for path, entry in view.items() if is_view_data(path)}
     for path in files:
         (out / path).parent.mkdir(parents=True, exist_ok=True)
@@ -464,7 +464,7 @@ def place_view(out: Path, view: dict[str, Entry], cache: Cache, written: Written
     place_pages(out, {path: entry for path, entry in view.items() if path == VIEW},
                 cache.store, written)
     for path in cache.pages:
-        if is_view_file(path) and path not in view:
+        if is_view_data(path) and path not in site:
             (out / path).unlink(missing_ok=True)
 
 

@@ -165,7 +165,7 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
     figures than it did, the view the previous build left holds."""
     job = PageJob(VIEW, sources.site.default_language)
     entry = cache.pages.get(job.path)
-    held = view_files(cache, entry.key) if entry is not None else None
+    held = view_files(cache, entry.key, stored=False) if entry is not None else None
     if held is not None and plan is not None and delta is not None \
             and not delta.dictionary_changed \
             and all(stale.path in cache.pages and stale.path in pages
@@ -208,11 +208,11 @@ def _view_plan(sources: Sources, cache: Cache, plan: Plan, links: Links) -> Plan
     return Plan({job: key}, held, [], links)
 
 
-def view_files(cache: Cache, key: str) -> dict[str, Entry] | None:
+def view_files(cache: Cache, key: str, stored: bool = True) -> dict[str, Entry] | None:
     """The entries of the view's files (its page and the files beside it) in the cache,
-    if all were rendered with this `key` and the store holds them."""
+    if all were rendered with this `key` (and, if `stored`, the store holds them)."""
     held = {path: entry for path, entry in cache.pages.items() if is_view_file(path)}
-    if VIEW not in held or any(entry.key != key or not cache.store.holds(entry)
+    if VIEW not in held or any(entry.key != key or (stored and not cache.store.holds(entry))
                                for entry in held.values()):
         return None
     return held
