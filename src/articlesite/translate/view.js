@@ -9,7 +9,7 @@
    "articlesite-view-opened". */
 (function () {
   "use strict";
-  var index = JSON.parse(document.getElementById("view-index").textContent);
+  var given = document.getElementById("view-index"), index = JSON.parse(given.textContent);
   var position = {}, data = {}, loading = {}, opened = {}, copied = {};
   index.keys.forEach(function (key, i) { position[key] = i; });
   var OPEN = "articlesite-view-open:" + location.pathname;
@@ -129,7 +129,7 @@
   var again = [];
   try { again = JSON.parse(sessionStorage.getItem(OPEN) || "[]"); } catch (e) {}
   again = again.filter(function (name) { return index.groups.indexOf(name) >= 0; });
-  if (index.open) again = index.groups;
+  if (index.size <= Number(given.getAttribute("data-open-all") || 0)) again = index.groups;
   said.textContent = "Open an article or a figure above: its texts are measured in this browser " +
     "as they load.";
   if (again.length) openAll(again).catch(function () {});

@@ -45,7 +45,6 @@ FOLDER = "translations"   # the view's data files, beside it (view.js loads them
 CHUNK = 25  # figures per unit of work when copies are made over the cores
 KEYS_PER_FILE = 250   # rows of keys in each of the view's files of keys
 USES_SHOWN = 12       # figures a key's row lists; beyond them, how many others
-OPEN_ALL_SIZE = 600_000   # characters: a view whose files hold fewer opens them all at once
 CANVAS = ("node ", "label ")   # the elements whose texts a figure breaks between phrases
 
 # A figure's copy for the view: the (key, element) of each text it shows, and its HTML.
@@ -160,7 +159,7 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
     script = "\n".join(files("articlesite.translate").joinpath(name).read_text(
         encoding="utf-8") for name in ("measure.js", "view.js"))
     index = {"keys": keys, "per": KEYS_PER_FILE, "folder": FOLDER,
-             "groups": [group.name for group in groups], "open": size <= OPEN_ALL_SIZE}
+             "groups": [group.name for group in groups], "size": size}
     return {PATH: renderer.page_chunks(
         PATH, "translations.html", site.default_language, groups=groups,
         keys=len(keys), figures=len(sources.figures), measure_script=Markup(script),
