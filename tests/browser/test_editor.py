@@ -248,6 +248,17 @@ def test_the_built_view_served_over_http_loads_what_is_opened(closed, chromium):
     with serving(site) as url, visitor(chromium, url, site) as visit:   # nothing else
         view = visit("translations.html")
         assert view.locator("#keys tbody tr").count() == 0
+        # A search finds texts in what is not opened: the rows are loaded to look.
+        view.get_by_role("searchbox").fill("行動")
+        view.get_by_role("button", name="Find", exact=True).click()
+        view.wait_for_function("() => /^2 keys hold/.test("
+                               "document.getElementById('find-said').textContent)")
+        shown = "() => Array.from(document.querySelectorAll('#keys tbody tr'))" \
+                ".filter(row => row.checkVisibility()).map(row => row.id)"
+        assert view.evaluate(shown) == ["key-steps-caption", "key-act"]
+        view.get_by_role("searchbox").fill("")
+        view.get_by_role("button", name="Find", exact=True).click()
+        assert view.evaluate(shown) == []
         view.get_by_role("button", name=SLUG, exact=True).click()
         view.wait_for_function(f"() => {OPENED} === 'true'", timeout=DEADLINE_MS)
         assert view.locator('[data-text="act|ja"]').inner_text() == "行動"

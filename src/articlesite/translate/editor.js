@@ -30,6 +30,10 @@
     });
     var fit = document.querySelector('[data-fit="' + CSS.escape(key + "|" + language) + '"]');
     if (!fit || !window.articlesiteMeasure) return;
+    if (!copies.querySelector('[data-key="' + CSS.escape(key) + '"]') && fit.closest("[data-searched]")) {
+      fit.textContent = "fit not measured: open an article that shows it";
+      return;
+    }
     var result = window.articlesiteMeasure(copies), worst = {};
     result.findings.forEach(function (f) {
       if (f.keys.indexOf(key) < 0) return;

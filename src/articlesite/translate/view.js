@@ -78,7 +78,8 @@
         insertInOrder(document.getElementById("sections"), tables[tables.length - 1], order);
       }
       group.keys.forEach(function (key) {
-        if (document.getElementById("key-" + key)) return;
+        var there = document.getElementById("key-" + key);
+        if (there) { there.removeAttribute("data-searched"); return; }
         var row = parsed(item.rows[key]);
         insertInOrder(tbody, row, position[key]);
         added.push(row);
@@ -124,6 +125,48 @@
         (target || document.getElementById("figure-texts")).scrollIntoView();
       }, function () {});
     });
+  });
+
+  /* Find: every key's row is loaded (the files of rows, once, on the first search) and
+     the table shows those whose key or text in any language holds what was asked, the
+     articles opened or not; an empty search shows the rows of what is opened again. */
+  var find = document.getElementById("find"), rowsLoaded = {};
+  function allRows() {
+    var files = [];
+    for (var i = 0; i * index.per < index.keys.length; i++) files.push("keys-" + i);
+    return Promise.all(files.map(load)).then(function (parts) {
+      parts.forEach(function (part) { part.rows.forEach(function (row) { rowsLoaded[row[0]] = row[1]; }); });
+    });
+  }
+  function findText(asked) {
+    var said = document.getElementById("find-said"), tbody = document.querySelector("#keys tbody");
+    document.querySelectorAll("#keys [data-found]").forEach(function (row) { row.removeAttribute("data-found"); });
+    document.body.classList.toggle("finding", !!asked);
+    if (!asked) { said.textContent = ""; return Promise.resolve(); }
+    said.textContent = "Searching…";
+    return allRows().then(function () {
+      var wanted = asked.toLowerCase(), found = [], added = [];
+      index.keys.forEach(function (key) {
+        var row = document.getElementById("key-" + key) || parsed(rowsLoaded[key]);
+        var texts = Array.prototype.map.call(row.querySelectorAll("[data-text]"), function (el) { return el.textContent; });
+        if ((key + "\n" + texts.join("\n")).toLowerCase().replace(/\u200b/g, "").indexOf(wanted) < 0) return;
+        if (!row.isConnected) {
+          row.setAttribute("data-searched", "");   /* (shown while searching, or once opened) */
+          insertInOrder(tbody, row, position[key]);
+          added.push(row);
+        }
+        row.setAttribute("data-found", "");
+        found.push(row);
+      });
+      said.textContent = found.length + (found.length === 1 ? " key holds " : " keys hold ") + "“" + asked + "”" +
+        (found.length ? ": shown below, measured where their articles are open." : ".");
+      if (added.length) document.dispatchEvent(new CustomEvent("articlesite-view-opened", { detail: { rows: added, sections: [] } }));
+    }, function (error) { said.textContent = "Not searched: " + error.message; });
+  }
+  find.hidden = false;
+  find.addEventListener("submit", function (event) {
+    event.preventDefault();
+    findText(document.getElementById("find-text").value.trim());
   });
 
   var again = [];
