@@ -14,7 +14,7 @@
   index.keys.forEach(function (key, i) { position[key] = i; });
   var OPEN = "articlesite-view-open:" + location.pathname;
   var view = window.articlesiteView = {
-    figures: 0,
+    figures: index.figures,   /* the site's, measured once opened */
     add: function (name, value) { data[name] = value; },
     open: function (names) { return openAll(names); },
     openAll: function () { return openAll(index.groups); },
@@ -92,7 +92,6 @@
       if (button) button.setAttribute("aria-expanded", "true");
     });
     remember();
-    view.figures = Object.keys(copied).length;
     if (window.articlesiteFit) window.articlesiteFit(figures);
     document.dispatchEvent(new CustomEvent("articlesite-view-opened", { detail: { rows: added, sections: tables } }));
   }

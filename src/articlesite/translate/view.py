@@ -159,7 +159,8 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
     script = "\n".join(files("articlesite.translate").joinpath(name).read_text(
         encoding="utf-8") for name in ("measure.js", "view.js"))
     index = {"keys": keys, "per": KEYS_PER_FILE, "folder": FOLDER,
-             "groups": [group.name for group in groups], "size": size}
+             "groups": [group.name for group in groups], "size": size,
+             "figures": sum(1 for figure_id in sources.figures if figure_id in copies)}
     return {PATH: renderer.page_chunks(
         PATH, "translations.html", site.default_language, groups=groups,
         keys=len(keys), figures=len(sources.figures), measure_script=Markup(script),
