@@ -249,6 +249,33 @@ def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+def view_data(site: Path, name: str) -> dict:
+    """What one of the translator's view's files beside it holds
+    (`articlesiteView.add(NAME, DATA);`)."""
+    text = (site / "translations" / f"{name}.js").read_text(encoding="utf-8")
+    found = re.fullmatch(r'articlesiteView\.add\(("[^"]*"), (.*)\);\n', text, re.DOTALL)
+    assert found and json.loads(found.group(1)) == name, text[:80]
+    return json.loads(found.group(2))
+
+
+def opened_view(site: Path) -> BeautifulSoup:
+    """The translator's view with every article and figure opened, as its script shows
+    them (translate/view.js): each article's sections, every key's row in order."""
+    page = soup(site / "translations.html")
+    index = json.loads(page.find(id="view-index").string)
+    rows = {}
+    for number in range(0, len(index["keys"]), index["per"]):
+        rows.update(view_data(site, f"keys-{number // index['per']}")["rows"])
+    for name in index["groups"]:
+        sections = view_data(site, name)["sections"]
+        if sections:
+            page.find(id="sections").append(BeautifulSoup(sections, "html.parser"))
+    body = page.select_one("#keys tbody")
+    for key in index["keys"]:
+        body.append(BeautifulSoup(rows[key], "html.parser"))
+    return page
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "project")

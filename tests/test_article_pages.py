@@ -42,7 +42,8 @@ def test_every_page_is_written(built_site: Path):
     # No sitemap.xml nor robots.txt: the real site has no base_url.
     # .articlesite-output: the mark of a folder a build wrote, which the next may replace
     assert written == sorted([".articlesite-output", "index.html", "translations.html",
-                              "404.html"]
+                              "404.html",   # and the translator's view's files:
+                              f"translations/article-{ARTICLE}.js", "translations/keys-0.js"]
                              + [f"{c}/index.html" for c in LANGUAGES]
                              + [f"{c}/feed.xml" for c in LANGUAGES]
                              + [f"{c}/{ARTICLE}.html" for c in LANGUAGES])

@@ -109,7 +109,7 @@ def test_a_template_mistake_is_reported_with_its_file_and_line(tmp_path: Path, c
     for name, anchor, mistake in (
             ("article.html", "{% block main %}", "{{ article_path() }}"),
             ("notice.html", "{% endmacro %}", "{% if %}"),
-            ("translations.html", "{% block main %}", "{{ (rows | length) / 0 }}")):
+            ("translations.html", "{% block main %}", "{{ (groups | length) / 0 }}")):
         path = templates / name
         text = path.read_text(encoding="utf-8")
         assert anchor in text

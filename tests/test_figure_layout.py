@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 import yaml
-from conftest import run_build, soup
+from conftest import opened_view, run_build, soup
 from filesite import make_site
 
 from articlesite.check.stretch import stretched
@@ -100,7 +100,7 @@ def test_figure_new_writes_drafts_and_untranslated_texts(drafted):
                                                      "step-sub", "check", "output")}
     assert all(len(set(t.values())) == 1 and set(t) == {"zh", "en", "ja"}
                for t in texts.values())   # the source text everywhere: untranslated
-    view = soup(root / "site" / "translations.html").get_text(" ")
+    view = opened_view(root / "site").get_text(" ")
     assert view.count("untranslated") >= 14
 
 

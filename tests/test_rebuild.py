@@ -84,6 +84,21 @@ def test_dictionary_texts_render_the_pages_showing_them_then_the_view(served, tm
     assert_same_as_clean_build(root, tmp_path)
 
 
+def test_a_dictionary_edit_writes_again_only_the_view_files_it_changed(served):
+    """The view's files beside it whose bytes stay are left as they are in site/ (the
+    same file); the one holding the edited key's row is replaced."""
+    root, last, cache = served
+    folder = root / "site" / "translations"
+    before = {path.name: path.stat().st_ino for path in folder.iterdir()}
+    assert sorted(before) == ["article-loop.js", "keys-0.js"]
+    edit(root, "figures/figure-texts.json", '"ja": "学習"', '"ja": "学び"')
+    build(root, cache=Cache(root, after=cache), previous=last,
+          changed=[root / "figures" / "figure-texts.json"])
+    after = {path.name: path.stat().st_ino for path in folder.iterdir()}
+    assert [name for name in before if after[name] != before[name]] == ["keys-0.js"]
+    assert "学び" in (folder / "keys-0.js").read_text(encoding="utf-8")
+
+
 def test_figures_drawn_before_are_drawn_again_after_a_dictionary_edit(served, tmp_path):
     """A quick rebuild reuses the figures an earlier build drew, but not once the
     dictionary changed: the edited text shows in the figure."""

@@ -7,7 +7,17 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import TEXTS, check, confirm, edit, fixture_site, run_build, save, soup
+from conftest import (
+    TEXTS,
+    check,
+    confirm,
+    edit,
+    fixture_site,
+    opened_view,
+    run_build,
+    save,
+    soup,
+)
 
 from articlesite.cli import main
 
@@ -37,7 +47,7 @@ def test_a_text_the_same_in_every_language_is_neither_untranslated_nor_unconfirm
     assert run_build(root).returncode == 0
     for language in ("en", "zh", "ja"):
         assert "ppo_trainer.step()" in soup(root / "site" / language / "loop.html").get_text()
-    view = soup(root / "site" / "translations.html")
+    view = opened_view(root / "site")
     cells = view.select('[data-text^="act|"]')
     assert len(cells) == 3
     assert [cell.find_next_sibling("span").get_text() for cell in cells] == \

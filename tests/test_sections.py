@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import check, edit, fixture_site, line_of, run_build, snapshot, soup
+from conftest import check, edit, fixture_site, line_of, opened_view, run_build, snapshot, soup
 
 SLUG = "loop"
 ARTICLE = f"content/{SLUG}"
@@ -86,7 +86,7 @@ def test_changed_source_section_is_stale_until_confirmed(root, capsys):
         f"../en/{SLUG}.html#collect")]
     assert notices(root, "zh")[0][1].startswith("本节的原文已更新")
     assert notices(root, "en") == []
-    view = soup(root / "site" / "translations.html")
+    view = opened_view(root / "site")
     row = view.select_one(f"#article-{SLUG}").find("code", string="collect").find_parent("tr")
     assert [s.get_text() for s in row.select(".status")] == ["stale", "stale"]
     assert [a["href"] for a in row.select("a")] == [
@@ -104,7 +104,7 @@ def test_changed_source_section_is_stale_until_confirmed(root, capsys):
     assert check(root, capsys)[0] == 0
     assert run_build(root).returncode == 0
     assert notices(root, "ja") == notices(root, "zh") == []
-    view = soup(root / "site" / "translations.html")
+    view = opened_view(root / "site")
     assert {s.get_text() for s in view.select(f"#article-{SLUG} .status")} == {"ok"}
 
 

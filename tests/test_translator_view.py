@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import REPO, TEXTS, run_build, set_text, soup
+from conftest import REPO, TEXTS, opened_view, run_build, set_text, soup
 
 LANGUAGES = ("zh", "en", "ja")
 
@@ -14,7 +14,7 @@ LANGUAGES = ("zh", "en", "ja")
 def view(root: Path):
     result = run_build(root)
     assert result.returncode == 0, result.stderr
-    return soup(root / "site" / "translations.html")
+    return opened_view(root / "site")
 
 
 def row(page, key: str):
@@ -28,7 +28,7 @@ def statuses(page, key: str) -> list[str]:
 
 
 def test_every_key_with_its_texts_uses_and_links(built_site: Path):
-    page = soup(built_site / "translations.html")
+    page = opened_view(built_site)
     texts = json.loads((REPO / TEXTS).read_text(encoding="utf-8"))
     assert [tr["id"].removeprefix("key-") for tr in page.select("#keys tbody tr")] == list(texts)
     sft = row(page, "sft")
@@ -47,7 +47,7 @@ def test_every_key_with_its_texts_uses_and_links(built_site: Path):
 
 
 def test_real_content_is_all_ok(built_site: Path):
-    page = soup(built_site / "translations.html")
+    page = opened_view(built_site)
     assert {s.get_text() for s in page.select("#keys td .status")} == {"ok"}
     assert not page.select("tr[data-problem]")
 
@@ -96,8 +96,8 @@ def test_a_view_rendered_beside_the_pages_that_did_not_hold_is_rendered_again(
     root = fixture_site("sources", tmp_path / "project")
     build = stages.build(root, tmp_path / "right", clean=True)
     assert build.rendered
-    right = (tmp_path / "right" / "translations.html").read_bytes()
-    assert b"loop.html#figure-steps" in right
+    right = view_files(tmp_path / "right")
+    assert "loop.html#figure-steps" in right["translations/keys-0.js"]
     early = stages.plan_view_early
 
     def wrong(sources, cache, plan):   # as if the outlines placed no figure
@@ -107,4 +107,10 @@ def test_a_view_rendered_beside_the_pages_that_did_not_hold_is_rendered_again(
 
     monkeypatch.setattr(stages, "plan_view_early", wrong)
     stages.build(root, tmp_path / "again", clean=True)
-    assert (tmp_path / "again" / "translations.html").read_bytes() == right
+    assert view_files(tmp_path / "again") == right
+
+
+def view_files(site: Path) -> dict[str, str]:
+    """The translator's view's page and the files beside it."""
+    return {path.relative_to(site).as_posix(): path.read_text(encoding="utf-8")
+            for path in [site / "translations.html", *(site / "translations").iterdir()]}

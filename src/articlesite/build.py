@@ -76,7 +76,9 @@ from .search import BUNDLE, early_service, search_bundle
 from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
-    render_translator_view,
+    is_view_data,
+    is_view_file,
+    translator_view,
     view_copies,
 )
 from .write import Written, check_out, place_bundle, place_pages, write_site
@@ -211,7 +213,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
     figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
-    return Built(len(pages), sorted(rendered.pages | view.pages),
+    return Built(sum(not is_view_data(path) for path in pages),
+                 sorted(path for path in rendered.pages | view.pages if not is_view_data(path)),
                  len(loaded.sources.site.codes), time.perf_counter() - started,
                  loaded.sources, figures, drawn, out, incremental, len(files), warnings,
                  loaded.keys.site, notes)
@@ -273,7 +276,7 @@ def plan_site(run: Run, loaded: Loaded) -> tuple[Plan, list[list[PageJob]]]:
     if delta is not None:   # the pages not planned keep their entries
         planned = {job.path for job in jobs}
         plan.cached = {path: entry for path, entry in cache.pages.items()
-                       if path not in planned and path != VIEW}
+                       if path not in planned and not is_view_file(path)}
     if loaded.base is None:
         return plan, [jobs]
     return plan, [[job for job in jobs if job.slug], [job for job in jobs if not job.slug]]
@@ -492,7 +495,7 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
     if rendered.in_place and same_files:
-        place_pages(run.out, view.pages, cache.store, run.written)
+        place_view(run.out, view.pages, site, cache, run.written)
         place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
                                if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
         return True
@@ -500,6 +503,22 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     if run.written is not None:
         run.written(None)
     return False
+
+
+def place_view(out: Path, view: dict[str, Entry], site: dict[str, Entry], cache: Cache,
+               written: Written | None) -> None:
+    """Put a `view` rendered again in place: the files beside it first (those whose bytes
+    changed: place_pages leaves the others be), then the page that loads them, which
+    alone is said `written` (open pages reload); the files the `site` no longer has go."""
+    files = {path: entry for path, entry in view.items() if is_view_data(path)}
+    for path in files:
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+    place_pages(out, files, cache.store, None)
+    place_pages(out, {path: entry for path, entry in view.items() if path == VIEW},
+                cache.store, written)
+    for path in cache.pages:
+        if is_view_data(path) and path not in site:
+            (out / path).unlink(missing_ok=True)
 
 
 def save(run: Run, loaded: Loaded, site: dict[str, Entry]) -> None:
@@ -608,12 +627,13 @@ def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
     for figure_id in copies.keys() - made.keys():
         rendered.copies[copy_key(rendering, sources.figures[figure_id].digest)] = \
             cache.store_copy(copies[figure_id])
-    stored = cache.store.put_chunks(render_translator_view(renderer, sources, plan.links,
-                                                           copies))
-    job = plan.stale[0]
-    if not found:
-        rendered.pages[job.path] = Entry(plan.keys[job], (), (),
-                                         texts_digest((), sources.dictionary), *stored)
+    job, digest = plan.stale[0], texts_digest((), sources.dictionary)
+    for path, chunks in translator_view(renderer, sources, plan.links, copies).items():
+        # (A data file stored with the same bytes stays the same file: not written again.)
+        stored = cache.store.put_chunks(chunks) if path == VIEW else \
+            cache.store.put("".join(chunks))
+        if not found:
+            rendered.pages[path] = Entry(plan.keys[job], (), (), digest, *stored)
     rendered.specs, renderer.figures.clean = renderer.figures.clean, {}
     return rendered, list(found)
 

@@ -26,7 +26,7 @@ from .memo import OUTLINE
 from .pages import PageJob, site_pages
 from .render import assets
 from .translate.view import PATH as VIEW
-from .translate.view import Links, figure_links
+from .translate.view import Links, figure_links, is_view_file
 
 
 @dataclass
@@ -173,12 +173,13 @@ def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,
     figures than it did, the view the previous build left holds."""
     job = PageJob(VIEW, sources.site.default_language)
     entry = cache.pages.get(job.path)
-    if entry is not None and plan is not None and delta is not None \
+    held = view_files(cache, entry.key, stored=False) if entry is not None else None
+    if held is not None and plan is not None and delta is not None \
             and not delta.dictionary_changed \
             and all(stale.path in cache.pages and stale.path in pages
                     and pages[stale.path].figures == cache.pages[stale.path].figures
                     for stale in plan.stale):
-        return Plan({job: entry.key}, {job.path: entry}, [])
+        return Plan({job: entry.key}, held, [])
     return _view_plan(sources, cache, plan, figure_links(sources.articles, {
         path: [figure_id for figure_id, _ in entry.figures] for path, entry in pages.items()}))
 
@@ -209,9 +210,20 @@ def _view_plan(sources: Sources, cache: Cache, plan: Plan, links: Links) -> Plan
                    [(file.id, file.digest) for file in sources.figures.values()], links,
                    sources.sections.key())
     entry = cache.reusable(job.path, key, {}, sources.dictionary)
-    if entry is None:
+    held = view_files(cache, key) if entry is not None else None
+    if held is None:
         return Plan({job: key}, {}, [job], links)
-    return Plan({job: key}, {job.path: entry}, [], links)
+    return Plan({job: key}, held, [], links)
+
+
+def view_files(cache: Cache, key: str, stored: bool = True) -> dict[str, Entry] | None:
+    """The entries of the view's files (its page and the files beside it) in the cache,
+    if all were rendered with this `key` (and, if `stored`, the store holds them)."""
+    held = {path: entry for path, entry in cache.pages.items() if is_view_file(path)}
+    if VIEW not in held or any(entry.key != key or (stored and not cache.store.holds(entry))
+                               for entry in held.values()):
+        return None
+    return held
 
 
 def same_keys(previous: Sources | None, sources: Sources) -> bool:

@@ -96,8 +96,10 @@ def visitor(chromium, server: str, built_site: Path):
 
     def watch(request) -> None:
         # A page loads nothing but itself; only the search box, once used, loads the
-        # site's own search bundle (site/pagefind/).
-        if request.url.startswith(tuple(f"{site}pagefind/" for site in own)):
+        # site's own search bundle (site/pagefind/), and the translator's view the files
+        # beside it of what is opened (site/translations/).
+        if request.url.startswith(tuple(f"{site}{folder}/" for site in own
+                                        for folder in ("pagefind", "translations"))):
             return
         if request.resource_type != "document" or not request.url.startswith(own):
             troubles.append(f"{request.resource_type} request to {request.url}")

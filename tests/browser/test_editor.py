@@ -17,6 +17,8 @@ import pytest
 from conftest import TEXTS, fixture_site, run_build, save, set_text
 from test_serve import Server, poll
 
+from browser.conftest import serving, visitor
+
 SLUG = "loop"
 ARTICLE = f"ja/{SLUG}.html"
 NODE = '#figure-steps [data-node="act"] strong'
@@ -202,6 +204,65 @@ def test_requests_without_the_token_from_elsewhere_or_malformed_change_nothing(
         [f"http://{here}{save}", token, body.decode()])
     assert failed == "blocked"
     assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.fixture
+def closed(project):
+    """The fixture site with a theme whose view opens nothing at once, as a large site's
+    view does (the files beside it hold more than its data-open-all)."""
+    template = project / "templates" / "translations.html"
+    text = template.read_text(encoding="utf-8")
+    assert 'data-open-all="600000"' in text
+    template.write_text(text.replace('data-open-all="600000"', 'data-open-all="0"'),
+                        encoding="utf-8")
+    return project
+
+
+OPENED = "document.querySelector('[data-open=\"article-loop\"]')?.getAttribute('aria-expanded')"
+
+
+def test_an_article_opened_is_loaded_edited_saved_and_open_again_after_the_reload(
+        closed, served, browser_page):
+    view = browser_page("translations.html")
+    assert view.locator("#keys tbody tr").count() == 0   # nothing loaded before it is opened
+    loaded = []
+    view.on("request", lambda request: loaded.append(request.url.split("/", 3)[3]))
+    view.get_by_role("button", name=SLUG, exact=True).click()
+    view.wait_for_function(f"() => {OPENED} === 'true'", timeout=DEADLINE_MS)
+    assert sorted(loaded) == ["translations/article-loop.js", "translations/keys-0.js"]
+    assert view.locator(f"#article-{SLUG} [data-section]").count() > 0   # its sections
+    edit(view, "act", "ja", SHORT)
+    assert fit(view, "act", "ja") == "fits (both diagram styles)"
+    view.evaluate("window.beforeTheReload = true")
+    view.locator("#editor-save").click()
+    assert message(view).startswith("Saved 1 text to figures/figure-texts.json.")
+    # serve rebuilds; the page reloads, opens the article again and shows the text saved.
+    view.wait_for_function(f"text => !window.beforeTheReload && {OPENED} === 'true' && "
+                           "document.querySelector('[data-text=\"act|ja\"]')?.textContent "
+                           "=== text", arg=SHORT, timeout=DEADLINE_MS)
+
+
+def test_the_built_view_served_over_http_loads_what_is_opened(closed, chromium):
+    assert run_build(closed).returncode == 0
+    site = closed / "site"
+    with serving(site) as url, visitor(chromium, url, site) as visit:   # nothing else
+        view = visit("translations.html")
+        assert view.locator("#keys tbody tr").count() == 0
+        # A search finds texts in what is not opened: the rows are loaded to look.
+        view.get_by_role("searchbox").fill("行動")
+        view.get_by_role("button", name="Find", exact=True).click()
+        view.wait_for_function("() => /^2 keys hold/.test("
+                               "document.getElementById('find-said').textContent)")
+        shown = "() => Array.from(document.querySelectorAll('#keys tbody tr'))" \
+                ".filter(row => row.checkVisibility()).map(row => row.id)"
+        assert view.evaluate(shown) == ["key-steps-caption", "key-act"]
+        view.get_by_role("searchbox").fill("")
+        view.get_by_role("button", name="Find", exact=True).click()
+        assert view.evaluate(shown) == []
+        view.get_by_role("button", name=SLUG, exact=True).click()
+        view.wait_for_function(f"() => {OPENED} === 'true'", timeout=DEADLINE_MS)
+        assert view.locator('[data-text="act|ja"]').inner_text() == "行動"
+        assert view.inner_text("#fit-summary").endswith(" 2 diagram styles, all fit.")
 
 
 def test_built_view_stays_read_only(project):

@@ -10,6 +10,7 @@ the same code the page runs for a translator.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -47,15 +48,29 @@ def launch(playwright):
         raise BrowserUnavailable(f"Chromium at {executable} did not start: {exc}") from exc
 
 
-def measure(html: str) -> dict:
-    """Load the translator's view in Chromium and return measure.js's result."""
-    return evaluate(html, "window.articlesiteMeasure(document)")
+# The view opens every article and figure, copies them in every language, and measures.
+MEASURE_ALL = ("window.articlesiteView.openAll()"
+               ".then(() => window.articlesiteMeasure(document))")
 
 
-def evaluate(html: str, script: str, arg: object = None):
+def measure(files: dict[str, str]) -> dict:
+    """Load the translator's view (its files by path: its page, the only one at the top,
+    and the files it loads beside it) in Chromium from a temporary folder, open all it
+    holds, and return measure.js's result."""
+    page = next(path for path in files if "/" not in path)
+    with tempfile.TemporaryDirectory(prefix="articlesite-view-") as folder:
+        for path, text in files.items():
+            target = Path(folder, path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        return evaluate("", MEASURE_ALL, url=Path(folder, page).as_uri())
+
+
+def evaluate(html: str, script: str, arg: object = None, url: str | None = None):
     """Load `html` in Chromium, every network request refused, and return what `script`
-    (an expression, or a function called with `arg`) gives. A missing Chromium is said
-    first: Playwright is of no use without it."""
+    (an expression, or a function called with `arg`) gives; with `url`, the page of that
+    file instead, which may load the files of its folder (nothing else). A missing
+    Chromium is said first: Playwright is of no use without it."""
     if not chromium_path().exists():
         launch(None)  # says where Chromium was looked for
     try:
@@ -67,8 +82,15 @@ def evaluate(html: str, script: str, arg: object = None):
         browser = launch(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
-            page.route("**/*", lambda route: route.abort())
-            page.set_content(html, wait_until="load")
+            if url is None:
+                page.route("**/*", lambda route: route.abort())
+                page.set_content(html, wait_until="load")
+            else:
+                folder = url.rsplit("/", 1)[0] + "/"
+                page.route("**/*", lambda route: route.continue_()
+                           if route.request.url.startswith(folder) else route.abort())
+                page.add_init_script("window.articlesiteMeasureLater = true")
+                page.goto(url, wait_until="load")
             return page.evaluate(script, arg)
         finally:
             browser.close()
@@ -86,12 +108,12 @@ def element_line(spec: Figure, kind: str, name: str) -> int | None:
     return next(found, None)
 
 
-def check_fit(figures: dict[str, Figure], view_html: str, findings: Findings,
+def check_fit(figures: dict[str, Figure], view: dict[str, str], findings: Findings,
               breaks: bool = True) -> str:
     """Add a finding per element and language that does not fit, in its worst diagram
     style, and (`breaks`) per line broken where it may not be; return what was
     measured."""
-    result = measure(view_html)
+    result = measure(view)
     if breaks:
         check_breaks(figures, result["breaks"], findings)
     worst: dict[tuple, dict] = {}

@@ -27,7 +27,8 @@ from ..scaffold import placeholder_lines
 from ..translate.progress import check_fallbacks
 from ..translate.record import check_translations
 from ..translate.section_checks import check_sections
-from ..translate.view import figure_links, render_translator_view, view_copies
+from ..translate.view import figure_links, view_copies
+from ..translate.view import translator_view as view_files
 from .bibliography import check_bibliography
 from .bodies import check_bodies
 from .fit import BrowserUnavailable, browser_required, check_fit, chromium_path
@@ -125,13 +126,14 @@ def run_checks(root: Path, browser: bool = True) -> Report:
 
 
 def translator_view(renderer: Renderer, sources: Sources,
-                    bodies: dict[tuple[str, str], Body]) -> str:
-    """The translator's view, whole (text fit measures its figures), linking to the
-    figures the article bodies place."""
+                    bodies: dict[tuple[str, str], Body]) -> dict[str, str]:
+    """The translator's view's files by path (text fit measures its figures, all of them
+    opened), linking to the figures the article bodies place."""
     links = figure_links(sources.articles, {f"{language}/{slug}.html": body.figures
                                             for (slug, language), body in bodies.items()})
     copies = view_copies(renderer, list(sources.figures), {})
-    return "".join(render_translator_view(renderer, sources, links, copies))
+    return {path: "".join(chunks)
+            for path, chunks in view_files(renderer, sources, links, copies).items()}
 
 
 def check_placeholder(source: Source, findings: Findings) -> None:

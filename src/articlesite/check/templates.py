@@ -15,7 +15,7 @@ from ..pages import Body, site_pages
 from ..problems import plural
 from ..render.templates import Renderer
 from ..translate.view import PATH as VIEW
-from ..translate.view import figure_copy, render_translator_view
+from ..translate.view import figure_copy, translator_view
 
 # The templates the build loads by name (pages.PageJob, Renderer); they name the others.
 LOADED = ("root.html", "index.html", "article.html", "feed.xml", "404.html", "sitemap.xml",
@@ -71,5 +71,6 @@ def render_each_once(renderer: Renderer, sources: Sources,
     if figure is not None:   # a mistake in figure.html is reported by the renderer
         renderer.render_figure(figure, sources.site.default_language)
         copies[figure.id] = figure_copy(renderer, figure)
-    "".join(render_translator_view(renderer, sources, {}, copies))
+    for chunks in translator_view(renderer, sources, {}, copies).values():
+        "".join(chunks)
     return [*shown.values(), VIEW]

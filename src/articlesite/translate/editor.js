@@ -30,6 +30,10 @@
     });
     var fit = document.querySelector('[data-fit="' + CSS.escape(key + "|" + language) + '"]');
     if (!fit || !window.articlesiteMeasure) return;
+    if (!copies.querySelector('[data-key="' + CSS.escape(key) + '"]') && fit.closest("[data-searched]")) {
+      fit.textContent = "fit not measured: open an article that shows it";
+      return;
+    }
     var result = window.articlesiteMeasure(copies), worst = {};
     result.findings.forEach(function (f) {
       if (f.keys.indexOf(key) < 0) return;
@@ -195,10 +199,23 @@
     }, function (error) { say("Not confirmed: " + error, true); });
   }
 
-  function setUp() {
-    var live = window.articlesiteLive;
-    if (live) live.hold = function () { return inFlight > 0 || Object.keys(edited).length > 0; };
-    document.querySelectorAll("#keys [data-text]").forEach(function (text) {
+  /* What matches `selector` in these elements, each once and never twice over. */
+  function within(roots, selector) {
+    var found = [];
+    roots.forEach(function (root) {
+      root.querySelectorAll(selector).forEach(function (el) {
+        if (el.hasAttribute("data-editable")) return;
+        el.setAttribute("data-editable", "");
+        found.push(el);
+      });
+    });
+    return found;
+  }
+
+  /* Edit and Confirm buttons in these rows of texts and these tables of sections (the
+     view loads them when an article or a figure is opened: view.js). */
+  function wire(rows, sections) {
+    within(rows, "[data-text]").forEach(function (text) {
       var id = text.getAttribute("data-text"), parts = id.split("|");
       var key = parts[0], language = parts[1], cell = text.closest("td");
       var actions = document.createElement("div");
@@ -244,7 +261,7 @@
       });
     });
     /* Each translated article section can be confirmed too. */
-    document.querySelectorAll("[data-section]").forEach(function (cell) {
+    within(sections, "[data-section]").forEach(function (cell) {
       var parts = cell.getAttribute("data-section").split("|");
       var button = document.createElement("button");
       button.type = "button";
@@ -258,6 +275,16 @@
       var actions = cell.appendChild(document.createElement("div"));
       actions.className = "cell-actions";
       actions.appendChild(button);
+    });
+  }
+
+  function setUp() {
+    var live = window.articlesiteLive;
+    if (live) live.hold = function () { return inFlight > 0 || Object.keys(edited).length > 0; };
+    wire([document.getElementById("keys")], Array.prototype.slice.call(
+      document.querySelectorAll("#sections table")));
+    document.addEventListener("articlesite-view-opened", function (event) {
+      wire(event.detail.rows, event.detail.sections);
     });
     count();
     var said = null;

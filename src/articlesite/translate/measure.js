@@ -6,8 +6,10 @@
 (function () {
   "use strict";
 
-  function makeCopies() {
-    var figures = document.querySelectorAll("template[data-figure-copy]"), texts = {};
+  /* The copies of these figures ([id, HTML of the figure in no language]) in every
+     language, their texts those of the view's table; the copies made, every language's. */
+  function makeCopies(figures) {
+    var texts = {}, made = [];
     document.querySelectorAll("[data-text]").forEach(function (el) {
       texts[el.getAttribute("data-text")] = el;
     });
@@ -15,7 +17,9 @@
       var code = holder.getAttribute("data-language"), all = document.createDocumentFragment();
       function renamed(value) { return value.replace(/^copy-/, code + "-"); }
       figures.forEach(function (figure) {
-        var copy = figure.content.cloneNode(true);
+        var template = document.createElement("template");
+        template.innerHTML = figure[1];
+        var copy = template.content;
         copy.querySelectorAll("[id]").forEach(function (el) { el.id = renamed(el.id); });
         copy.querySelectorAll("[aria-labelledby]").forEach(function (el) {
           el.setAttribute("aria-labelledby", renamed(el.getAttribute("aria-labelledby")));
@@ -24,12 +28,13 @@
           var text = texts[el.getAttribute("data-key") + "|" + code];
           if (text) el.append.apply(el, Array.prototype.slice.call(text.cloneNode(true).childNodes));
         });
+        made.push.apply(made, copy.querySelectorAll("[data-figure]"));
         all.appendChild(copy);
       });
       holder.appendChild(all);
     });
+    return made;
   }
-  makeCopies();
   var STYLES = ["blog", "engineering"];
   var SLACK = 0.5; /* px: subpixel rounding, not overflow */
 
@@ -162,7 +167,8 @@
   }
 
   function measure(root) {
-    var figures = (root || document).querySelectorAll("[data-language] [data-figure]");
+    var figures = Array.isArray(root) ? root
+      : (root || document).querySelectorAll("[data-language] [data-figure]");
     var findings = [], breaks = [], boxes = 0;
     STYLES.forEach(function (style) {
       figures.forEach(function (figure) {
@@ -214,17 +220,15 @@
   }
   window.articlesiteMeasure = measure;
 
-  /* The translator's view: show each overflow in its key's row and language's column. */
-  function show() {
+  /* The translator's view: show each overflow in its key's row and language's column,
+     for the figures opened so far (view.js adds them, a batch at a time). */
+  var seen = {}, badly = {}, boxes = 0, measured = 0;
+  function show(figures) {
     var summary = document.getElementById("fit-summary");
     if (!summary) return;
-    var filter = document.getElementById("only-problems");
-    filter.closest("[hidden]").hidden = false;
-    filter.addEventListener("change", function () {
-      document.body.classList.toggle("only-problems", filter.checked);
-    });
-    var result = measure(document), seen = {};
-    document.querySelectorAll("[data-fit]").forEach(function (cell) { cell.textContent = ""; });
+    var result = measure(figures);
+    boxes += result.boxes;
+    measured += figures.length / document.querySelectorAll(".figure-copies > [data-language]").length;
     result.findings.forEach(function (f) {
       f.keys.forEach(function (key) {
         var id = key + "|" + f.language + "|" + f.figure + "|" + f.element;
@@ -239,7 +243,6 @@
         cell.closest("tr").setAttribute("data-problem", "");
       });
     });
-    var badly = {};
     result.breaks.forEach(function (b) {
       var id = [b.key, b.language, b.figure, b.element, b.before, b.after].join("|");
       var cell = document.querySelector('[data-fit="' + CSS.escape(b.key + "|" + b.language) + '"]');
@@ -251,10 +254,23 @@
       cell.closest("tr").setAttribute("data-problem", "");
     });
     var count = Object.keys(seen).length, bad = Object.keys(badly).length;
-    summary.textContent = "Text fit measured in this browser: " + result.boxes + " boxes in " +
-      STYLES.length + " diagram styles, " + (count ? count + " overflowing" : "all fit") +
+    var total = window.articlesiteView ? window.articlesiteView.figures : measured;
+    summary.textContent = "Text fit measured in this browser: " + boxes + " boxes in " +
+      STYLES.length + " diagram styles" + (measured < total ? " (the " + measured + " of " + total +
+      " figures opened)" : "") + ", " + (count ? count + " overflowing" : "all fit") +
       (bad ? ", " + bad + " broken where a line may not break." : ".");
   }
-  if (document.readyState === "complete") show();
-  else window.addEventListener("load", show);
+  /* Copies of these figures in every language, measured, their findings shown. */
+  window.articlesiteFit = function (figures) {
+    var made = makeCopies(figures);
+    if (made.length && !window.articlesiteMeasureLater) show(made);   /* (`check` measures them all) */
+    return made;
+  };
+  var filter = document.getElementById("only-problems");
+  if (filter) {
+    filter.closest("[hidden]").hidden = false;
+    filter.addEventListener("change", function () {
+      document.body.classList.toggle("only-problems", filter.checked);
+    });
+  }
 })();
