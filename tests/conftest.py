@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forked
 import pytest
 from bs4 import BeautifulSoup
 
@@ -146,10 +147,12 @@ def copy_linked(source: Path, target: Path) -> Path:
     return target
 
 
-# The commands run_build starts in a process of their own: `check` and `figure` (layout)
+# The commands run_build runs in a process of their own: `check` and `figure` (layout)
 # measure in Chromium, and Playwright's sync API runs once per process at a time (the
-# browser tests' `chromium` may be running in the test's process); `serve` runs on.
+# browser tests' `chromium` may be running in the test's process): forked (forked.py);
+# `serve` runs on, and may start itself again: started as a user starts it.
 OWN_PROCESS = ("check", "figure", "serve")
+FORKED = ("check", "figure")
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -159,10 +162,15 @@ def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.Com
     same command line in this process: starting Python and importing the generator would
     cost about 0.25 s, half of what building a small fixture site does. An exception it
     did not turn into a message fails the test as a traceback would. OWN_PROCESS's, and a
-    command given an environment of its own, get a process of their own."""
+    command given an environment of its own, get a process of their own: forked from a
+    process that imported the generator once (forked.py), but `serve`'s, and those whose
+    environment changes what Python imports (PYTHONPATH), which start Python."""
     command = [sys.executable, str(REPO / "build.py"), "--root", str(root), *args]
-    if env is not None or next((a for a in args if not a.startswith("-")), "build") in \
-            OWN_PROCESS:
+    name = next((a for a in args if not a.startswith("-")), "build")
+    if name in FORKED or env is not None and name != "serve" and \
+            env.get("PYTHONPATH") == os.environ.get("PYTHONPATH"):
+        return forked.run(["--root", str(root), *args], env=env, shown=command)
+    if env is not None or name in OWN_PROCESS:
         return subprocess.run(command, capture_output=True, text=True, timeout=300,
                               check=False, env=env)
     out, err = io.StringIO(), io.StringIO()
@@ -333,6 +341,18 @@ def outcome_message(report) -> str:
         return longrepr[2]
     crash = getattr(longrepr, "reprcrash", None)
     return crash.message if crash is not None else ""
+
+
+def pytest_configure(config) -> None:
+    """`-m screenshots` asks the tests that look at pages for their screenshots too
+    (browser/pages.py: screenshots_wanted)."""
+    expression = config.getoption("markexpr", "") or ""
+    if "screenshots" in expression and "not screenshots" not in expression:
+        os.environ["ARTICLESITE_SCREENSHOTS"] = "1"
+
+
+def pytest_unconfigure() -> None:
+    forked.stop()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
