@@ -26,11 +26,28 @@ PRELOAD = ["articlesite.cli", "articlesite.build", "articlesite.check.report",
 _context = None
 
 
+# What the fork server must import first: this checkout's package (not an installed
+# one) and the tests' modules. It is started as `python -c …` with this environment;
+# multiprocessing gives it this process's sys.path only after its imports.
+FIRST = (Path(__file__).resolve().parent.parent / "src", Path(__file__).resolve().parent)
+
+
 def context():
     global _context
     if _context is None:
+        from multiprocessing import forkserver
+
         _context = multiprocessing.get_context("forkserver")
         _context.set_forkserver_preload(PRELOAD)
+        before = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join([*map(str, FIRST), *filter(None, [before])])
+        try:
+            forkserver.ensure_running()
+        finally:
+            if before is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = before
     return _context
 
 
@@ -89,8 +106,13 @@ def _child(argv: list[str], env: dict, cwd: str, memory: int | None, out: str,
         os.close(target)
     sys.stdout, sys.stderr = (open(fd, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                                    closefd=False) for fd in (1, 2))   # until os._exit
+    import articlesite
     from articlesite.cli import main
 
+    if not Path(articlesite.__file__).is_relative_to(FIRST[0]):
+        print(f"forked.py: the fork server imported {articlesite.__file__}, not this "
+              f"checkout's package in {FIRST[0]}", file=sys.stderr)
+        os._exit(1)
     gc.set_threshold(20_000, 20, 20)
     try:
         code = main(argv)
