@@ -290,17 +290,20 @@ def build_real_site(root: Path) -> Path:
 # by file). pytest-xdist gives each worker whole files (`--dist loadfile`) in the order
 # collected (`--no-loadscope-reorder`, pyproject.toml); these are collected first so that
 # no worker is left running a long file alone at the end while the others wait.
-LONGEST = ("test_serve.py", "browser/test_axe.py", "test_wheel.py", "test_hostile_serve.py",
-           "browser/test_figure_labels_editor.py", "test_figure_labels.py",
-           "browser/test_figure_editor.py", "test_hostile_build.py",
-           "browser/test_small_screens.py", "test_fuzz_loaders.py", "test_real_articles.py",
-           "browser/test_images.py", "test_incremental.py", "test_search_input.py",
-           "browser/test_search.py", "test_schemas.py", "browser/test_math_layout.py",
-           "browser/test_editor.py", "test_hostile_input.py",
-           "browser/test_markdown_features.py", "test_spec_edit.py", "test_fit.py",
-           "browser/test_figure_layout.py", "test_migrated_articles.py",
-           "browser/test_page_load.py", "browser/test_typeset.py", "test_typeset_check.py",
-           "test_hostile_cache.py", "test_layout_properties.py")
+LONGEST = ("test_interrupted_build.py", "test_hostile_cache.py", "test_wheel.py",
+           "test_figure_layout.py", "test_search_setting.py", "test_serve_search.py",
+           "test_serve.py", "test_fit.py", "test_hostile_build.py", "test_examples.py",
+           "test_fuzz_loaders.py", "test_math_build.py", "test_page_ids.py", "test_check.py",
+           "test_validators.py", "test_files.py", "browser/test_axe.py", "browser/test_editor.py",
+           "browser/test_images.py", "test_migrated_articles.py", "browser/test_small_screens.py",
+           "test_hostile_input.py", "test_in_progress.py", "browser/test_figure_labels_editor.py",
+           "browser/test_markdown_features.py", "browser/test_search.py", "test_search_input.py",
+           "test_yaml_values.py", "test_rebuild.py", "browser/test_figure_layout.py",
+           "test_incremental.py", "test_route.py", "browser/test_typeset.py",
+           "browser/test_math_layout.py", "browser/test_page_load.py", "test_figure_labels.py",
+           "test_build_errors.py", "test_front_matter.py", "test_hostile_serve.py", "test_new.py",
+           "browser/test_figure_editor.py", "test_schemas.py", "test_spec_edit.py",
+           "test_typeset_check.py", "test_layout_properties.py")
 
 
 def pytest_collection_modifyitems(items: list) -> None:
