@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forked
 import pytest
 from bs4 import BeautifulSoup
 
@@ -146,10 +147,12 @@ def copy_linked(source: Path, target: Path) -> Path:
     return target
 
 
-# The commands run_build starts in a process of their own: `check` and `figure` (layout)
+# The commands run_build runs in a process of their own: `check` and `figure` (layout)
 # measure in Chromium, and Playwright's sync API runs once per process at a time (the
-# browser tests' `chromium` may be running in the test's process); `serve` runs on.
+# browser tests' `chromium` may be running in the test's process): forked (forked.py);
+# `serve` runs on, and may start itself again: started as a user starts it.
 OWN_PROCESS = ("check", "figure", "serve")
+FORKED = ("check", "figure")
 
 
 def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -159,10 +162,15 @@ def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.Com
     same command line in this process: starting Python and importing the generator would
     cost about 0.25 s, half of what building a small fixture site does. An exception it
     did not turn into a message fails the test as a traceback would. OWN_PROCESS's, and a
-    command given an environment of its own, get a process of their own."""
+    command given an environment of its own, get a process of their own: forked from a
+    process that imported the generator once (forked.py), but `serve`'s, and those whose
+    environment changes what Python imports (PYTHONPATH), which start Python."""
     command = [sys.executable, str(REPO / "build.py"), "--root", str(root), *args]
-    if env is not None or next((a for a in args if not a.startswith("-")), "build") in \
-            OWN_PROCESS:
+    name = next((a for a in args if not a.startswith("-")), "build")
+    if name in FORKED or env is not None and name != "serve" and \
+            env.get("PYTHONPATH") == os.environ.get("PYTHONPATH"):
+        return forked.run(["--root", str(root), *args], env=env, shown=command)
+    if env is not None or name in OWN_PROCESS:
         return subprocess.run(command, capture_output=True, text=True, timeout=300,
                               check=False, env=env)
     out, err = io.StringIO(), io.StringIO()
@@ -309,17 +317,20 @@ def build_real_site(root: Path) -> Path:
 # by file). pytest-xdist gives each worker whole files (`--dist loadfile`) in the order
 # collected (`--no-loadscope-reorder`, pyproject.toml); these are collected first so that
 # no worker is left running a long file alone at the end while the others wait.
-LONGEST = ("test_serve.py", "browser/test_axe.py", "test_wheel.py", "test_hostile_serve.py",
-           "browser/test_figure_labels_editor.py", "test_figure_labels.py",
-           "browser/test_figure_editor.py", "test_hostile_build.py",
-           "browser/test_small_screens.py", "test_fuzz_loaders.py", "test_real_articles.py",
-           "browser/test_images.py", "test_incremental.py", "test_search_input.py",
-           "browser/test_search.py", "test_schemas.py", "browser/test_math_layout.py",
-           "browser/test_editor.py", "test_hostile_input.py",
-           "browser/test_markdown_features.py", "test_spec_edit.py", "test_fit.py",
-           "browser/test_figure_layout.py", "test_migrated_articles.py",
-           "browser/test_page_load.py", "browser/test_typeset.py", "test_typeset_check.py",
-           "test_hostile_cache.py", "test_layout_properties.py")
+LONGEST = ("test_interrupted_build.py", "test_hostile_cache.py", "test_wheel.py",
+           "test_figure_layout.py", "test_search_setting.py", "test_serve_search.py",
+           "test_serve.py", "test_fit.py", "test_hostile_build.py", "test_examples.py",
+           "test_fuzz_loaders.py", "test_math_build.py", "test_page_ids.py", "test_check.py",
+           "test_validators.py", "test_files.py", "browser/test_axe.py", "browser/test_editor.py",
+           "browser/test_images.py", "test_migrated_articles.py", "browser/test_small_screens.py",
+           "test_hostile_input.py", "test_in_progress.py", "browser/test_figure_labels_editor.py",
+           "browser/test_markdown_features.py", "browser/test_search.py", "test_search_input.py",
+           "test_yaml_values.py", "test_rebuild.py", "browser/test_figure_layout.py",
+           "test_incremental.py", "test_route.py", "browser/test_typeset.py",
+           "browser/test_math_layout.py", "browser/test_page_load.py", "test_figure_labels.py",
+           "test_build_errors.py", "test_front_matter.py", "test_hostile_serve.py", "test_new.py",
+           "browser/test_figure_editor.py", "test_schemas.py", "test_spec_edit.py",
+           "test_typeset_check.py", "test_layout_properties.py")
 
 
 def pytest_collection_modifyitems(items: list) -> None:
@@ -360,6 +371,18 @@ def outcome_message(report) -> str:
         return longrepr[2]
     crash = getattr(longrepr, "reprcrash", None)
     return crash.message if crash is not None else ""
+
+
+def pytest_configure(config) -> None:
+    """`-m screenshots` asks the tests that look at pages for their screenshots too
+    (browser/pages.py: screenshots_wanted)."""
+    expression = config.getoption("markexpr", "") or ""
+    if "screenshots" in expression and "not screenshots" not in expression:
+        os.environ["ARTICLESITE_SCREENSHOTS"] = "1"
+
+
+def pytest_unconfigure() -> None:
+    forked.stop()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

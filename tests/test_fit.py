@@ -28,19 +28,24 @@ def test_real_content_fits_in_every_language_and_style(project, capsys):
     assert not [f for f in report["findings"] if f["check"] == "fit"]
 
 
-def test_an_overflowing_translation_and_a_covered_label_are_found(project, capsys):
-    """Two mistakes in one check (one run of Chromium): a Japanese text too long for its
+def test_an_overflow_a_covered_label_and_a_node_too_tall_are_found(project, capsys,
+                                                                   chromium):
+    """Three mistakes in one check (one run of Chromium): a Japanese text too long for its
     node, named by figure, element, key, language and pixels; an English label pushed
-    under a node."""
+    under a node; a node whose two Japanese texts together are too tall, which names both
+    (and the translator's view marks both by the same pixels)."""
     set_text(project, "sft", "ja", LONG_JA)
     confirm(project, capsys, "sft:ja")
     set_text(project, "command", "en", "Task command with a much longer explanation")
     confirm(project, capsys, "command:en")
+    set_text(project, "critic-update", "ja",
+             "Critic のパラメータをリターン目標に向けて少しずつ更新する")
+    confirm(project, capsys, "critic-update:ja")
     code, report = measured_check(project)
     assert code == 1
     found = {f["key"]: f for f in problems(report, "fit")}
-    assert sorted(found) == ["command", "sft"]
-    overflow, covered = found["sft"], found["command"]
+    assert sorted(found) == ["command", "critic-update", "sft"]
+    overflow, covered, tall = found["sft"], found["command"], found["critic-update"]
     assert (overflow["file"], overflow["line"], overflow["figure"], overflow["element"],
             overflow["language"]) == (OVERVIEW, line_of(project, OVERVIEW, "id: sft"),
                                       "training-overview", "node sft", "ja")
@@ -49,6 +54,14 @@ def test_an_overflowing_translation_and_a_covered_label_are_found(project, capsy
             "(blog and engineering styles)") in overflow["message"]
     assert (covered["element"], covered["language"]) == ("label command", "en")
     assert "is covered by node 'env'" in covered["message"]
+    assert (tall["element"], tall["language"]) == ("node critic-update", "ja")
+    assert "the ja texts (critic-update, critic-update-sub) together overflow" in tall["message"]
+
+    assert run_build(project).returncode == 0
+    page = translator_view(chromium, project / "site")
+    for key in ("critic-update", "critic-update-sub"):
+        assert page.locator(f'[data-fit="{key}|ja"]').inner_text() == (
+            f"overflowing by {tall['overflow_px']:g} px (training-overview, node critic-update)")
 
 
 def test_missing_browser_is_said_plainly_and_skips_only_text_fit(project):
@@ -106,21 +119,3 @@ def test_translator_view_measures_fit_live(project, chromium):
     assert cell.inner_text().startswith("overflowing by ")
     assert cell.inner_text().endswith(" px (training-overview, node sft)")
     assert page.locator('[data-fit="sft|en"]').inner_text() == ""
-
-
-def test_node_too_tall_names_all_its_texts(project, capsys, chromium):
-    set_text(project, "critic-update", "ja",
-             "Critic のパラメータをリターン目標に向けて少しずつ更新する")
-    confirm(project, capsys, "critic-update:ja")
-    code, report = measured_check(project)
-    assert code == 1
-    found, = problems(report, "fit")
-    assert (found["element"], found["key"], found["language"]) == (
-        "node critic-update", "critic-update", "ja")
-    assert "the ja texts (critic-update, critic-update-sub) together overflow" in found["message"]
-
-    assert run_build(project).returncode == 0
-    page = translator_view(chromium, project / "site")
-    for key in ("critic-update", "critic-update-sub"):
-        assert page.locator(f'[data-fit="{key}|ja"]').inner_text() == (
-            f"overflowing by {found['overflow_px']:g} px (training-overview, node critic-update)")

@@ -9,12 +9,12 @@ English and Chinese, without the search index."""
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import forked
 import pytest
 from conftest import REPO, run_build, without_search
 
@@ -28,15 +28,12 @@ TEXTS = "figures/figure-texts.json"
 CACHE = ".articlesite-cache"
 
 
-def limited() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-
 def build(root: Path, *args: str) -> subprocess.CompletedProcess:
-    """`python build.py --root ROOT ARGS`, in a process bounded in memory and time."""
-    return subprocess.run([sys.executable, str(REPO / "build.py"), "--root", str(root), *args],
-                          capture_output=True, text=True, timeout=SECONDS, check=False,
-                          preexec_fn=limited, cwd=root)
+    """`python build.py --root ROOT ARGS`, in a process bounded in memory and time (forked
+    from one that imported the generator: forked.py)."""
+    return forked.run(["--root", str(root), *args], cwd=root, timeout=SECONDS, memory=MEMORY,
+                      shown=[sys.executable, str(REPO / "build.py"), "--root", str(root),
+                             *args])
 
 
 def files(folder: Path, *leave_out: str) -> dict[str, bytes]:

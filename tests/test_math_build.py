@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, edit, failed_build, line_of, run_build, soup
+from conftest import REPO, copy_project, edit, failed_build, line_of, run_build, soup
 
 FIXTURE = REPO / "tests" / "fixtures" / "math-article"
 ARTICLE = "content/formulas"
@@ -20,11 +20,19 @@ def math_project(project: Path) -> Path:
     return project
 
 
-@pytest.fixture
-def math_site(math_project: Path) -> Path:
-    result = run_build(math_project)
+@pytest.fixture(scope="module")
+def math_site(tmp_path_factory) -> Path:
+    """The project with the fixture article, built once for the tests that only read it
+    (test_validators checks its pages under the Nu Html Checker)."""
+    return built_math_site(tmp_path_factory.mktemp("math") / "project")
+
+
+def built_math_site(root: Path) -> Path:
+    copy_project(root)
+    shutil.copytree(FIXTURE, root / ARTICLE)
+    result = run_build(root)
     assert result.returncode == 0, result.stderr
-    return math_project / "site"
+    return root / "site"
 
 
 @pytest.mark.parametrize("code", ["en", "zh", "ja"])
@@ -121,13 +129,6 @@ def test_a_formula_with_markup_in_its_text_shows_it_as_text(math_project: Path):
     assert page.find("img") is None
     shown = [t.get_text().replace("\xa0", " ") for t in page.find_all("mtext")]
     assert "<img src=x onerror=alert(1)>" in shown
-
-
-def test_the_formula_pages_pass_the_nu_html_checker(math_site: Path):
-    """math-core's MathML as the build writes it: no error and no warning."""
-    from test_validators import nu_messages
-    assert nu_messages([str(math_site / code / "formulas.html")
-                        for code in ("en", "zh", "ja")]) == []
 
 
 @pytest.mark.parametrize("tex, side", [(r"\overline{AB}", "top"), (r"\underline{x+1}", "bottom"),

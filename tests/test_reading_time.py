@@ -28,7 +28,9 @@ def write(root: Path, slug: str, language: str, body: str) -> None:
     ("zh", "中文的句子没有空格。" * 255, ("2,296 字", "阅读约 10 分钟")),
     # 2281 words at 228 a minute: just over 10
     ("en", "Words are separated by spaces. " * 456, ("2,281 words", "11 min read")),
-], ids=["zh-short", "ja", "zh", "en"])
+    # the heading's word alone: one word, in the singular
+    ("en", "", ("1 word", "1 min read")),
+], ids=["zh-short", "ja", "zh", "en", "en-one"])
 def test_counts_and_reading_times(tmp_path: Path, language: str, body: str, shown):
     root = readers_site(tmp_path / "project")
     write(root, "counted", language, body)

@@ -155,12 +155,22 @@ def server(root: Path):
         yield running
 
 
+@pytest.fixture(scope="module")
+def unchanged(tmp_path_factory):
+    """One server for the tests that change no source (each start builds the site in a
+    new process: some 1 s of CPU): what they add to site/ they take away."""
+    root = fixture_site("sources", tmp_path_factory.mktemp("serve") / "project")
+    with Server(root, "--port", "0") as running:
+        yield running
+
+
 def pages_built(server: Server) -> int:
     """How many pages the first build wrote (its summary line in serve's output)."""
     return int(re.search(r"^Built (\d+) pages", server.output(), re.MULTILINE).group(1))
 
 
-def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server: Server):
+def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(unchanged: Server):
+    server = unchanged
     assert server.host == "127.0.0.1"
     status, headers, body = server.get(f"/{ARTICLE}")
     assert status == 200
@@ -174,7 +184,8 @@ def test_serves_pages_on_localhost_with_the_reload_hook_only_in_responses(server
     assert server.get("/ja/")[0] == 200
 
 
-def test_a_missing_page_gets_the_sites_404_page(server: Server):
+def test_a_missing_page_gets_the_sites_404_page(unchanged: Server):
+    server = unchanged
     not_found = (server.root / "site" / "404.html").read_text(encoding="utf-8")
     title = re.search(r"<title>(.*?)</title>", not_found).group(1)
     for path in ("/ja/no-such-page.html", "/no-such-folder/", "/en/x/y.png"):
@@ -184,17 +195,22 @@ def test_a_missing_page_gets_the_sites_404_page(server: Server):
         assert 'href="/ja/index.html"' in body  # links to every language's index, from
         # the root (the page is served at any depth)
     (server.root / "site" / "404.html").unlink()  # (a build always writes it)
-    status, _, body = server.get("/ja/no-such-page.html")
-    assert status == 404 and "404 Not Found" in body
+    try:
+        status, _, body = server.get("/ja/no-such-page.html")
+        assert status == 404 and "404 Not Found" in body
+    finally:
+        (server.root / "site" / "404.html").write_text(not_found, encoding="utf-8")
 
 
-def test_content_types(server: Server):
-    site = server.root / "site"
+def test_content_types(unchanged: Server, tmp_path: Path):
+    site = unchanged.root / "site" / tmp_path.name   # a folder of this test's own
+    site.mkdir()
     for name, data in (("style.css", b"p{}"), ("app.js", b"1"), ("data.json", b"{}"),
                        ("image.png", b"\x89PNG"), ("image.svg", b"<svg/>")):
         (site / name).write_bytes(data)
-    types = {name: server.get(f"/{name}")[1]["Content-Type"] for name in
+    types = {name: unchanged.get(f"/{site.name}/{name}")[1]["Content-Type"] for name in
              ("style.css", "app.js", "data.json", "image.png", "image.svg")}
+    shutil.rmtree(site)
     assert types == {"style.css": "text/css; charset=utf-8",
                      "app.js": "text/javascript; charset=utf-8",
                      "data.json": "application/json; charset=utf-8",
@@ -205,9 +221,13 @@ def test_content_types(server: Server):
     "/../content/site.yaml", "/%2e%2e/content/site.yaml", "/ja/../../build.py",
     "/..%2fcontent%2fsite.yaml", "/leak.yaml",
 ])
-def test_refuses_paths_outside_site(server: Server, path: str):
-    (server.root / "site" / "leak.yaml").symlink_to(server.root / "content" / "site.yaml")
-    status, _, body = server.get(path)
+def test_refuses_paths_outside_site(unchanged: Server, path: str):
+    leak = unchanged.root / "site" / "leak.yaml"
+    leak.symlink_to(unchanged.root / "content" / "site.yaml")
+    try:
+        status, _, body = unchanged.get(path)
+    finally:
+        leak.unlink()
     assert status == 403, (status, body)
     assert "default_language" not in body
 
@@ -314,7 +334,8 @@ def editor_token(server: Server) -> str:
     return re.search(r'"token": "([^"]+)"', server.get("/translations.html")[2]).group(1)
 
 
-def test_a_busy_port_is_a_clear_error(server: Server):
+def test_a_busy_port_is_a_clear_error(unchanged: Server):
+    server = unchanged
     result = run_build(server.root, "serve", "--port", str(server.port))
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{server.port}" in result.stderr

@@ -35,6 +35,19 @@ def artifact(name: str) -> Path:
     return ARTIFACTS / name
 
 
+def screenshots_wanted() -> bool:
+    """Whether the tests that look at pages also write screenshots of them: when asked,
+    with `-m screenshots` (conftest sets the variable) or ARTICLESITE_SCREENSHOTS=1. A
+    full-page PNG costs Chromium about 0.8 s of CPU: the suite's thirty took 25 s."""
+    return os.environ.get("ARTICLESITE_SCREENSHOTS") == "1"
+
+
+def screenshot(target, name: str, **options) -> None:
+    """A screenshot of a page or an element as artifact `name`, when wanted."""
+    if screenshots_wanted():
+        target.screenshot(path=str(artifact(name)), **options)
+
+
 def choose(page, *, theme: str | None = None, style: str | None = None) -> None:
     """Make the reader's choices as the toggles remember them, then reload."""
     page.evaluate("""([theme, style]) => {

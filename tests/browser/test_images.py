@@ -13,7 +13,7 @@ import pytest
 from conftest import run_build
 from filesite import add_image, make_site, write_article
 
-from browser.pages import THEMES, artifact
+from browser.pages import THEMES, screenshot
 from browser.test_axe import axe, violations
 
 BODIES = {
@@ -150,8 +150,7 @@ def test_images_load_from_the_site_and_pass_axe(chromium, origin: str, path: str
         assert tag.count() == (0 if path.startswith("zh/") else 1)
         assert violations(axe(page)) == []
         page.locator("#figures").scroll_into_view_if_needed()
-        shot = artifact(f"images-{path.split('/')[0]}-{theme}-{width}.png")
-        page.screenshot(path=shot, full_page=True)
+        screenshot(page, f"images-{path.split('/')[0]}-{theme}-{width}.png", full_page=True)
         assert troubles == []
     finally:
         context.close()

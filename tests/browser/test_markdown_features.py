@@ -13,7 +13,7 @@ import pytest
 from test_markdown_features import built_fixture_site
 
 from browser.conftest import serving, visitor
-from browser.pages import THEMES, artifact
+from browser.pages import THEMES, screenshot
 from browser.test_axe import axe, violations
 
 LANGUAGES = ("zh", "en", "ja")
@@ -47,8 +47,7 @@ def visible(page, selector: str) -> bool:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_axe_finds_no_violation_and_the_page_fits(open_features, language, theme, width):
     page = open_features(PAGE.format(language), width=width, color_scheme=theme)
-    page.screenshot(path=str(artifact(f"markdown-{language}-{theme}-{width}.png")),
-                    full_page=True)
+    screenshot(page, f"markdown-{language}-{theme}-{width}.png", full_page=True)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
     assert violations(axe(page)) == []
     # and with every collapsible block open and the other tabs shown

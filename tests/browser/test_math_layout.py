@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, copy_project, run_build
 
-from .pages import artifact
+from .pages import screenshot
 
 LANGUAGES = ("en", "zh", "ja")
 
@@ -97,7 +97,7 @@ def test_eqref_takes_the_reader_to_the_equation(open_formulas, code: str):
 def test_screenshots_of_the_formula_pages(open_formulas, scheme: str):
     for code in LANGUAGES:
         page = open_formulas(code, scheme)
-        page.screenshot(path=artifact(f"math-{code}-{scheme}.png"), full_page=True)
+        screenshot(page, f"math-{code}-{scheme}.png", full_page=True)
         ink = page.evaluate("getComputedStyle(document.querySelector('main math')).color")
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert ink != background

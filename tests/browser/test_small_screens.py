@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser.pages import ARTICLE_PAGES, READER_PAGES, THEMES, artifact
+from browser.pages import ARTICLE_PAGES, READER_PAGES, THEMES, screenshot
 from browser.test_axe import axe, violations
 
 SCROLLS_INSIDE = """() => [...document.querySelectorAll(".figure-scroll")].map(box => ({
@@ -51,8 +51,8 @@ def test_at_390_px_figures_hint_at_scrolling_and_fit_to_width(visit, path: str,
         assert node.evaluate("n => getComputedStyle(n).userSelect") != "none"
         assert figure.locator(".visually-hidden li").count() > 0
         if index == 0:
-            figure.screenshot(path=artifact(
-                f"fit-{path.replace('/', '-')}-{'js' if javascript else 'nojs'}.png"))
+            screenshot(figure, f"fit-{path.replace('/', '-')}-"
+                               f"{'js' if javascript else 'nojs'}.png")
         switch.click()
         assert box.evaluate("b => b.scrollWidth > b.clientWidth + 1")   # back to 1:1
 
