@@ -18,9 +18,12 @@ SCRIPT = "<script>alert(1)</script>"
 BREAKOUT = '"><img src=x onerror=alert(2)>'
 HOSTILE = SCRIPT + BREAKOUT
 # The inline scripts pages carry: templates/head.js and page.js, and the translator's
-# view's measure.js from the package.
+# view's measure.js and view.js from the package (one script, as translate/view.py joins them).
 OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
                [*(REPO / "src/articlesite").rglob("*.js")]}
+OWN_SCRIPTS.add("\n".join((REPO / "src/articlesite/translate" / name).read_text(encoding="utf-8")
+                          for name in ("measure.js", "view.js")).strip())
+DATA_SCRIPTS = ["application/ld+json", "application/json"]   # data, never run
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
 # The theme's own icon, an inline image (theme/favicon.html): the one data: URL allowed.
 ICON = re.search(r'href="(data:[^"]*)"', (REPO / "src/articlesite/theme/favicon.html")
@@ -32,13 +35,14 @@ def assert_inert(site: Path) -> None:
     for page in site.rglob("*.html"):
         html = soup(page)
         scripts = {s.get_text().strip() for s in html.find_all("script")
-                   if s.get("type") != "application/ld+json"}
+                   if s.get("type") not in DATA_SCRIPTS}
         assert scripts <= OWN_SCRIPTS, page
-        for data in html.find_all("script", type="application/ld+json"):   # JSON-LD: data
+        for data in html.find_all("script", type=DATA_SCRIPTS):   # JSON-LD, the view's index
             json.loads(data.string)
             assert "<" not in data.string, page   # no text can close the script element
-        # The one form is the templates' search box, which submits nowhere.
-        assert all(form.get("class") == ["search"] and not form.get("action")
+        # The forms are the templates' search boxes (the pages', the view's), submitting nowhere.
+        assert all((form.get("class") == ["search"] or form.get("id") == "find")
+                   and not form.get("action")
                    for form in html.find_all("form")), page
         assert not html.find(["img", "iframe", "object", "embed", "base"]), page
         assert not html.find("meta", attrs={"http-equiv": True}), page
