@@ -103,6 +103,21 @@ def changed_lines(before: str, after: str) -> list[str]:
             if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 
 
+def test_a_divider_added_is_placed_clear_of_a_group_frame(page):
+    figure = open_editor(page)
+    drag(page, centre(figure.locator(".group-title")), (0, -20))   # the frame near the top
+    figure.get_by_role("button", name="Add divider").click()
+    x, y, w = spec_of(page)["dividers"][0]["box"]
+    left, top, width, height = style_box(figure.locator('[data-group="acting"]'))
+    assert x >= left + width or x + w <= left or y >= top + height or y <= top, \
+        ((x, y, w), (left, top, width, height))
+    page.keyboard.press("Control+z")
+    counted(page, f"{FIGURE} .figure-divider", 0)
+    page.keyboard.press("Control+z")
+    page.wait_for_function("() => window.articlesiteFigureEditor.current.request().spec"
+                           ".nodes[0].box[1] === 80", timeout=DEADLINE_MS)
+
+
 def test_a_group_moves_by_its_title_and_takes_members_in_and_out_in_the_bar(page):
     figure = open_editor(page)
     frame = figure.locator('[data-group="acting"]')

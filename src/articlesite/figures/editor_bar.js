@@ -294,7 +294,10 @@
     var self = this, m = this.model, others = [].concat(m.nodes, m.labels, m.dividers, m.lifelines).map(function (o) {
       var r = self.rect(o);
       return { x: r.x - 5, y: r.y - 5, w: r.w + 10, h: r.h + 10 };
-    });
+    }).concat([].map.call(this.canvas.querySelectorAll(".figure-group"), function (el) {
+      return { x: parseFloat(el.style.left), y: parseFloat(el.style.top),   // a group's frame
+               w: parseFloat(el.style.width), h: parseFloat(el.style.height) };
+    }).filter(function (r) { return !isNaN(r.x + r.y + r.w + r.h); }));
     for (var y = 10; y + h <= m.height; y += 10) {
       for (var x = 10; x + w <= m.width; x += 10) {
         var clear = others.every(function (o) {
