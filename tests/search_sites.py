@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import fixture_site
 
+from articlesite.build import build
 from articlesite.search_shards import PAGES_VARIABLE
 
 NOTES = 8
@@ -34,6 +36,15 @@ def sharded_site(target: Path) -> Path:
 def shards_env(monkeypatch) -> None:
     """One shard for every page or two, in this test's builds."""
     monkeypatch.setenv(PAGES_VARIABLE, "1")
+
+
+def built_sharded_site(target: Path) -> Path:
+    """The project in `target`, built with its index in shards."""
+    with pytest.MonkeyPatch.context() as patch:
+        shards_env(patch)
+        root = sharded_site(target)
+        build(root)
+    return root
 
 
 def shard_of(site: Path, page: str) -> str:

@@ -16,13 +16,18 @@ from conftest import REPO, need_browser, run_build, soup, without_search
 EXAMPLE = REPO / "examples" / "build-pipeline"
 
 
-def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Path):
+def built(example: Path, root: Path) -> Path:
+    """A copy of the example in `root`, built without its search index."""
     need_browser()
-    root = tmp_path / "example"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache",
+    shutil.copytree(example, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache",
                                                                 "screenshots"))
     without_search(root)
     assert run_build(root).returncode == 0
+    return root
+
+
+def test_the_drawn_figure_builds_routed_and_fits_in_every_language(tmp_path: Path):
+    root = built(EXAMPLE, tmp_path / "example")
     for code, load in (("zh", "load · 读取"), ("en", "load"), ("ja", "load · 読み込み")):
         figure = soup(root / "site" / code / "build-pipeline.html").select_one(
             "#figure-build-pipeline")
@@ -47,11 +52,7 @@ OVERVIEW = REPO / "examples" / "training-overview"
 
 
 def test_the_overview_draft_builds_with_its_edge_labels_and_groups_and_fits(tmp_path: Path):
-    need_browser()
-    root = tmp_path / "overview"
-    shutil.copytree(OVERVIEW, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache"))
-    without_search(root)
-    assert run_build(root).returncode == 0
+    root = built(OVERVIEW, tmp_path / "overview")
     for code, stage in (("zh", "A · 学习开始前"), ("en", "A · Before PPO"), ("ja", "A · PPO の前")):
         page = soup(root / "site" / code / "overview.html")
         figure = page.select_one("#figure-training-overview")
@@ -72,11 +73,7 @@ POSITIONAL = REPO / "examples" / "positional-encoding"
 
 
 def test_the_positional_encoding_figure_builds_as_written_and_checks_clean(tmp_path: Path):
-    need_browser()
-    root = tmp_path / "positional"
-    shutil.copytree(POSITIONAL, root, ignore=shutil.ignore_patterns("site", ".articlesite-cache"))
-    without_search(root)
-    assert run_build(root).returncode == 0
+    root = built(POSITIONAL, tmp_path / "positional")
     for code in ("zh", "en", "ja"):
         figure = soup(root / "site" / code / "positional-encoding.html").select_one(
             "#figure-positional-encoding")

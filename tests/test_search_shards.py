@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, snapshot
-from search_sites import NOTES, shard_of, sharded_site, shards_env
+from search_sites import NOTES, built_sharded_site, shard_of, shards_env
 
 from articlesite import search
 from articlesite.build import build
@@ -39,11 +39,7 @@ def test_pages_are_split_by_a_stable_hash_into_shards_none_empty():
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """The sharded site, built once: a clean copy for each test."""
-    with pytest.MonkeyPatch.context() as patch:
-        shards_env(patch)
-        root = sharded_site(tmp_path_factory.mktemp("shards") / "project")
-        build(root)
-    return root
+    return built_sharded_site(tmp_path_factory.mktemp("shards") / "project")
 
 
 @pytest.fixture

@@ -74,17 +74,24 @@ def served(project):
         yield server
 
 
-@pytest.fixture(scope="module")
-def page(chromium, served):
-    """One page for the module, which may reach this server only."""
+def open_page(chromium, served) -> tuple:
+    """A page of its own on `served` (its address in `page.origin`), a context, and the
+    troubles seen: an uncaught error, or a request to anywhere but the server (aborted)."""
     origin = f"http://{served.host}:{served.port}/"
-    troubles: list[str] = []
     context = chromium.new_context(viewport={"width": 1300, "height": 900})
+    troubles: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
         origin) else (troubles.append(route.request.url), route.abort()))
     page = context.new_page()
     page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
     page.origin = origin
+    return context, page, troubles
+
+
+@pytest.fixture(scope="module")
+def page(chromium, served):
+    """One page for the module, which may reach this server only."""
+    context, page, troubles = open_page(chromium, served)
     yield page
     context.close()
     assert not troubles

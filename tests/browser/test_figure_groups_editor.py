@@ -18,7 +18,15 @@ from conftest import TEXTS, fixture_site, save
 from test_serve import Server, poll
 
 from articlesite.load.phrases import breaks
-from browser.test_figure_editor import DEADLINE_MS, box_of, centre, drag, message, spec_of
+from browser.test_figure_editor import (
+    DEADLINE_MS,
+    box_of,
+    centre,
+    drag,
+    message,
+    open_page,
+    spec_of,
+)
 
 FIGURE = "#figure-steps"
 SPEC = "figures/steps.yaml"
@@ -64,14 +72,7 @@ def served(project):
 
 @pytest.fixture(scope="module")
 def page(chromium, served):
-    origin = f"http://{served.host}:{served.port}/"
-    troubles: list[str] = []
-    context = chromium.new_context(viewport={"width": 1300, "height": 900})
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        origin) else (troubles.append(route.request.url), route.abort()))
-    page = context.new_page()
-    page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
-    page.origin = origin
+    context, page, troubles = open_page(chromium, served)
     yield page
     context.close()
     assert not troubles

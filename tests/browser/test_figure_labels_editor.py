@@ -14,8 +14,9 @@ import pytest
 from conftest import TEXTS, fixture_site, save
 from test_serve import Server, poll
 
+from browser.test_figure_editor import DEADLINE_MS, open_page
+
 SPEC = "figures/steps.yaml"
-DEADLINE_MS = 60_000
 # note sits under learn, narrower than it: grown up to learn's width, it pushes nothing.
 STEPS = """\
 title: steps-title
@@ -38,19 +39,6 @@ OVERFLOWS = """el => { const box = el.getBoundingClientRect(), cs = getComputedS
   return text.top < box.top + parseFloat(cs.borderTopWidth) - 0.5
       || text.bottom > box.bottom - parseFloat(cs.borderBottomWidth) + 0.5
       || el.scrollWidth > el.clientWidth; }"""
-
-
-def open_page(chromium, served) -> tuple:
-    """A page of its own on `served`, a context, and the troubles seen: an uncaught error,
-    or a request to anywhere but the server (aborted)."""
-    origin = f"http://{served.host}:{served.port}/"
-    context = chromium.new_context(viewport={"width": 1300, "height": 900})
-    troubles: list[str] = []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        origin) else (troubles.append(route.request.url), route.abort()))
-    page = context.new_page()
-    page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
-    return context, page, troubles
 
 
 @pytest.fixture

@@ -11,21 +11,16 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, edit
-from search_sites import NOTES, WORDS, shard_of, sharded_site, shards_env
+from search_sites import NOTES, WORDS, built_sharded_site, shard_of
 from test_serve import Server, poll
 
-from articlesite.build import build
 from articlesite.search_shards import PAGES_VARIABLE
 from browser.conftest import serving
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
-    with pytest.MonkeyPatch.context() as patch:
-        shards_env(patch)
-        root = sharded_site(tmp_path_factory.mktemp("shards") / "project")
-        build(root)
-    return root
+    return built_sharded_site(tmp_path_factory.mktemp("shards") / "project")
 
 
 def found(chromium, base: str, code: str, query: str) -> list[str]:
