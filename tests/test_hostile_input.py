@@ -13,16 +13,17 @@ import pytest
 import yaml
 from conftest import REPO, edit, failed_build, fixture_site, run_build, soup
 
+from articlesite.translate.view import view_script
+
 ARTICLE = "content/loop"
 SCRIPT = "<script>alert(1)</script>"
 BREAKOUT = '"><img src=x onerror=alert(2)>'
 HOSTILE = SCRIPT + BREAKOUT
 # The inline scripts pages carry: templates/head.js and page.js, and the translator's
-# view's measure.js and view.js from the package (one script, as translate/view.py joins them).
+# view's measure.js and view.js from the package (one script: translate/view.py's view_script).
 OWN_SCRIPTS = {path.read_text(encoding="utf-8").strip() for path in
                [*(REPO / "src/articlesite").rglob("*.js")]}
-OWN_SCRIPTS.add("\n".join((REPO / "src/articlesite/translate" / name).read_text(encoding="utf-8")
-                          for name in ("measure.js", "view.js")).strip())
+OWN_SCRIPTS.add(view_script().strip())
 DATA_SCRIPTS = ["application/ld+json", "application/json"]   # data, never run
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
 # The theme's own icon, an inline image (theme/favicon.html): the one data: URL allowed.

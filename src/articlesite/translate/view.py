@@ -156,8 +156,7 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
             "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
             "keys": group.keys})
     size = sum(len(text) for text in found.values())
-    script = "\n".join(files("articlesite.translate").joinpath(name).read_text(
-        encoding="utf-8") for name in ("measure.js", "view.js"))
+    script = view_script()
     index = {"keys": keys, "per": KEYS_PER_FILE, "folder": FOLDER,
              "groups": [group.name for group in groups], "size": size,
              "figures": sum(1 for figure_id in sources.figures if figure_id in copies)}
@@ -245,6 +244,12 @@ class Parts:
     def data(name: str, data: dict) -> str:
         return (f"articlesiteView.add({json.dumps(name)}, "
                 f"{json.dumps(data, ensure_ascii=False, separators=(',', ':'))});\n")
+
+
+def view_script() -> str:
+    """The view's one inline script: the fit measure and the loader of its files."""
+    return "\n".join(files("articlesite.translate").joinpath(name).read_text(
+        encoding="utf-8") for name in ("measure.js", "view.js"))
 
 
 def links_html(site: Site, links: dict[str, str]) -> Markup:
