@@ -69,8 +69,19 @@ MEASURE = """() => {
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_formulas_are_typeset_as_tex_would(open_formulas, code: str):
+def test_formulas_are_typeset_as_tex_would_reached_by_eqref_and_keep_their_punctuation(
+        open_formulas, code: str):
+    """Each language's page, loaded once (a load costs more than each look at it): laid
+    out as TeX would, its ink seen on its background, its `\\eqref` reaching the
+    equation, then at every width no punctuation torn from its formula."""
     page = open_formulas(code)
+    typeset_as_tex_would(page)
+    ink_differs_from_background(page, code, "light")
+    eqref_takes_the_reader_to_the_equation(page)
+    no_line_starts_with_the_punctuation_after_a_formula(page)
+
+
+def typeset_as_tex_would(page) -> None:
     found = page.evaluate(MEASURE)
     em = found["em"]
     assert found["gap"] > 0.1 * em, found["gap"]   # O(n log n): "log n", never "logn"
@@ -84,34 +95,32 @@ def test_formulas_are_typeset_as_tex_would(open_formulas, code: str):
         assert number["after"] > 0 and number["middle"] < number["height"] / 2, number
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_eqref_takes_the_reader_to_the_equation(open_formulas, code: str):
-    page = open_formulas(code)
+def eqref_takes_the_reader_to_the_equation(page) -> None:
     page.click("main a.eqref >> nth=0")
     assert page.evaluate("location.hash") == "#eq-eq-clip"
     top = page.evaluate("document.getElementById('eq-eq-clip').getBoundingClientRect().top")
     assert 0 <= top < 900
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_screenshots_of_the_formula_pages(open_formulas, scheme: str):
-    for code in LANGUAGES:
-        page = open_formulas(code, scheme)
-        screenshot(page, f"math-{code}-{scheme}.png", full_page=True)
-        ink = page.evaluate("getComputedStyle(document.querySelector('main math')).color")
-        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-        assert ink != background
+def ink_differs_from_background(page, code: str, scheme: str) -> None:
+    screenshot(page, f"math-{code}-{scheme}.png", full_page=True)
+    ink = page.evaluate("getComputedStyle(document.querySelector('main math')).color")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert ink != background
+
+
+def test_the_formula_pages_in_the_dark_theme(open_formulas):
+    for code in LANGUAGES:   # the light theme: in the test above
+        ink_differs_from_background(open_formulas(code, "dark"), code, "dark")
 
 
 # Punctuation that must not start a line, and brackets that must not end one.
 CLOSING, OPENING = "。，、；：！？）」,.;:)", "（「("
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_no_line_starts_with_the_punctuation_after_a_formula(open_formulas, code: str):
+def no_line_starts_with_the_punctuation_after_a_formula(page) -> None:
     """A browser may break on either side of an inline formula: the full stop after it
     must stay on its line (and an opening bracket with it), at any width."""
-    page = open_formulas(code)
     separated = set()
     for width in range(300, 701, 20):
         page.set_viewport_size({"width": width, "height": 900})
