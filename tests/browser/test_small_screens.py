@@ -70,8 +70,6 @@ def test_fit_to_width_by_keyboard_and_by_touch(chromium, visit, path: str):
     page.keyboard.press("Space")
     assert not toggle.is_checked()
 
-    touch = visit(path, width=390, height=844)
-    touch.context.close()
     context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                    is_mobile=True)
     try:
