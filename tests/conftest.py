@@ -14,13 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import browser_server
 import forked
 import pytest
 from bs4 import BeautifulSoup
 
 from articlesite.build import build
 from articlesite.cache import Cache
-from articlesite.check.fit import browser_required, chromium_path, launch
+from articlesite.check.fit import ENDPOINT, browser_required, chromium_path, launch
 from articlesite.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -167,6 +168,8 @@ def run_build(root: Path, *args: str, env: dict | None = None) -> subprocess.Com
     environment changes what Python imports (PYTHONPATH), which start Python."""
     command = [sys.executable, str(REPO / "build.py"), "--root", str(root), *args]
     name = next((a for a in args if not a.startswith("-")), "build")
+    if name in FORKED and "--no-browser" not in args:
+        browser_server.start()   # the commands measure in the process's one Chromium
     if name in FORKED or env is not None and name != "serve" and \
             env.get("PYTHONPATH") == os.environ.get("PYTHONPATH"):
         return forked.run(["--root", str(root), *args], env=env, shown=command)
@@ -358,8 +361,10 @@ def chromium():
     need_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    with sync_playwright() as playwright, pytest.MonkeyPatch.context() as patch:
+        patch.delenv(ENDPOINT, raising=False)   # its own, not the commands' (browser_server)
         browser = launch(playwright)  # the package's own: Debian's, offline flags
+        patch.undo()
         yield browser
         browser.close()
 
@@ -383,6 +388,7 @@ def pytest_configure(config) -> None:
 
 def pytest_unconfigure() -> None:
     forked.stop()
+    browser_server.stop()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, REQUIRE_TOOLS
 
+from articlesite.check.fit import ENDPOINT
+
 # Wheels of the dependencies, kept between runs: installing from here needs no index.
 WHEELHOUSE = Path(os.environ.get("ARTICLESITE_WHEELHOUSE") or Path(
     os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "articlesite" / "wheels")
@@ -116,7 +118,7 @@ def request(port: int, method: str, path: str, body: dict | None = None,
 
 def test_the_wheel_installs_and_runs_init_build_serve_and_check(tmp_path: Path):
     env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTHONPATH", "ARTICLESITE_COMMAND")}
+           if key not in ("PYTHONPATH", "ARTICLESITE_COMMAND", ENDPOINT)}
     wheel = build_wheel(tmp_path, env)
     venv = tmp_path / "venv"
     # No pip of its own (ensurepip would take seconds): this Python's pip installs into it.

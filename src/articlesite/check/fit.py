@@ -36,13 +36,22 @@ def browser_required() -> bool:
     return os.environ.get("ARTICLESITE_REQUIRE_BROWSER") == "1"
 
 
+# A browser already running, started by Playwright's launchServer with this Chromium and
+# ARGS: its WebSocket address (the test suite's, one per test process, so that each
+# `check` it runs does not start a Chromium of its own).
+ENDPOINT = "ARTICLESITE_BROWSER_ENDPOINT"
+
+
 def launch(playwright):
-    """Debian's Chromium under Playwright, with the flags of a quiet, offline browser."""
+    """Debian's Chromium under Playwright, with the flags of a quiet, offline browser (or
+    the one running at ENDPOINT, when set)."""
     executable = chromium_path()
     if not executable.exists():
         raise BrowserUnavailable(f"Chromium not found at {executable} (install Debian's "
                                  "chromium package, or set ARTICLESITE_CHROMIUM)")
     try:
+        if os.environ.get(ENDPOINT):
+            return playwright.chromium.connect(os.environ[ENDPOINT])
         return playwright.chromium.launch(executable_path=str(executable), args=ARGS)
     except Exception as exc:  # Playwright reports a failed start as its own Error
         raise BrowserUnavailable(f"Chromium at {executable} did not start: {exc}") from exc
