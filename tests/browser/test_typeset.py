@@ -71,17 +71,13 @@ def test_a_word_wider_than_its_box_is_not_cut(typeset):
 
 
 @pytest.mark.parametrize("code", ["en", "zh", "ja"])
-def test_identifier_with_underscores_is_shown_as_written(typeset, code):
-    page = typeset(f"{code}/notes.html")
+def test_identifier_as_written_and_code_in_backticks_monospace_and_unbroken(typeset, code):
+    page = typeset(f"{code}/notes.html")   # one visit for both nodes
     strong = page.locator('[data-node="identifier"] strong')
     assert strong.inner_text() == "batched_forward_pass"
     assert strong.locator("sub, sup").count() == 0
     assert lines(page, "identifier") == ["batched_forward_pass"]
 
-
-@pytest.mark.parametrize("code", ["en", "zh", "ja"])
-def test_code_in_backticks_is_monospace_and_unbroken(typeset, code):
-    page = typeset(f"{code}/notes.html")
     shown = page.locator('[data-node="code"] code')
     assert shown.inner_text() == "ppo_trainer.step()"
     assert "`" not in page.locator('[data-node="code"] strong').inner_text()
