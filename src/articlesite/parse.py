@@ -32,6 +32,7 @@ from .cache import (
     texts_digest,
 )
 from .check.marks import spec_links
+from .load import markup
 from .load.content import Article
 from .load.outlines import outline_plain
 from .load.sections import sections_in
@@ -58,6 +59,8 @@ class Parsed:
     kept: dict[str, Any] = field(default_factory=dict)
     pages: dict[str, Entry] = field(default_factory=dict)   # article pages rendered
     changed: list[tuple[Path, str]] = field(default_factory=list)  # changed since read
+    # dictionary texts made into HTML here (load/markup.py: the view shows them all)
+    texts: dict[tuple[str, str | None], str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -83,6 +86,7 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
     renderer = make_renderer()
     renderer.compile_templates()
     rendering = render_key(sources.site, sources.templates, sources.strings)
+    markup.forget_shared()
 
     def parse_article(article: Article) -> Parsed:
         return parse_one(article, [code for code, source in article.sources.items()
@@ -93,6 +97,7 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
         for path, language in done.changed:
             problems.add(path, None, CHANGED, language=language)
         memo.take(done.kept)
+        markup.share_texts(done.texts)
         problems.extend(done.problems)
         if pages is not None:
             pages.update(done.pages)
@@ -109,6 +114,7 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     from .render import markdown  # markdown-it: only when a source is parsed
 
     done, memo = Parsed(), cache.memo
+    markup.record_texts()
     first = len(memo.kept)   # what the memo keeps from here on is this article's
     found = renderer.collect_problems()
     outlines = {}
@@ -151,6 +157,7 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         memo.keep(SPEC, spec, list(texts))
     renderer.figures.clean, renderer.sections = {}, {}
     done.kept = memo.kept_since(first)
+    done.texts = markup.take_recorded()
     done.problems = list(found)
     return done
 

@@ -57,8 +57,10 @@ def edge_geometry(edges: Sequence[Checked], nodes: Mapping[str, Rect], ids: set[
         if ends is not None:
             asked.append((len(found), ends))
         found.append(None)
+    # (Routing builds a grid of the whole canvas: not for a figure whose edges give
+    # their points, as most do.)
     routes = route_edges(nodes, [ends for _, ends in asked], labels,
-                         bounds=(0.0, 0.0, *canvas))
+                         bounds=(0.0, 0.0, *canvas)) if asked else []
     for (place, ends), route in zip(asked, routes):
         if route.ok:
             found[place] = EdgeGeometry(route.points, ends.source, ends.target)

@@ -39,6 +39,8 @@ def edge_labels(edges: Sequence, obstacles: Sequence[Rect], canvas: tuple[float,
     """The labels of `edges` (the figure's Edge objects), placed; off the borders of
     `frames` (the groups') where they can."""
     sizes = [edge.label_size if edge.label and edge.label_size else None for edge in edges]
+    if not any(sizes):   # no edge has a label: nothing to place
+        return []
     borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
                for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
                                       (x, y + h, x + w, y + h), (x, y, x, y + h))]

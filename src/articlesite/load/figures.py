@@ -20,7 +20,18 @@ from ..problems import Problems, command, did_you_mean, hint
 from .edge_ends import edge_geometry
 from .edge_labels import EdgeLabel, edge_labels
 from .groups import Group, check_groups, framed
-from .schema import Context, ListOf, Record, Refused, Value, choice, flag, is_number, positive
+from .schema import (
+    Context,
+    ListOf,
+    Record,
+    Refused,
+    Value,
+    all_numbers,
+    choice,
+    flag,
+    is_number,
+    positive,
+)
 from .sourcefiles import CHANGED, SourceChanged, parse_yaml, read_again, read_source
 from .texts import Dictionary
 
@@ -275,17 +286,16 @@ def _key(value: Any) -> str:
 
 def _box(size: int) -> Callable[[Any], tuple[float, ...]]:
     def box(value: Any) -> tuple[float, ...]:
-        if (not isinstance(value, list) or len(value) != size
-                or not all(is_number(v) for v in value) or not all(v > 0 for v in value[2:])):
+        if (not isinstance(value, list) or len(value) != size or not all_numbers(value)
+                or not all(v > 0 for v in value[2:])):
             raise ValueError
-        return tuple(float(v) for v in value)
+        return tuple(map(float, value))
     return box
 
 
 def _points(value: Any) -> tuple[tuple[float, float], ...]:
     if (not isinstance(value, list) or len(value) < 2 or not all(
-            isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)
-            for p in value)):
+            isinstance(p, list) and len(p) == 2 and all_numbers(p) for p in value)):
         raise ValueError
     return tuple((float(p[0]), float(p[1])) for p in value)
 

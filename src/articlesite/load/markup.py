@@ -106,10 +106,54 @@ def pieces(value: str) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)  # figures repeat their texts across pages
+# Dictionary texts made into HTML by a build's workers, handed to the build's own
+# process (parse.py): the translator's view shows every text of the dictionary, and
+# would otherwise make again, in one process, those the article pages made over the
+# cores. By (value, lang): what a value becomes never changes.
+_shared: dict[tuple[str, str | None], Markup] = {}
+# In a worker that records: what it made that it has not handed over yet (as plain str).
+_recorded: dict[tuple[str, str | None], str] | None = None
+
+
 def rich_text(value: str, lang: str | None = None) -> Markup:
     """A dictionary value as HTML; in a Japanese or Chinese `lang` (an HTML language tag
     or a site's language code), BREAK between its phrases."""
+    made = _shared.get((value, lang))
+    if made is None:
+        made = _rich_text(value, lang)
+        if _recorded is not None:
+            _shared[value, lang] = made
+            _recorded[value, lang] = str(made)
+    return made
+
+
+def record_texts() -> None:
+    """From now on (in a worker), note each text rich_text makes: take_recorded."""
+    global _recorded
+    if _recorded is None:
+        _recorded = {}
+
+
+def take_recorded() -> dict[tuple[str, str | None], str]:
+    """The texts made since record_texts or the last call, as plain strings."""
+    global _recorded
+    made, _recorded = _recorded or {}, {} if _recorded is not None else None
+    return made
+
+
+def forget_shared() -> None:
+    """Before a build's workers start: the texts an earlier build's handed over go."""
+    _shared.clear()
+
+
+def share_texts(made: dict[tuple[str, str | None], str]) -> None:
+    """Texts a worker made (take_recorded), for rich_text to give in this process."""
+    for key, html in made.items():
+        _shared[key] = Markup(html)
+
+
+@lru_cache(maxsize=4096)  # figures repeat their texts across pages
+def _rich_text(value: str, lang: str | None = None) -> Markup:
     found = pieces(value)
     allowed = set(breaks(plain_text(value, newlines=True), lang)) if model_of(lang) else set()
     out: list[Markup] = []

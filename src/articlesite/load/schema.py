@@ -269,6 +269,19 @@ def is_number(value: Any) -> bool:
         -MOST_NUMBER <= value <= MOST_NUMBER)
 
 
+def all_numbers(values: list) -> bool:
+    """Whether every item is_number: a plain int or float (what YAML and JSON give) is
+    checked in place, without a call each (a spec has hundreds of coordinates)."""
+    for value in values:
+        kind = type(value)
+        if kind is int or kind is float:
+            if not -MOST_NUMBER <= value <= MOST_NUMBER:
+                return False
+        elif not is_number(value):
+            return False
+    return True
+
+
 def positive(value: Any) -> float:
     if not is_number(value) or value <= 0:
         raise ValueError
