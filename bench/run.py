@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -347,6 +349,41 @@ def build_events(base: str, page: str):
                 yield json.loads(line[6:])
 
 
+def entry_files(site: Path) -> dict[Path, tuple[int, int]]:
+    """The search bundle's entry files (one a shard), each with its inode and mtime: a
+    shard indexed again gets a new one, put in place after the files it names."""
+    found = {}
+    bundle = site / "pagefind"
+    for path in [bundle / "pagefind-entry.json",
+                 *(shard / "pagefind-entry.json" for shard in bundle.glob("shard-*"))]:
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            found[path] = (stat.st_ino, stat.st_mtime_ns)
+    return found
+
+
+def index_in_place(site: Path, before: dict, started: float, ended) -> float:
+    """Seconds from `started` (the save) to the search index in place: to the moment the
+    last of the entry files that changed since `before` was seen replaced (polled every
+    5 ms until `ended()`, the build's summary line, which comes after the cache is
+    saved), or to the summary line when no entry file changed."""
+    seen: dict[Path, float] = {}
+    while True:
+        done = ended()
+        now = time.perf_counter()
+        for path, stamp in entry_files(site).items():
+            if before.get(path) != stamp and path not in seen:
+                seen[path] = now - started
+        if done:
+            return max(seen.values(), default=now - started)
+        time.sleep(0.005)
+
+
+def built_since(log: Path, builds: int) -> bool:
+    """Whether serve's log has a build's summary line after the first `builds`."""
+    return log.read_text("utf-8").count("\nBuilt ") > builds
+
+
 def save_to_ready_serve(project: Path, runs: int) -> dict:
     """From the save of a source to the rebuilt page served over HTTP by `python build.py
     serve`, as an open page sees it: the build event that tells it to reload, then the
@@ -369,12 +406,13 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
         results = {}
         for name, change, first in (("one article edited", article_edit, 100),
                                     ("one dictionary value edited", dictionary_edit, 200)):
-            times, rendered, indexed = [], [], []
+            times, rendered, indexed, summary = [], [], [], []
             for number in range(first, first + runs):
                 builds = log.read_text("utf-8").count("\nBuilt ")
                 events = build_events(base, path)
                 next(events)  # the state before the save
                 edit = change(project, number)
+                before = entry_files(project / "site")
                 started = time.perf_counter()
                 save(edit)
                 while not (next(events)["ok"] and f"（編集 {number}）" in served(page)):
@@ -382,14 +420,15 @@ def save_to_ready_serve(project: Path, runs: int) -> dict:
                         raise SystemExit(f"{name}: no new page after 120 s")
                 times.append(time.perf_counter() - started)
                 events.close()
-                while (text := log.read_text("utf-8")).count("\nBuilt ") == builds:
-                    time.sleep(0.01)  # the summary line follows the build (and the view)
-                # (and the search index, in place)
-                indexed.append(time.perf_counter() - started)
+                indexed.append(index_in_place(project / "site", before, started,
+                                              functools.partial(built_since, log, builds)))
+                summary.append(time.perf_counter() - started)
+                text = log.read_text("utf-8")
                 rendered.append(int(re.findall(r"\((\d+) rendered", text)[-1]))
                 time.sleep(0.5)
             results[name] = {"time": statistics.median(times), "rendered": rendered[-1],
-                             "indexed": statistics.median(indexed)}
+                             "indexed": statistics.median(indexed),
+                             "summary": statistics.median(summary)}
         return results
     finally:
         server.terminate()

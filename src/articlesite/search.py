@@ -226,8 +226,7 @@ def shard_bundle(shard: int, groups: dict[str, list], known: dict[str, Entry],
             return None
         for code, (own, common, entry) in made.items():
             files[code] = {path: Entry(keys[code], (), (), "", *stored)
-                           for path, stored in own.items()
-                           if main or not path.startswith(f"{where}/wasm.")}
+                           for path, stored in own.items()}
             shared = {path: Entry(shared_key, (), (), "", *stored)
                       for path, stored in common.items()} if main else {}
             header = entry | {"languages": header["languages"] | entry["languages"]}
@@ -340,13 +339,16 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                 return None
             made |= alone
         return made
+    # The program's files (and a language's wasm) only in the main bundle, where the
+    # client loads them: a shard's copies are not stored.
+    main = where == BUNDLE
     common = {f"{where}/{name}": store.put_bytes(files[name])
-              for name, owner in owners.items() if owner is None}
+              for name, owner in owners.items() if owner is None and main}
     made = {code: ({}, common, entry | {"languages": {
         key: record for key, record in entry["languages"].items()
         if len(groups) == 1 or key == language_key(work / code)}}) for code in groups}
     for name, owner in owners.items():
-        if owner is not None:
+        if owner is not None and (main or not name.startswith("wasm.")):
             made[owner][0][f"{where}/{name}"] = store.put_bytes(files[name])
     return made
 
