@@ -64,7 +64,6 @@ class Grid:
         self.runs = (bytearray(count), bytearray(count))
         self._parts: list[int] | None = None
         self._ways: tuple | None = None
-        self.cross = CROSS   # what crossing a route costs here (geometry/reroute.py: more)
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -227,10 +226,9 @@ class Grid:
         than `limit` and keeps within `window` (first and last column, first and last
         row), or None. A state is point * 4 + heading; a segment's key in `used` is its
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
-        runs through across the step costs CROSS (the grid's `cross`)."""
+        runs through across the step costs CROSS."""
         free, offset, px, py = self._moves()
         used, table, runs, nx = self.used, _BENDS[arrive], self.runs, self.nx
-        cross = self.cross
         i0, i1, j0, j1 = window or (0, nx - 1, 0, len(self.ys) - 1)
         gx, gy = px[goal], py[goal]
         first = start * 4 + heading
@@ -261,7 +259,7 @@ class Grid:
                     key = (point if turn < 2 else step) * 2 + (turn & 1)
                     length *= 1 + SHARED * used.get(key, 0)
                     if runs[1 - (turn & 1)][step]:
-                        length += cross
+                        length += CROSS
                 new = cost + length + (BEND if turn != d else 0.0)
                 state2 = step * 4 + turn
                 if new < best.get(state2, _INF):

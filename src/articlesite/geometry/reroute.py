@@ -8,7 +8,8 @@ be tried; an edge tried is taken off, then routed from each pair of its allowed 
 (free ports, as route.py's other-sides search takes them), in order of their ports'
 distance, each search bounded by what the best so far costs (its length and bends, and
 SAVED px for each crossing it has: a route may be that much longer for each crossing it
-saves; crossing a marked route costs as much in these searches). Crossings are counted
+saves; a search costs as the router's do, so that it finds the route the router would
+take from those sides). Crossings are counted
 against the routes whose extent meets the new route's (crossings.between). Pure and
 deterministic.
 """
@@ -23,13 +24,13 @@ from .crossings import between
 from .grid import BEND, OUT, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
-SAVED = 1000.0  # px longer a route may be for each crossing it saves
+SAVED = 400.0   # px longer a route may be for each crossing it saves
 
 Extent = tuple[float, float, float, float]
 
 
 class Rerouter:
-    """The figure's routes on one grid; `best` tries an edge's other sides."""
+    """The figure's routes on one grid; `tried` tries an edge's other sides."""
 
     def __init__(self, nodes: Mapping[str, Rect], edges: Sequence[Ends],
                  routes: Mapping[int, Sequence[Point]], sides: Mapping[int, tuple[str, str]],
@@ -44,7 +45,6 @@ class Rerouter:
                  for node in (edges[i].source, edges[i].target) for side in SIDES]
         boxes = [box_of(nodes[node]) for node in ids] + [box_of(rect) for rect in obstacles]
         self.grid = Grid(boxes, margin, bounds, sorted(self.taken) + spare)
-        self.grid.cross = SAVED
         for points in self.routes.values():
             self.grid.use(points)
         self.extents = {i: _extent(points) for i, points in self.routes.items()}
@@ -55,10 +55,11 @@ class Rerouter:
         return sum(between(points, self.routes[j]) for j, other in self.extents.items()
                    if j != i and _overlap(box, other))
 
-    def best(self, i: int, pairs: Iterable[tuple[str, str]],
-             key: Callable[[Sequence[Point]], tuple]) -> tuple[str, str] | None:
-        """The pair of sides (of `pairs`) whose route for edge i has the lowest `key`,
-        if lower than its route's now; that route then replaces it."""
+    def tried(self, i: int, pairs: Iterable[tuple[str, str]],
+              key: Callable[[Sequence[Point]], tuple]) -> list[tuple[tuple, tuple[str, str]]]:
+        """The pairs of sides (of `pairs`) whose routes for edge i have a lower `key`
+        than its route now, with their keys, the lowest first; the lowest one's route
+        then replaces edge i's."""
         old = self.routes.pop(i, None)
         ends = self.edges[i]
         taken = set(self.taken)
@@ -66,7 +67,7 @@ class Rerouter:
             self.grid.use(old, -1)
             taken -= {old[0], old[-1]}
         best = (key(old), self.sides.get(i), old) if old is not None else None
-        limit = _limit(best)
+        limit, better = _limit(best), []
         choices = []
         for a, b in pairs:
             if (a, b) != self.sides.get(i):
@@ -77,13 +78,15 @@ class Rerouter:
         own = (self.index[ends.source], self.index[ends.target])
         for *_, (a, b), (pa, pb) in sorted(choices):
             points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
-            if points is not None and (best is None or key(points) < best[0]):
-                best = (key(points), (a, b), points)
-                limit = min(limit, _limit(best))
-        if best is None:
-            return None
-        self._keep(i, best[1], best[2], old)
-        return best[1] if best[2] is not old else None
+            if points is not None and (old is None or key(points) < key(old)):
+                better.append((key(points), (a, b), points))
+        better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
+                                      SIDES.index(item[1][1])))
+        if better:
+            self._keep(i, better[0][1], better[0][2], old)
+        elif old is not None:
+            self._keep(i, self.sides[i], old, old)
+        return [item[:2] for item in better]
 
     def _keep(self, i: int, sides: tuple[str, str], points: Sequence[Point],
               old: Sequence[Point] | None) -> None:

@@ -9,18 +9,18 @@ a box, into the side that faces away). A figure's sides are scored by routing it
 outside (not a feedback edge's) counting as OUTSIDE crossings; then labels with no free
 place (LABEL each) and bends (BENDS each); then the length of the routes.
 
-From the whole figure's routes, every edge to blame (in a crossing, round the outside
-of the drawing, or with a label that finds no free place), most blamed first, is routed
+From the whole figure's routes, the edges to blame (in a crossing, round the outside
+of the drawing, or with a label that finds no free place), the MOST most blamed, are routed
 again alone from each pair of sides its free ends allow, the other routes kept where
 they are (geometry/reroute.py): the pair whose route crosses fewest of them (then goes
 round the outside least, bends least, is shortest) is kept if it beats the edge's
 route now, and the next edge is tried against that. The sides so changed are then
-scored whole: kept if the figure scores better; else each change is scored whole on its
-own, in turn, and kept if it does better. Up to ROUNDS such rounds, while they find
-something better; then, while whole scorings are left (at most ROUTED edges routed by
-them in all: many for a small figure, few for a large one), each edge still to blame
-scored whole with each pair of its sides, as the light look may miss a pair. Deterministic:
-the same input gives the same sides.
+scored whole: kept if the figure scores better; else, edge by edge, the TOP pairs that
+did best alone are scored whole on their own, the first that does better kept. Up to
+ROUNDS such rounds, while they find something better; then, while whole scorings are
+left (at most ROUTED edges routed by them in all: many for a small figure, few for a
+large one), each edge still to blame scored whole with each pair of its sides, as the
+light look may miss a pair. Deterministic: the same input gives the same sides.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
 ROUTED = 160    # edges routed by whole scorings (the figure routed as the build does), at most
+MOST = 4        # edges to blame tried alone in one round, at most
+TOP = 2         # pairs of sides of one edge scored whole when all together did no better
 BENDS = 0.6     # a bend weighs as much as this many labels with no free place
 LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
@@ -57,14 +59,22 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
     search.borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
                       for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
                                              (x, y + h, x + w, y + h), (x, y, x, y + h))]
+    starts = [_started(edges, start)] if start else []
+    if any(i not in outside_ok for i in start) and any(i in outside_ok for i in start):
+        starts.append(_started(edges, {i: start[i] for i in start if i in outside_ok}))
+    search.run(starts)
+    return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
+            if ends != edges[i]}
+
+
+def _started(edges: Sequence[Ends], start: Mapping[int, tuple[str, str]]) -> list[Ends]:
+    """The edges with `start`'s sides for their ends that name none."""
     first = list(edges)
     for i, (side_a, side_b) in start.items():
         ends = edges[i]
         first[i] = Ends(ends.source, ends.target, ends.source_side or side_a,
                         ends.target_side or side_b)
-    search.run(first if start else None)
-    return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
-            if ends != edges[i]}
+    return first
 
 
 class _Search:
@@ -117,25 +127,25 @@ class _Search:
         return i not in self.outside_ok and any(
             not (left <= x <= right and top <= y <= bottom) for x, y in points)
 
-    def run(self, first: list[Ends] | None = None) -> None:
-        """The best sides found (see the module's docstring), from the edges' own or,
-        if they score better, `first`'s."""
+    def run(self, starts: Sequence[list[Ends]] = ()) -> None:
+        """The best sides found (see the module's docstring), from the edges' own or
+        those of `starts` that score best."""
         best = self.scored(self.current)
-        if first is not None:
+        for first in starts:
             trial = self.scored(first)
             if trial[0] < best[0]:
                 self.current, best = first, trial
         for _ in range(ROUNDS):
             if not best[1] or self._spent():
                 break
-            proposal = self._propose(best)
+            proposal, ranked = self._propose(best)
             if proposal is None:
                 break
             trial = self.scored(proposal)
             if trial[0] < best[0]:
                 self.current, best = proposal, trial
                 continue
-            kept = self._one_by_one(proposal, best)
+            kept = self._one_by_one(ranked, best)
             if kept is None:
                 break
             best = kept
@@ -161,39 +171,46 @@ class _Search:
                     if trial[0] < best[0]:
                         self.current, best = edges, trial
 
-    def _one_by_one(self, proposal: list[Ends], best: tuple) -> tuple | None:
-        """Each change of `proposal` scored whole on its own, in turn, kept where it
-        does better: the best score then, or None if none did."""
+    def _one_by_one(self, ranked: list, best: tuple) -> tuple | None:
+        """Each edge's pairs of sides that did better alone (`ranked`), scored whole on
+        their own, in turn (at most TOP an edge), the first that does better kept: the
+        best score then, or None if none did."""
         kept = None
-        for i, ends in enumerate(proposal):
-            if ends == self.current[i] or self._spent():
-                continue
-            edges = list(self.current)
-            edges[i] = ends
-            trial = self.scored(edges)
-            if trial[0] < best[0]:
-                self.current, best, kept = edges, trial, trial
+        for i, pairs in ranked:
+            ends = self.edges[i]
+            for _, pair in pairs[:TOP]:
+                if self._spent():
+                    return kept
+                edges = list(self.current)
+                edges[i] = Ends(ends.source, ends.target, *pair)
+                trial = self.scored(edges)
+                if trial[0] < best[0]:
+                    self.current, best, kept = edges, trial, trial
+                    break
         return kept
 
-    def _propose(self, best: tuple) -> list[Ends] | None:
-        """The sides each edge to blame, most blamed first, would rather take, routed
-        alone against the others' routes (geometry/reroute.py); None if none would."""
+    def _propose(self, best: tuple) -> tuple[list[Ends] | None, list]:
+        """The sides each edge to blame (the MOST most blamed) would rather take,
+        routed alone against the others' routes (geometry/reroute.py), or None if none
+        would; and, by edge, the pairs of sides that did better alone, best first."""
         _, bad, routes = best
         free = [i for i, _ in sorted(Counter(bad).items(), key=lambda item: (-item[1], item[0]))
                 if self.edges[i].source_side is None or self.edges[i].target_side is None]
+        free = free[:MOST]
         routed = {i: r.points for i, r in enumerate(routes) if r.ok}
         sides = {i: (r.source_side, r.target_side) for i, r in enumerate(routes) if r.ok}
         again = Rerouter(self.nodes, self.edges, routed, sides, self.obstacles, self.bounds,
                          MARGIN, free)
-        proposal, changed = list(self.current), False
+        proposal, ranked = list(self.current), []
         for i in free:
             ends = self.edges[i]
             pairs = product([ends.source_side] if ends.source_side else SIDES,
                             [ends.target_side] if ends.target_side else SIDES)
-            chosen = again.best(i, pairs, lambda points, i=i: self._light(i, points, again))
-            if chosen is not None:
-                proposal[i], changed = Ends(ends.source, ends.target, *chosen), True
-        return proposal if changed else None
+            better = again.tried(i, pairs, lambda points, i=i: self._light(i, points, again))
+            if better:
+                proposal[i] = Ends(ends.source, ends.target, *better[0][1])
+                ranked.append((i, better))
+        return (proposal if ranked else None), ranked
 
     def _light(self, i: int, points, again: Rerouter) -> tuple:
         """How good a route for edge i is among the others' (crossings, and OUTSIDE if
