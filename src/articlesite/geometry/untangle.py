@@ -59,10 +59,7 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
     search.borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
                       for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
                                              (x, y + h, x + w, y + h), (x, y, x, y + h))]
-    starts = [_started(edges, start)] if start else []
-    if any(i not in outside_ok for i in start) and any(i in outside_ok for i in start):
-        starts.append(_started(edges, {i: start[i] for i in start if i in outside_ok}))
-    search.run(starts)
+    search.run([_started(edges, start)] if start else [])
     return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
             if ends != edges[i]}
 
