@@ -40,3 +40,18 @@ def crossings(routes: Sequence[Sequence[Point]]) -> list[tuple[int, int, Point]]
 def count(routes: Sequence[Sequence[Point]]) -> int:
     """How many crossings the routes have."""
     return len(crossings(routes))
+
+
+def between(one: Sequence[Point], other: Sequence[Point]) -> int:
+    """How many times two routes cross each other (as `crossings` counts them)."""
+    found = set()
+    for first, second in ((one, other), (other, one)):
+        for (x1, y1), (x2, y2) in pairwise(first):
+            if y1 != y2 or x1 == x2:
+                continue
+            left, right = min(x1, x2), max(x1, x2)
+            for (u1, v1), (u2, v2) in pairwise(second):
+                if u1 == u2 and v1 != v2 and left < u1 < right \
+                        and min(v1, v2) < y1 < max(v1, v2):
+                    found.add((u1, y1))
+    return len(found)

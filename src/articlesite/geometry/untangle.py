@@ -4,14 +4,23 @@ chose into the spec, as the figure editor's edge-end handles would).
 
 The router (geometry/route.py) takes, for an end that names no side, the side facing the
 other end; a route that must then cross others may cross none from another side (round
-a box, into the side that faces away). Here every edge to blame (in a crossing, round
-the outside of the drawing, or with a label that finds no free place), most blamed
-first, tries each pair of sides its free ends allow; the pair that scores best is kept:
-first the fewest crossings, a route round the outside (not a feedback edge's) counting
-as OUTSIDE crossings; then labels with no free place (LABEL each) and bends (BENDS
-each); then the shortest routes. The edges still to blame are tried again, up to ROUNDS
-times and at most TRIES routings in all (each routes every edge: ports on a shared side
-depend on all of them). Deterministic: the same input gives the same sides.
+a box, into the side that faces away). A figure's sides are scored by routing it whole
+(as the build does): first the routes that fail, then the crossings, a route round the
+outside (not a feedback edge's) counting as OUTSIDE crossings; then labels with no free
+place (LABEL each) and bends (BENDS each); then the length of the routes.
+
+From the whole figure's routes, the edges to blame (in a crossing, round the outside
+of the drawing, or with a label that finds no free place), the MOST most blamed, are routed
+again alone from each pair of sides its free ends allow, the other routes kept where
+they are (geometry/reroute.py): the pair whose route crosses fewest of them (then goes
+round the outside least, bends least, is shortest) is kept if it beats the edge's
+route now, and the next edge is tried against that. The sides so changed are then
+scored whole: kept if the figure scores better; else, edge by edge, the TOP pairs that
+did best alone are scored whole on their own, the first that does better kept. Up to
+ROUNDS such rounds, while they find something better; then, while whole scorings are
+left (at most ROUTED edges routed by them in all: many for a small figure, few for a
+large one), each edge still to blame scored whole with each pair of its sides, as the
+light look may miss a pair. Deterministic: the same input gives the same sides.
 """
 
 from __future__ import annotations
@@ -22,10 +31,13 @@ from itertools import pairwise, product
 
 from .crossings import crossings
 from .labels import faults, place_labels
-from .route import SIDES, Ends, Rect, route_edges
+from .reroute import Rerouter
+from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
-TRIES = 150
+ROUTED = 160    # edges routed by whole scorings (the figure routed as the build does), at most
+MOST = 4        # edges to blame tried alone in one round, at most
+TOP = 2         # pairs of sides of one edge scored whole when all together did no better
 BENDS = 0.6     # a bend weighs as much as this many labels with no free place
 LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
@@ -47,23 +59,26 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
     search.borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
                       for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
                                              (x, y + h, x + w, y + h), (x, y, x, y + h))]
+    search.run([_started(edges, start)] if start else [])
+    return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
+            if ends != edges[i]}
+
+
+def _started(edges: Sequence[Ends], start: Mapping[int, tuple[str, str]]) -> list[Ends]:
+    """The edges with `start`'s sides for their ends that name none."""
     first = list(edges)
     for i, (side_a, side_b) in start.items():
         ends = edges[i]
         first[i] = Ends(ends.source, ends.target, ends.source_side or side_a,
                         ends.target_side or side_b)
-    if search.score(first)[0] < search.score(list(edges))[0]:
-        search.current = first
-    search.run()
-    return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
-            if ends != edges[i]}
+    return first
 
 
 class _Search:
     def __init__(self, nodes, edges, obstacles, bounds, outside_ok):
         self.nodes, self.edges, self.obstacles, self.bounds = nodes, edges, obstacles, bounds
         self.current = list(edges)
-        self.outside_ok, self.tries = outside_ok, 0
+        self.outside_ok, self.tries, self.routed = outside_ok, 0, 0
         self.labels: list = []
         self.borders: list = []
         boxes = list(nodes.values())
@@ -76,11 +91,15 @@ class _Search:
         for each label with no free place and BENDS for each bend, length) and the edges
         to blame: each crossing's two, each one outside OUTSIDE times, each label's
         LABEL times."""
+        return self.scored(edges)[:2]
+
+    def scored(self, edges: list[Ends]) -> tuple[tuple, list, list[Route]]:
+        """`score`, and the routes scored (the figure routed whole, as the build does)."""
         self.tries += 1
+        self.routed += len(edges)
         routes = route_edges(self.nodes, edges, self.obstacles, bounds=self.bounds)
         found = crossings([r.points if r.ok else () for r in routes])
-        outside = [i for i, r in enumerate(routes) if r.ok and i not in self.outside_ok
-                   and any(not self._within(p) for p in r.points)]
+        outside = [i for i, r in enumerate(routes) if r.ok and self._outside(i, r.points)]
         length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for r in routes if r.ok
                      for a, b in pairwise(r.points))
         bad = [i for a, b, _ in found for i in (a, b)] + outside * OUTSIDE
@@ -88,7 +107,7 @@ class _Search:
         bad += misplaced * LABEL
         bends = sum(len(r.points) - 2 for r in routes if r.ok)
         return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside),
-                LABEL * len(misplaced) + BENDS * bends, length), bad
+                LABEL * len(misplaced) + BENDS * bends, length), bad, routes
 
     def _misplaced(self, routes: list) -> list[int]:
         """The edges whose labels find no free place."""
@@ -99,39 +118,100 @@ class _Search:
         boxes = place_labels(routes, sizes, taken, bounds=self.bounds, lines=self.borders)
         return faults(routes, boxes, taken, self.borders)
 
-    def _within(self, point) -> bool:
+    def _outside(self, i: int, points) -> bool:
+        """Whether edge i's route runs round the outside of the drawing (and may not)."""
         left, top, right, bottom = self.hull
-        return left <= point[0] <= right and top <= point[1] <= bottom
+        return i not in self.outside_ok and any(
+            not (left <= x <= right and top <= y <= bottom) for x, y in points)
 
-    def run(self) -> None:
-        best, found = self.score(self.current)
+    def run(self, starts: Sequence[list[Ends]] = ()) -> None:
+        """The best sides found (see the module's docstring), from the edges' own or
+        those of `starts` that score best."""
+        best = self.scored(self.current)
+        for first in starts:
+            trial = self.scored(first)
+            if trial[0] < best[0]:
+                self.current, best = first, trial
         for _ in range(ROUNDS):
-            better = False
-            for i, _ in sorted(Counter(found).items(), key=lambda item: (-item[1], item[0])):
-                if not found or self.tries >= TRIES:
-                    break
-                if i not in found:
-                    continue
-                trial = self._try(i, best)
-                if trial is not None:
-                    (best, found), better = trial, True
-            if not better:
+            if not best[1] or self._spent():
                 break
+            proposal, ranked = self._propose(best)
+            if proposal is None:
+                break
+            trial = self.scored(proposal)
+            if trial[0] < best[0]:
+                self.current, best = proposal, trial
+                continue
+            kept = self._one_by_one(ranked, best)
+            if kept is None:
+                break
+            best = kept
+        self._every_pair(best)
 
-    def _try(self, i: int, best: tuple):
-        """The best change of edge i's sides, if one scores better than `best`."""
-        ends = self.edges[i]
-        pairs = product([ends.source_side] if ends.source_side else SIDES,
-                        [ends.target_side] if ends.target_side else SIDES)
-        result, kept = None, None
-        for side_a, side_b in pairs:
-            if self.tries >= TRIES:
-                break
-            edges = list(self.current)
-            edges[i] = Ends(ends.source, ends.target, side_a, side_b)
-            trial = self.score(edges)
-            if trial[0] < (result[0] if result else best):
-                result, kept = trial, (side_a, side_b)
-        if result is not None:
-            self.current[i] = Ends(ends.source, ends.target, *kept)
-        return result
+    def _spent(self) -> bool:
+        return self.routed + len(self.edges) > ROUTED
+
+    def _every_pair(self, best: tuple) -> None:
+        """While whole scorings are left: each edge to blame, most blamed first, scored
+        whole with each pair of sides its free ends allow; the best pair kept if better
+        (what a small figure can afford, and the light look may miss)."""
+        for i, _ in sorted(Counter(best[1]).items(), key=lambda item: (-item[1], item[0])):
+            ends = self.edges[i]
+            for pair in product([ends.source_side] if ends.source_side else SIDES,
+                                [ends.target_side] if ends.target_side else SIDES):
+                if self._spent() or not best[1]:
+                    return
+                edges = list(self.current)
+                edges[i] = Ends(ends.source, ends.target, *pair)
+                if edges[i] != self.current[i]:
+                    trial = self.scored(edges)
+                    if trial[0] < best[0]:
+                        self.current, best = edges, trial
+
+    def _one_by_one(self, ranked: list, best: tuple) -> tuple | None:
+        """Each edge's pairs of sides that did better alone (`ranked`), scored whole on
+        their own, in turn (at most TOP an edge), the first that does better kept: the
+        best score then, or None if none did."""
+        kept = None
+        for i, pairs in ranked:
+            ends = self.edges[i]
+            for _, pair in pairs[:TOP]:
+                if self._spent():
+                    return kept
+                edges = list(self.current)
+                edges[i] = Ends(ends.source, ends.target, *pair)
+                trial = self.scored(edges)
+                if trial[0] < best[0]:
+                    self.current, best, kept = edges, trial, trial
+                    break
+        return kept
+
+    def _propose(self, best: tuple) -> tuple[list[Ends] | None, list]:
+        """The sides each edge to blame (the MOST most blamed) would rather take,
+        routed alone against the others' routes (geometry/reroute.py), or None if none
+        would; and, by edge, the pairs of sides that did better alone, best first."""
+        _, bad, routes = best
+        free = [i for i, _ in sorted(Counter(bad).items(), key=lambda item: (-item[1], item[0]))
+                if self.edges[i].source_side is None or self.edges[i].target_side is None]
+        free = free[:MOST]
+        routed = {i: r.points for i, r in enumerate(routes) if r.ok}
+        sides = {i: (r.source_side, r.target_side) for i, r in enumerate(routes) if r.ok}
+        again = Rerouter(self.nodes, self.edges, routed, sides, self.obstacles, self.bounds,
+                         MARGIN, free)
+        proposal, ranked = list(self.current), []
+        for i in free:
+            ends = self.edges[i]
+            pairs = product([ends.source_side] if ends.source_side else SIDES,
+                            [ends.target_side] if ends.target_side else SIDES)
+            better = again.tried(i, pairs, lambda points, i=i: self._light(i, points, again))
+            if better:
+                proposal[i] = Ends(ends.source, ends.target, *better[0][1])
+                ranked.append((i, better))
+        return (proposal if ranked else None), ranked
+
+    def _light(self, i: int, points, again: Rerouter) -> tuple:
+        """How good a route for edge i is among the others' (crossings, and OUTSIDE if
+        round the outside; BENDS a bend; length)."""
+        return (again.crossed(i, points) + OUTSIDE * self._outside(i, points),
+                BENDS * (len(points) - 2),
+                sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points)))

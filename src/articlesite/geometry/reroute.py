@@ -1,0 +1,117 @@
+"""One edge routed again from other sides, the other edges' routes kept where they are
+(for geometry/untangle.py: a cheap look at which sides an edge should take before the
+whole figure is routed again to make sure).
+
+The routes given (the router's, nudged) are marked on one grid made of the figure's
+boxes and every port, and of a free port on each side of the ends of the edges that may
+be tried; an edge tried is taken off, then routed from each pair of its allowed sides
+(free ports, as route.py's other-sides search takes them), in order of their ports'
+distance, each search bounded by what the best so far costs (its length and bends, and
+SAVED px for each crossing it has: a route may be that much longer for each crossing it
+saves; a search costs as the router's do, so that it finds the route the router would
+take from those sides). Crossings are counted
+against the routes whose extent meets the new route's (crossings.between). Pure and
+deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
+
+from .crossings import between
+from .grid import BEND, OUT, Grid, Point, Rect, box_of
+from .ports import SIDES, Ends, free_port
+
+SAVED = 400.0   # px longer a route may be for each crossing it saves
+
+Extent = tuple[float, float, float, float]
+
+
+class Rerouter:
+    """The figure's routes on one grid; `tried` tries an edge's other sides."""
+
+    def __init__(self, nodes: Mapping[str, Rect], edges: Sequence[Ends],
+                 routes: Mapping[int, Sequence[Point]], sides: Mapping[int, tuple[str, str]],
+                 obstacles: Sequence[Rect], bounds: Rect | None, margin: float,
+                 tried: Iterable[int]):
+        ids = sorted(nodes)
+        self.index = {node: k for k, node in enumerate(ids)}
+        self.nodes, self.edges, self.sides = nodes, edges, dict(sides)
+        self.routes = {i: tuple(points) for i, points in routes.items()}
+        self.taken = {p for points in self.routes.values() for p in (points[0], points[-1])}
+        spare = [free_port(nodes[node], side, self.taken) for i in tried
+                 for node in (edges[i].source, edges[i].target) for side in SIDES]
+        boxes = [box_of(nodes[node]) for node in ids] + [box_of(rect) for rect in obstacles]
+        self.grid = Grid(boxes, margin, bounds, sorted(self.taken) + spare)
+        for points in self.routes.values():
+            self.grid.use(points)
+        self.extents = {i: _extent(points) for i, points in self.routes.items()}
+
+    def crossed(self, i: int, points: Sequence[Point]) -> int:
+        """How many times a route for edge i crosses the other edges' routes."""
+        box = _extent(points)
+        return sum(between(points, self.routes[j]) for j, other in self.extents.items()
+                   if j != i and _overlap(box, other))
+
+    def tried(self, i: int, pairs: Iterable[tuple[str, str]],
+              key: Callable[[Sequence[Point]], tuple]) -> list[tuple[tuple, tuple[str, str]]]:
+        """The pairs of sides (of `pairs`) whose routes for edge i have a lower `key`
+        than its route now, with their keys, the lowest first; the lowest one's route
+        then replaces edge i's."""
+        old = self.routes.pop(i, None)
+        ends = self.edges[i]
+        taken = set(self.taken)
+        if old is not None:
+            self.grid.use(old, -1)
+            taken -= {old[0], old[-1]}
+        best = (key(old), self.sides.get(i), old) if old is not None else None
+        limit, better = _limit(best), []
+        choices = []
+        for a, b in pairs:
+            if (a, b) != self.sides.get(i):
+                pa = free_port(self.nodes[ends.source], a, taken)
+                pb = free_port(self.nodes[ends.target], b, taken)
+                choices.append((abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]), SIDES.index(a),
+                                SIDES.index(b), (a, b), (pa, pb)))
+        own = (self.index[ends.source], self.index[ends.target])
+        for *_, (a, b), (pa, pb) in sorted(choices):
+            points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
+            if points is not None and (old is None or key(points) < key(old)):
+                better.append((key(points), (a, b), points))
+        better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
+                                      SIDES.index(item[1][1])))
+        if better:
+            self._keep(i, better[0][1], better[0][2], old)
+        elif old is not None:
+            self._keep(i, self.sides[i], old, old)
+        return [item[:2] for item in better]
+
+    def _keep(self, i: int, sides: tuple[str, str], points: Sequence[Point],
+              old: Sequence[Point] | None) -> None:
+        if old is not None:
+            self.taken -= {old[0], old[-1]}
+        self.routes[i], self.sides[i] = tuple(points), sides
+        self.taken |= {points[0], points[-1]}
+        self.extents[i] = _extent(points)
+        self.grid.use(tuple(points))
+
+
+def _limit(best: tuple | None) -> float:
+    """What a search may cost and still find a route better than `best`: its length and
+    bends, and SAVED for each of its crossings (its key's first item)."""
+    if best is None:
+        return math.inf
+    (crossed, *_), _, points = best
+    length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points))
+    return length + BEND * (len(points) - 2) + SAVED * crossed + 1
+
+
+def _extent(points: Sequence[Point]) -> Extent:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(a: Extent, b: Extent) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
