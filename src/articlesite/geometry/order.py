@@ -45,7 +45,7 @@ class Orderer:
             self.down[a][b] += 1
             self.up.setdefault(b, {}).setdefault(a, 0)
             self.up[b][a] += 1
-        self.part = parts(result)
+        self.part = parts(result, group_of)
 
     def block(self, order: list[list[Item]]) -> list[list[Item]]:
         """Each layer's items by their part (geometry/order.py's parts), in their order
@@ -268,9 +268,10 @@ def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
     return total
 
 
-def parts(result: Layered) -> dict[Item, int]:
-    """Each item's part of the graph (the items edges join, directly or not), the parts
-    numbered in the order of their first node in the input."""
+def parts(result: Layered, group_of: Mapping[Item, str]) -> dict[Item, int]:
+    """Each item's part of the graph (the items edges join, directly or not, and the
+    members of a group), the parts numbered in the order of their first node in the
+    input."""
     root: dict[Item, Item] = {}
 
     def find(item: Item) -> Item:
@@ -279,6 +280,11 @@ def parts(result: Layered) -> dict[Item, int]:
         return item
     for a, b, _ in result.edges:
         ra, rb = find(a), find(b)
+        if ra != rb:
+            root[rb] = ra
+    first_member: dict[str, Item] = {}
+    for item, group in group_of.items():
+        ra, rb = find(first_member.setdefault(group, item)), find(item)
         if ra != rb:
             root[rb] = ra
     items = [item for layer in result.layers for item in layer]
