@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 Rect = tuple[float, float, float, float]   # x, y, width, height
 
@@ -62,3 +63,32 @@ def overlaps(a: Rect, b: Rect, slack: float = 0.5) -> bool:
     w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
     return w > slack and h > slack
+
+
+def detours(points: Sequence[tuple[float, float]], frames: Sequence[Rect]) -> int:
+    """How many times a route (horizontal and vertical runs) crosses the frames' borders
+    beyond what its ends ask: a route between two members of one frame that leaves it
+    and comes back, or one through a frame it neither starts nor ends in, crosses
+    borders a designer would not (it runs round a stage, or across one)."""
+    total = 0
+    for x, y, w, h in frames:
+        crossed = sum(_crosses(a, b, (x, y, x + w, y + h)) for a, b in pairwise(points))
+        ends = [x < p[0] < x + w and y < p[1] < y + h for p in points[:1] + points[-1:]]
+        total += max(0, crossed - (len(ends) == 2 and ends[0] != ends[1]))
+    return total
+
+
+def _crosses(a: tuple[float, float], b: tuple[float, float],
+             box: tuple[float, float, float, float]) -> int:
+    """How many of the box's (left, top, right, bottom) borders a horizontal or vertical
+    run from a to b crosses."""
+    left, top, right, bottom = box
+    if a[1] == b[1]:   # horizontal
+        if not top < a[1] < bottom:
+            return 0
+        low, high = sorted((a[0], b[0]))
+        return (low < left < high) + (low < right < high)
+    if not left < a[0] < right:
+        return 0
+    low, high = sorted((a[1], b[1]))
+    return (low < top < high) + (low < bottom < high)

@@ -32,6 +32,7 @@ class Layered:
     reversed: set[int] = field(default_factory=set)   # edge numbers turned round
     ends: dict[int, tuple[str, str]] = field(default_factory=dict)   # as laid out
     layer: dict[str, int] = field(default_factory=dict)              # each node's
+    given: dict[str, int] = field(default_factory=dict)   # each node's place in the input
 
 
 def back_edges(nodes: list[str], edges: list[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -103,7 +104,8 @@ def layered(nodes: list[str], edges: list[tuple[str, str]],
     forward = [(b, a) if (a, b) in back else (a, b) for a, b in turned]
     layer = assign_layers(nodes, [(a, b) for a, b in forward if a != b], least)
     result = Layered([[] for _ in range(max(layer.values(), default=-1) + 1)],
-                     back=sorted(back), layer=layer)
+                     back=sorted(back), layer=layer,
+                     given={node: k for k, node in enumerate(nodes)})
     for node in nodes:
         result.layers[layer[node]].append(node)
     for number, ((a, b), given) in enumerate(zip(forward, edges, strict=True)):

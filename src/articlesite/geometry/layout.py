@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from .across import GAP, Across
 from .layers import Item, Layered, layered
-from .order import FIRST, LAST, Orderer, _units, order_layers
+from .order import FIRST, LAST, Orderer, _units, order_layers, parts
 
 __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
            "extent_of", "layout", "sides_between_rows", "snap"]
@@ -454,6 +454,7 @@ def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
     layers (nearest the gap the edges take), those whose edges come from the row
     before first, so that those edges cross none of the row's own."""
     row_of = {layer: r for r, row in enumerate(rows) for layer in row}
+    part = parts(plan.result, plan.group_of)
     layer_of = {item: i for i, layer in enumerate(plan.order) for item in layer}
     linked: dict[Item, list[Item]] = {}
     for a, b, _ in plan.result.edges:
@@ -470,7 +471,8 @@ def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
                 row_of[layer_of[n]] < r or n in back for n in linked.get(item, ())))
         for layer in row:
             units = _units(plan.order[layer], plan.group_of)
-            units.sort(key=lambda unit: (max(plan.pinned.get(i, 1) for i in unit),
+            units.sort(key=lambda unit: (part.get(unit[0], 0),
+                                         max(plan.pinned.get(i, 1) for i in unit),
                                          any(i in on for i in unit)
                                          - any(i in back for i in unit)))
             plan.order[layer] = [item for unit in units for item in unit]

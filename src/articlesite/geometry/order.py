@@ -12,6 +12,9 @@ its edge are in that group) stay together in each layer, and groups that share l
 keep one order from layer to layer (so that their frames can be rectangles that do not
 overlap); `pinned` items (the placeholders of edges turned round) stay first or last in
 their layer, as `pinned` says: a feedback edge runs round the outside of the drawing.
+Parts of the graph that no edge joins lie side by side in the order of their first node
+in the input (a reader meets them in the order the author wrote them), each part's
+pinned items first or last within its part.
 """
 
 from __future__ import annotations
@@ -42,6 +45,12 @@ class Orderer:
             self.down[a][b] += 1
             self.up.setdefault(b, {}).setdefault(a, 0)
             self.up[b][a] += 1
+        self.part = parts(result, group_of)
+
+    def block(self, order: list[list[Item]]) -> list[list[Item]]:
+        """Each layer's items by their part (geometry/order.py's parts), in their order
+        within it."""
+        return [sorted(layer, key=lambda item: self.part.get(item, 0)) for layer in order]
 
     def best_order(self, shuffles: int | None = None) -> list[list[Item]]:
         """From the starts (and `shuffles` seeded shuffles, or as many as suit the
@@ -61,7 +70,7 @@ class Orderer:
                 best, fewest = order, count
             if fewest == 0:
                 break
-        return best
+        return self.block(best)
 
     def depth_first(self) -> list[list[Item]]:
         """Each layer in the order a depth-first walk along the edges (down, then up)
@@ -124,7 +133,7 @@ class Orderer:
         first: dict = {}
         for j, item in enumerate(layer):
             first.setdefault(self.group_of.get(item, item), j)
-        return sorted(layer, key=lambda item: (self.pinned.get(item, 1),
+        return sorted(layer, key=lambda item: (self.part.get(item, 0), self.pinned.get(item, 1),
                                                first[self.group_of.get(item, item)]))
 
     def _by_median(self, layer: list[Item], fixed: list[Item],
@@ -143,7 +152,8 @@ class Orderer:
         place_of_unit = {name: sum(keys) / len(keys) for name, keys in unit.items()}
         current = {item: j for j, item in enumerate(layer)}
         return sorted(layer, key=lambda item: (
-            self.pinned.get(item, 1), place_of_unit[self.group_of.get(item, item)],
+            self.part.get(item, 0), self.pinned.get(item, 1),
+            place_of_unit[self.group_of.get(item, item)],
             self.group_of.get(item, "") if item in self.group_of else "", key[item],
             current[item]))
 
@@ -158,7 +168,8 @@ class Orderer:
                     where.setdefault(self.group_of[item], []).append(j / max(len(layer), 1))
         if len(where) < 2:
             return order
-        rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
+        part = {self.group_of[item]: self.part.get(item, 0) for item in self.group_of}
+        rank = {g: (part.get(g, 0), sum(v) / len(v), g) for g, v in where.items()}
         result = []
         for layer in order:
             units = _units(layer, self.group_of)
@@ -183,6 +194,7 @@ class Orderer:
                 for k in range(len(units) - 1):
                     u, v = units[k], units[k + 1]
                     if (u[0] in self.pinned or v[0] in self.pinned
+                            or self.part.get(u[0]) != self.part.get(v[0])
                             or (u[0] in self.group_of and v[0] in self.group_of)):
                         continue
                     if _cross(v, u, seen) < _cross(u, v, seen):
@@ -212,14 +224,7 @@ class Orderer:
                     continue
                 k = units.index(unit)
                 others = units[:k] + units[k + 1:]
-                ends = [j for j, v in enumerate(others) if self.pinned.get(v[0]) == LAST]
-                stop = ends[0] if ends else len(others)
-                low = sum(self.pinned.get(v[0]) == FIRST for v in others)
-                high = stop
-                if unit[0] in self.group_of:
-                    fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
-                    low = max([j + 1 for j in fences if j < k] + [low])
-                    high = min([j for j in fences if j >= k] + [stop])
+                low, high = self._room(unit, others, k)
                 after = [_cross(unit, v, seen) for v in others]    # unit before v
                 before = [_cross(v, unit, seen) for v in others]   # v before unit
                 costs = {p: sum(before[:p]) + sum(after[p:]) for p in range(low, high + 1)}
@@ -229,6 +234,20 @@ class Orderer:
             order[i] = [item for unit in units for item in unit]
             for j, item in enumerate(order[i]):
                 place[item] = j
+
+    def _room(self, unit: list[Item], others: list[list[Item]], k: int) -> tuple[int, int]:
+        """Where among `others` a unit (at k) may go: within its part, after the pinned
+        FIRST and before the pinned LAST items, a group not past another group."""
+        mine = self.part.get(unit[0])
+        low = max([j + 1 for j, v in enumerate(others) if j < k and (
+            self.part.get(v[0]) != mine or self.pinned.get(v[0]) == FIRST)] + [0])
+        high = min([j for j, v in enumerate(others) if j >= k and (
+            self.part.get(v[0]) != mine or self.pinned.get(v[0]) == LAST)] + [len(others)])
+        if unit[0] in self.group_of:
+            fences = [j for j, v in enumerate(others) if v[0] in self.group_of]
+            low = max([j + 1 for j in fences if j < k] + [low])
+            high = min([j for j in fences if j >= k] + [high])
+        return low, high
 
     def _seen(self, item: Item, place: dict[Item, int]) -> tuple[list[int], list[int]]:
         """Where an item's neighbours lie in the layer before and after, sorted, each as
@@ -247,6 +266,35 @@ def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
         if later:
             total += sum(bisect_left(later, x) for a in first for x in seen[a][side])
     return total
+
+
+def parts(result: Layered, group_of: Mapping[Item, str]) -> dict[Item, int]:
+    """Each item's part of the graph (the items edges join, directly or not, and the
+    members of a group), the parts numbered in the order of their first node in the
+    input."""
+    root: dict[Item, Item] = {}
+
+    def find(item: Item) -> Item:
+        while root.get(item, item) != item:
+            item = root[item]
+        return item
+    for a, b, _ in result.edges:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            root[rb] = ra
+    first_member: dict[str, Item] = {}
+    for item, group in group_of.items():
+        ra, rb = find(first_member.setdefault(group, item)), find(item)
+        if ra != rb:
+            root[rb] = ra
+    items = [item for layer in result.layers for item in layer]
+    first: dict[Item, int] = {}
+    for item in items:
+        if not isinstance(item, tuple):
+            r = find(item)
+            first[r] = min(first.get(r, len(result.given)), result.given.get(item, 0))
+    number = {r: k for k, r in enumerate(sorted(first, key=first.get))}
+    return {item: number.get(find(item), 0) for item in items}
 
 
 def _units(layer: list[Item], group_of: Mapping[Item, str]) -> list[list[Item]]:

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise, product
 
 from .crossings import crossings
+from .frames import detours
 from .labels import faults, place_labels
 from .reroute import Rerouter
 from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
@@ -41,6 +42,7 @@ TOP = 2         # pairs of sides of one edge scored whole when all together did 
 BENDS = 0.6     # a bend weighs as much as this many labels with no free place
 LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
+DETOUR = 0.6    # a frame's border crossed beyond what a route's ends ask weighs as a bend
 
 
 def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect] = (),
@@ -56,6 +58,7 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
     label or route, or the border of one of `frames`, weighs LABEL crossings."""
     search = _Search(nodes, list(edges), obstacles, bounds, outside_ok)
     search.labels = list(labels) + [None] * (len(edges) - len(labels))
+    search.frames = list(frames)
     search.borders = [((x1, y1), (x2, y2)) for x, y, w, h in frames
                       for x1, y1, x2, y2 in ((x, y, x + w, y), (x + w, y, x + w, y + h),
                                              (x, y + h, x + w, y + h), (x, y, x, y + h))]
@@ -81,6 +84,7 @@ class _Search:
         self.outside_ok, self.tries, self.routed = outside_ok, 0, 0
         self.labels: list = []
         self.borders: list = []
+        self.frames: list = []
         boxes = list(nodes.values())
         self.hull = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                      max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)) \
@@ -106,8 +110,12 @@ class _Search:
         misplaced = self._misplaced([r.points if r.ok else () for r in routes])
         bad += misplaced * LABEL
         bends = sum(len(r.points) - 2 for r in routes if r.ok)
+        detoured = [i for i, r in enumerate(routes) if r.ok
+                    for _ in range(detours(r.points, self.frames))]
+        bad += detoured
         return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside),
-                LABEL * len(misplaced) + BENDS * bends, length), bad, routes
+                LABEL * len(misplaced) + BENDS * bends + DETOUR * len(detoured), length), \
+            bad, routes
 
     def _misplaced(self, routes: list) -> list[int]:
         """The edges whose labels find no free place."""
