@@ -70,7 +70,7 @@ from .plan import (
     plan_view_early,
     same_keys,
 )
-from .problems import LEFT_OUT, Interrupted, Problem, Problems, plural
+from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, search_bundle
 from .search_service import Service
@@ -81,6 +81,7 @@ from .translate.view import (
     translator_view,
     view_copies,
 )
+from .unchanged import Unsure, forget, record, scan_inputs, summary_line
 from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
@@ -126,12 +127,8 @@ class Built:
     notes: list[str] = field(default_factory=list)   # said once, after the warnings
 
     def summary(self, where: str = "") -> str:
-        rendered = len(self.rendered)
-        files = f" and {plural(self.files, 'file')}" if self.files else ""
-        return (f"Built {plural(self.pages, 'page')}{files} in "
-                f"{plural(self.languages, 'language')}{where} in "
-                f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
-                "unchanged)")
+        return summary_line(self.pages, len(self.rendered), self.files, self.languages,
+                            where, self.seconds)
 
 
 @dataclass
@@ -170,7 +167,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
           drafts: bool = False, previous: Built | None = None,
           changed: list[Path] | None = None,
           interrupt: Callable[[], bool] | None = None,
-          search: Service | None = None) -> Built:
+          search: Service | None = None, remember: bool = False) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
@@ -197,6 +194,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
+    inputs = read_inputs(root, out) if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
     loaded = load(run, base, changed, drafts)
     with contextlib.closing(search_service(run, loaded, search)) as service:
@@ -213,11 +211,27 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
     figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
-    return Built(sum(not is_view_data(path) for path in pages),
-                 sorted(path for path in rendered.pages | view.pages if not is_view_data(path)),
-                 len(loaded.sources.site.codes), time.perf_counter() - started,
-                 loaded.sources, figures, drawn, out, incremental, len(files), warnings,
-                 loaded.keys.site, notes)
+    built = Built(sum(not is_view_data(path) for path in pages),
+                  sorted(path for path in rendered.pages | view.pages
+                         if not is_view_data(path)),
+                  len(loaded.sources.site.codes), time.perf_counter() - started,
+                  loaded.sources, figures, drawn, out, incremental, len(files), warnings,
+                  loaded.keys.site, notes)
+    if inputs is not None:
+        record(root, out, drafts, inputs, (built.pages, built.languages, built.files),
+               [tuple(vars(warning).values()) for warning in warnings], notes)
+    return built
+
+
+def read_inputs(root: Path, out: Path) -> dict[str, tuple] | None:
+    """What every file the build may read is trusted by, taken before it reads any
+    (unchanged.py); the record of the last build goes meanwhile: a build that fails
+    leaves none."""
+    forget(root)
+    try:
+        return scan_inputs(root, out)
+    except Unsure:
+        return None
 
 
 def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:

@@ -24,16 +24,13 @@ always safe.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import marshal
 import os
 import re
 import shutil
-import sys
 import threading
 from collections.abc import Iterable, Iterator
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,8 +42,9 @@ from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
+from .unchanged import CACHE_FOLDER, code_fingerprint
 
-FOLDER = ".articlesite-cache"
+FOLDER = CACHE_FOLDER
 FORMAT = 7
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
@@ -55,23 +53,6 @@ PAGE_TEMPLATES = ("article.html", "base.html", "favicon.html", "head-meta.html",
                   "dateline.html", "head.js", "style.css", "figure.css", "markdown.css",
                   "page.js", "search.js")
 FigureCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, the copy's HTML
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
-             "pyyaml", "pygments", "babel", "imagesize", "pagefind")
-
-
-@functools.cache
-def code_fingerprint() -> str:
-    """The generator's own code (its modules and the scripts it puts in pages) and the
-    libraries that shape its output. Taken once a process, at its first build: the code
-    that runs, whatever the disk says later."""
-    package = Path(__file__).parent
-    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
-    parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:{digest(path.read_bytes())}"
-                            for path in files)]
-    for library in LIBRARIES:
-        with contextlib.suppress(PackageNotFoundError):
-            parts.append(f"{library}={version(library)}")
-    return digest("\n".join(parts).encode())
 
 
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary,
