@@ -372,6 +372,9 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     if early is not None and view_plan.keys == early[0].keys:   # it held: see render
         view = early[1]   # (its copies were kept with the pages')
         remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
+    elif not view_plan.stale:   # it holds: no renderer made (Jinja is not even loaded)
+        view = Rendered({}, {})
+        remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
                                   plan.rendering)

@@ -100,7 +100,7 @@ class Scan:
                 continue
             if entry.is_symlink():
                 raise Unsure(entry.path)
-            name = label + os.path.relpath(entry.path, base)
+            name = label + entry.path[len(base) + 1:]
             if entry.is_dir():
                 self.found[name + "/"] = ()
                 self.folder(base, entry.path, label)
@@ -132,7 +132,7 @@ def scan_site(out: Path) -> dict[str, tuple]:
     """Every file and folder of the site: each file's inode, size and times (the very
     file of the store it was linked from, untouched since)."""
     found: dict[str, tuple] = {}
-    pending = [out]
+    pending, start = [str(out)], len(str(out)) + 1
     while pending:
         folder = pending.pop()
         try:
@@ -140,12 +140,12 @@ def scan_site(out: Path) -> dict[str, tuple]:
         except OSError as error:
             raise Unsure(str(error)) from None
         for entry in entries:
-            name = os.path.relpath(entry.path, out)
+            name = entry.path[start:]
             if entry.is_symlink():
                 raise Unsure(entry.path)
             if entry.is_dir():
                 found[name + "/"] = ()
-                pending.append(Path(entry.path))
+                pending.append(entry.path)
             else:
                 stat = entry.stat()
                 found[name] = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
