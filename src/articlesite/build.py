@@ -57,7 +57,7 @@ from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
-from .memo import SECTIONS, SPEC, Memo
+from .memo import COPY, SECTIONS, SPEC, Memo
 from .pages import PageJob
 from .parse import entry_of, figure_copies, parse_spread
 from .plan import (
@@ -372,9 +372,8 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     if early is not None and view_plan.keys == early[0].keys:   # it held: see render
         view = early[1]   # (its copies were kept with the pages')
         remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
-    elif not view_plan.stale:   # it holds: no renderer made (Jinja is not even loaded)
-        view = Rendered({}, {})
-        remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
+    elif not view_plan.stale:   # it holds: no renderer made (Jinja is not even loaded),
+        view = Rendered({}, {})   # the copies not read (the memo's file of them stays)
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
                                   plan.rendering)
@@ -663,6 +662,7 @@ def remembered_copies(sources: Sources, cache: Cache, rendering: str) -> dict[st
         stored = cache.stored_copy(copy_key(rendering, file.digest))
         if stored is not None:
             remembered[figure_id] = stored
+    cache.memo.sweep(COPY)   # every copy still current was asked for: the others go
     return remembered
 
 
