@@ -15,6 +15,7 @@ from conftest import fixture_site, run_build, snapshot
 
 import articlesite.build
 from articlesite import unchanged
+from articlesite.load import content, figures
 
 ARTICLE = "content/loop/ja.md"
 
@@ -129,3 +130,22 @@ def test_a_new_file_a_deleted_file_or_another_setting_builds(built, monkeypatch)
     assert unchanged.unchanged(built, built / "site", False) is not None
     (built / "content" / "loop" / "notes.txt").unlink()
     assert unchanged.unchanged(built, built / "site", False) is None
+
+
+def test_sources_unchanged_are_not_read_again_an_edited_one_is(built, monkeypatch):
+    """A build that has work to do trusts each source unchanged by the same rule, with
+    the digest the last build took of it (the memo has what it parsed): not read."""
+    read = []
+    for module in (content, figures):
+        original = {"read_bytes": content.read_bytes, "read_source": figures.read_source}
+        name = "read_bytes" if module is content else "read_source"
+        monkeypatch.setattr(module, name, lambda path, problems, _f=original[name]:
+                            read.append(path.name) or _f(path, problems))
+    path = built / ARTICLE
+    stat = path.stat()
+    with path.open("r+b") as file:   # same size, mtime put back: only ctime tells
+        file.write(path.read_bytes().replace("学習".encode(), "学修".encode(), 1))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    rebuilt(built)
+    assert read == ["ja.md"]
+    assert "学修" in (built / "site/ja/loop.html").read_text("utf-8")

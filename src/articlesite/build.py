@@ -81,7 +81,7 @@ from .translate.view import (
     translator_view,
     view_copies,
 )
-from .unchanged import Unsure, forget, record, scan_inputs, summary_line
+from .unchanged import Unsure, forget, record, scan_inputs, summary_line, trusted_digests
 from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
-    inputs = read_inputs(root, out) if remember else None
+    inputs = read_inputs(root, out, None if clean else run.cache.memo) if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
     loaded = load(run, base, changed, drafts)
     with contextlib.closing(search_service(run, loaded, search)) as service:
@@ -219,19 +219,34 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                   loaded.keys.site, notes)
     if inputs is not None:
         record(root, out, drafts, inputs, (built.pages, built.languages, built.files),
-               [tuple(vars(warning).values()) for warning in warnings], notes)
+               [tuple(vars(warning).values()) for warning in warnings], notes,
+               source_digests(loaded.sources))
     return built
 
 
-def read_inputs(root: Path, out: Path) -> dict[str, tuple] | None:
+def read_inputs(root: Path, out: Path, memo: Memo | None) -> dict[str, tuple] | None:
     """What every file the build may read is trusted by, taken before it reads any
-    (unchanged.py); the record of the last build goes meanwhile: a build that fails
-    leaves none."""
-    forget(root)
+    (unchanged.py), and the digests of the sources unchanged since the last build took
+    them (the memo's `trusted`: not read again); the record of the last build goes
+    meanwhile: a build that fails leaves none."""
     try:
-        return scan_inputs(root, out)
+        inputs = scan_inputs(root, out)
     except Unsure:
-        return None
+        inputs = None
+    if inputs is not None and memo is not None:   # (--clean trusts nothing)
+        memo.trusted = trusted_digests(root, inputs)
+    forget(root)
+    return inputs
+
+
+def source_digests(sources: Sources) -> dict[str, str]:
+    """The digest of each article source, bibliography and figure spec, by path."""
+    digests = {str(file.path): file.digest for file in sources.figures.values()}
+    for article in sources.articles:
+        digests.update((str(source.path), source.digest) for source in article.sources.values())
+        if article.references_path is not None and article.references_digest is not None:
+            digests[str(article.references_path)] = article.references_digest
+    return digests
 
 
 def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:

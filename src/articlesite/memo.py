@@ -47,6 +47,10 @@ class Memo:
         self.part_keys: dict[str, set[str]] = {}   # the memo keys each part holds
         self.loaded: set[str] = set()
         self.swept: set[str] = set()   # kinds whose every current result was recalled
+        # The digest of each file (by path) unchanged since the last build hashed it, as
+        # its size, times and inode say (unchanged.py): not read again for a result
+        # remembered by that digest.
+        self.trusted: dict[str, str] = {}
 
     def recall(self, kind: str, digest: str) -> Any:
         if kind in self.parts and kind not in self.loaded:
@@ -92,6 +96,12 @@ class Memo:
         """Every value this build kept of one kind."""
         prefix = memo_key(kind, "")
         return [value for key, value in self.kept.items() if key.startswith(prefix)]
+
+    def trusted_digest(self, kind: str, path: object) -> str | None:
+        """The digest of the file at `path`, if it is trusted and a result of `kind` is
+        remembered for it: the caller need not read the file."""
+        digest = self.trusted.get(str(path))
+        return digest if digest is not None and self.has(kind, digest) else None
 
     def has(self, kind: str, digest: str) -> bool:
         """Whether a result is remembered, without loading a part kept apart."""

@@ -160,10 +160,37 @@ def options(root: Path, out: Path, drafts: bool) -> tuple:
     return (FORMAT, code_fingerprint(), str(root), str(out), drafts, environment)
 
 
+def trusted_digests(root: Path, inputs: dict[str, tuple]) -> dict[str, str]:
+    """The digests the last good build took of the files that are, by `inputs` (this
+    build's scan), unchanged since: by path. None of a file trusted by its digest only
+    (changed just before this scan): it is read."""
+    try:
+        data = marshal.loads((root / CACHE_FOLDER / RECORD).read_bytes())
+        if data["options"][:1] != (FORMAT,) or data["options"][2] != str(root):
+            return {}
+        before, digests = data["inputs"], data["digests"]
+    except (OSError, ValueError, EOFError, KeyError, TypeError, IndexError):
+        return {}
+    return {str(root / name): digest for name, digest in digests.items()
+            if name in inputs and inputs[name] == before.get(name)
+            and inputs[name][:1] != ("digest",)}
+
+
 def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
-           summary: tuple, warnings: list[tuple], notes: list[str]) -> None:
+           summary: tuple, warnings: list[tuple], notes: list[str],
+           hashed: dict[str, str] | None = None) -> None:
     """After a good build that read `inputs` (scanned before it read anything) and wrote
-    the whole of `out`: what the next build compares (write_record's file)."""
+    the whole of `out`: what the next build compares. `hashed`: the digest the build
+    took of each source, by path, for the next build to trust (trusted_digests); one
+    of a file scanned by its digest only if it is that digest (the file did not change
+    between the scan and the build's reading)."""
+    start = len(str(root)) + 1
+    digests = {}
+    for path, digest in (hashed or {}).items():
+        name = path[start:]
+        scanned = inputs.get(name)
+        if scanned is not None and (scanned[:1] != ("digest",) or scanned[1] == digest):
+            digests[name] = digest
     folder = root / CACHE_FOLDER
     path = folder / RECORD
     try:
@@ -174,7 +201,7 @@ def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
         return
     data = {"options": options(root, out, drafts), "inputs": inputs, "site": site,
             "index": (index.st_ino, index.st_size, index.st_mtime_ns),
-            "summary": summary, "warnings": warnings, "notes": notes}
+            "summary": summary, "warnings": warnings, "notes": notes, "digests": digests}
     temporary = folder / f".{RECORD}.{os.getpid()}.tmp"
     temporary.write_bytes(marshal.dumps(data))
     os.replace(temporary, path)
