@@ -218,10 +218,16 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
                   loaded.sources, figures, drawn, out, incremental, len(files), warnings,
                   loaded.keys.site, notes)
     if inputs is not None:
-        record(root, out, drafts, inputs, (built.pages, built.languages, built.files),
-               [tuple(vars(warning).values()) for warning in warnings], notes,
-               source_digests(loaded.sources))
+        remember_build(built, root, drafts, inputs)
     return built
+
+
+def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple]) -> None:
+    """The record of a good build, for the next to see whether it has anything to do
+    (unchanged.py), with the digests it took of the sources."""
+    record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
+           [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
+           source_digests(built.sources))
 
 
 def read_inputs(root: Path, out: Path, memo: Memo | None) -> dict[str, tuple] | None:
