@@ -154,9 +154,9 @@ def scan_site(out: Path) -> dict[str, tuple]:
 
 def options(root: Path, out: Path, drafts: bool) -> tuple:
     """What else a build depends on: where it reads and writes, its settings, the
-    environment variables this program reads, the code."""
+    environment variables this program and Pagefind read, the code."""
     environment = sorted((name, value) for name, value in os.environ.items()
-                         if name.startswith("ARTICLESITE_"))
+                         if name.startswith(("ARTICLESITE_", "PAGEFIND_")))
     return (FORMAT, code_fingerprint(), str(root), str(out), drafts, environment)
 
 
