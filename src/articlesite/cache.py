@@ -379,6 +379,7 @@ class Cache:
         # read only by a build that asks for one (the view rendered; a page placing a
         # figure the memo has no copy of asks only whether it has: Memo.has).
         self._copies: str | None = None   # the token of the copies file the index names
+        self._saved_copies = False
         self.memo = Memo(parts={COPY: self._load_copies})
         # The digest of the dictionary texts every page in `pages` was checked against.
         self.texts: str | None = None
@@ -394,6 +395,8 @@ class Cache:
             self.memo = Memo(dict(after.saved.memo), parts={COPY: self._load_copies})
             self._copies = after._copies
             self.memo.part_keys[COPY] = after.memo.part_keys.get(COPY, set())
+            if after._saved_copies:   # its memo holds every copy it kept: not read again
+                self.memo.loaded.add(COPY)
             self._texts_key = after._texts_key   # worked out for the same dictionary
         elif not clean:
             self._load()
@@ -567,7 +570,8 @@ class Cache:
         in the index (delete_superseded)."""
         texts = self.texts_key(dictionary)
         main, copies = self.memo.without_parts(), self.memo.part_to_save(COPY)
-        self.saved = Saved(pages, main, texts)
+        self.saved = Saved(pages, self.memo.kept, texts)   # (serve's next build: copies
+        self._saved_copies = COPY in self.memo.loaded     # it loaded stay in memory)
         if pages == self.pages and copies is None and texts == self.texts and \
                 main == self.memo.known_without_parts():
             return
