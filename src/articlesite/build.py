@@ -57,7 +57,7 @@ from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
-from .memo import SECTIONS, SPEC, Memo
+from .memo import COPY, SECTIONS, SPEC, Memo
 from .pages import PageJob
 from .parse import entry_of, figure_copies, parse_spread
 from .plan import (
@@ -70,7 +70,7 @@ from .plan import (
     plan_view_early,
     same_keys,
 )
-from .problems import LEFT_OUT, Interrupted, Problem, Problems, plural
+from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, search_bundle
 from .search_service import Service
@@ -81,6 +81,7 @@ from .translate.view import (
     translator_view,
     view_copies,
 )
+from .unchanged import Unsure, forget, record, scan_inputs, summary_line, trusted_digests
 from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
@@ -126,12 +127,8 @@ class Built:
     notes: list[str] = field(default_factory=list)   # said once, after the warnings
 
     def summary(self, where: str = "") -> str:
-        rendered = len(self.rendered)
-        files = f" and {plural(self.files, 'file')}" if self.files else ""
-        return (f"Built {plural(self.pages, 'page')}{files} in "
-                f"{plural(self.languages, 'language')}{where} in "
-                f"{self.seconds:.2f} s ({rendered} rendered, {self.pages - rendered} "
-                "unchanged)")
+        return summary_line(self.pages, len(self.rendered), self.files, self.languages,
+                            where, self.seconds)
 
 
 @dataclass
@@ -170,7 +167,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
           drafts: bool = False, previous: Built | None = None,
           changed: list[Path] | None = None,
           interrupt: Callable[[], bool] | None = None,
-          search: Service | None = None) -> Built:
+          search: Service | None = None, remember: bool = False) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
@@ -197,6 +194,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
+    inputs = read_inputs(root, out, None if clean else run.cache.memo) if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
     loaded = load(run, base, changed, drafts)
     with contextlib.closing(search_service(run, loaded, search)) as service:
@@ -213,11 +211,48 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
     figures, drawn = renderers.kept(bool(rendered.pages or view.pages))
-    return Built(sum(not is_view_data(path) for path in pages),
-                 sorted(path for path in rendered.pages | view.pages if not is_view_data(path)),
-                 len(loaded.sources.site.codes), time.perf_counter() - started,
-                 loaded.sources, figures, drawn, out, incremental, len(files), warnings,
-                 loaded.keys.site, notes)
+    built = Built(sum(not is_view_data(path) for path in pages),
+                  sorted(path for path in rendered.pages | view.pages
+                         if not is_view_data(path)),
+                  len(loaded.sources.site.codes), time.perf_counter() - started,
+                  loaded.sources, figures, drawn, out, incremental, len(files), warnings,
+                  loaded.keys.site, notes)
+    if inputs is not None:
+        remember_build(built, root, drafts, inputs)
+    return built
+
+
+def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple]) -> None:
+    """The record of a good build, for the next to see whether it has anything to do
+    (unchanged.py), with the digests it took of the sources."""
+    record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
+           [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
+           source_digests(built.sources))
+
+
+def read_inputs(root: Path, out: Path, memo: Memo | None) -> dict[str, tuple] | None:
+    """What every file the build may read is trusted by, taken before it reads any
+    (unchanged.py), and the digests of the sources unchanged since the last build took
+    them (the memo's `trusted`: not read again); the record of the last build goes
+    meanwhile: a build that fails leaves none."""
+    try:
+        inputs = scan_inputs(root, out)
+    except Unsure:
+        inputs = None
+    if inputs is not None and memo is not None:   # (--clean trusts nothing)
+        memo.trusted = trusted_digests(root, inputs)
+    forget(root)
+    return inputs
+
+
+def source_digests(sources: Sources) -> dict[str, str]:
+    """The digest of each article source, bibliography and figure spec, by path."""
+    digests = {str(file.path): file.digest for file in sources.figures.values()}
+    for article in sources.articles:
+        digests.update((str(source.path), source.digest) for source in article.sources.values())
+        if article.references_path is not None and article.references_digest is not None:
+            digests[str(article.references_path)] = article.references_digest
+    return digests
 
 
 def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
@@ -358,6 +393,8 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
     if early is not None and view_plan.keys == early[0].keys:   # it held: see render
         view = early[1]   # (its copies were kept with the pages')
         remembered_copies(sources, cache, plan.rendering)   # asked here, the memo keeps them
+    elif not view_plan.stale:   # it holds: no renderer made (Jinja is not even loaded),
+        view = Rendered({}, {})   # the copies not read (the memo's file of them stays)
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
                                   plan.rendering)
@@ -646,6 +683,7 @@ def remembered_copies(sources: Sources, cache: Cache, rendering: str) -> dict[st
         stored = cache.stored_copy(copy_key(rendering, file.digest))
         if stored is not None:
             remembered[figure_id] = stored
+    cache.memo.sweep(COPY)   # every copy still current was asked for: the others go
     return remembered
 
 

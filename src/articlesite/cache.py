@@ -24,16 +24,13 @@ always safe.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import marshal
 import os
 import re
 import shutil
-import sys
 import threading
 from collections.abc import Iterable, Iterator
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,9 +42,10 @@ from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import BuildError, Problem, Problems
 from .render.assets import is_active, published
+from .unchanged import CACHE_FOLDER, code_fingerprint
 
-FOLDER = ".articlesite-cache"
-FORMAT = 7
+FOLDER = CACHE_FOLDER
+FORMAT = 8
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
@@ -55,23 +53,6 @@ PAGE_TEMPLATES = ("article.html", "base.html", "favicon.html", "head-meta.html",
                   "dateline.html", "head.js", "style.css", "figure.css", "markdown.css",
                   "page.js", "search.js")
 FigureCopy = tuple[list[tuple[str, str]], str]  # (key, element) pairs, the copy's HTML
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
-             "pyyaml", "pygments", "babel", "imagesize", "pagefind")
-
-
-@functools.cache
-def code_fingerprint() -> str:
-    """The generator's own code (its modules and the scripts it puts in pages) and the
-    libraries that shape its output. Taken once a process, at its first build: the code
-    that runs, whatever the disk says later."""
-    package = Path(__file__).parent
-    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".js"))
-    parts = [sys.version, *(f"{path.relative_to(package).as_posix()}:{digest(path.read_bytes())}"
-                            for path in files)]
-    for library in LIBRARIES:
-        with contextlib.suppress(PackageNotFoundError):
-            parts.append(f"{library}={version(library)}")
-    return digest("\n".join(parts).encode())
 
 
 def site_key(site: Site, templates: dict[str, str], strings: Dictionary,
@@ -374,7 +355,8 @@ def prepare_folder(folder: Path) -> None:
         raise BuildError([Problem(FOLDER, None, "the build cache's folder is a file: "
                                   f"delete it (`rm {FOLDER}`; the build makes the folder "
                                   "again) and build again")])
-    for name, want_folder in (("pages", True), ("templates", True), ("index", False)):
+    for name, want_folder in (("pages", True), ("templates", True), ("index", False),
+                              ("copies", False)):
         path = folder / name
         if path.is_symlink() or (path.exists() and path.is_dir() != want_folder):
             if path.is_dir() and not path.is_symlink():
@@ -393,7 +375,12 @@ class Cache:
         self.folder = root / FOLDER
         self.store = Store(self.folder / "pages")
         self.pages: dict[str, Entry] = {}
-        self.memo = Memo()
+        # The figure copies (a few KB each, half the index) are a file of their own,
+        # read only by a build that asks for one (the view rendered; a page placing a
+        # figure the memo has no copy of asks only whether it has: Memo.has).
+        self._copies: str | None = None   # the token of the copies file the index names
+        self._saved_copies = False
+        self.memo = Memo(parts={COPY: self._load_copies})
         # The digest of the dictionary texts every page in `pages` was checked against.
         self.texts: str | None = None
         self._texts_key: tuple[Dictionary | None, str] = (None, "")
@@ -404,7 +391,12 @@ class Cache:
         prepare_folder(self.folder)
         if after is not None and after.saved is not None and after.folder == self.folder:
             self.texts = after.saved.texts
-            self.pages, self.memo = dict(after.saved.pages), Memo(dict(after.saved.memo))
+            self.pages = dict(after.saved.pages)
+            self.memo = Memo(dict(after.saved.memo), parts={COPY: self._load_copies})
+            self._copies = after._copies
+            self.memo.part_keys[COPY] = after.memo.part_keys.get(COPY, set())
+            if after._saved_copies:   # its memo holds every copy it kept: not read again
+                self.memo.loaded.add(COPY)
             self._texts_key = after._texts_key   # worked out for the same dictionary
         elif not clean:
             self._load()
@@ -436,11 +428,23 @@ class Cache:
             if data["format"] != FORMAT or data["code"] != code_fingerprint():
                 return
             self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
-            self.memo = Memo(data["parsed"])
+            self.memo = Memo(data["parsed"], parts={COPY: self._load_copies})
+            self._copies = data["copies"]
+            self.memo.part_keys[COPY] = set(data["copy_keys"])
             self.texts = data.get("texts")
             self.superseded = data.get("superseded", [])
         except (OSError, ValueError, EOFError, KeyError, TypeError):
             self.pages = {}  # unreadable: start afresh
+
+    def _load_copies(self) -> dict:
+        """The memo's figure copies, from their file, if it is the one the index names."""
+        try:
+            data = marshal.loads((self.folder / "copies").read_bytes())
+            if self._copies is not None and data["token"] == self._copies:
+                return dict(data["entries"])
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            pass
+        return {}
 
     def reusable(self, path: str, key: str, figures: dict[str, FigureFile],
                  dictionary: Dictionary) -> Entry | None:
@@ -475,6 +479,10 @@ class Cache:
     def stored_copy(self, key: str) -> StoredCopy | None:
         kept = self.memo.recall(COPY, key)
         return None if kept is None else StoredCopy._make(kept)
+
+    def holds_copy(self, key: str) -> bool:
+        """Whether the memo has this copy (its file is not read for it)."""
+        return self.memo.has(COPY, key)
 
     def keep_copy(self, key: str, stored: StoredCopy) -> None:
         self.memo.keep(COPY, key, tuple(stored))   # marshal keeps plain tuples only
@@ -561,21 +569,32 @@ class Cache:
         once (the build command) leaves them to the next build, which finds them named
         in the index (delete_superseded)."""
         texts = self.texts_key(dictionary)
-        self.saved = Saved(pages, self.memo.kept, texts)
-        if pages == self.pages and self.memo.kept == self.memo.known and texts == self.texts:
+        main, copies = self.memo.without_parts(), self.memo.part_to_save(COPY)
+        self.saved = Saved(pages, self.memo.kept, texts)   # (serve's next build: copies
+        self._saved_copies = COPY in self.memo.loaded     # it loaded stay in memory)
+        if pages == self.pages and copies is None and texts == self.texts and \
+                main == self.memo.known_without_parts():
             return
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         given = {entry.search for entry in pages.values()}   # (search.given_digest)
         self.store.settle()
         unused = self.store.unused({entry.blob for entry in pages.values()} | given |
                                    bodies)
-        data = {"format": FORMAT, "code": code_fingerprint(), "parsed": self.memo.kept,
-                "texts": texts, "pages": {path: tuple(entry) for path, entry in pages.items()},
-                "superseded": unused}
-        temporary = self.folder / f".index.{os.getpid()}.tmp"
-        temporary.write_bytes(marshal.dumps(data))
-        os.replace(temporary, self.folder / "index")
+        if copies is not None:   # (else the file stays as it is, and its token)
+            self._copies = os.urandom(8).hex()
+            self._write("copies", {"token": self._copies, "entries": copies})
+            self.memo.part_keys[COPY] = set(copies)
+        self._write("index", {
+            "format": FORMAT, "code": code_fingerprint(), "parsed": main, "texts": texts,
+            "pages": {path: tuple(entry) for path, entry in pages.items()},
+            "superseded": unused, "copies": self._copies,
+            "copy_keys": sorted(self.memo.part_keys.get(COPY, ()))})
         self.store.delete_soon(unused)
+
+    def _write(self, name: str, data: dict) -> None:
+        temporary = self.folder / f".{name}.{os.getpid()}.tmp"
+        temporary.write_bytes(marshal.dumps(data))
+        os.replace(temporary, self.folder / name)
 
 
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,

@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from .problems import BuildError, Problems, UsageError, plural, warning_lines
+from .problems import BuildError, Problem, Problems, UsageError, plural, warning_lines
 from .problems import command as command_name
 from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
+from .unchanged import summary_line, unchanged
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -206,14 +207,27 @@ def print_problems(error: BuildError, command: str = "") -> None:
 
 def run_build(root: Path, out: Path | None, *, clean: bool = False,
               drafts: bool = False) -> int:
+    started = time.perf_counter()
+    where = f" into {out or root / 'site'}"
+    held = None if clean else unchanged(root.resolve(), (out or root / "site").resolve(),
+                                        drafts)
+    if held is not None:   # nothing to do: said from the last build's record
+        pages, languages, files = held["summary"]
+        print(summary_line(pages, 0, files, languages, where,
+                           time.perf_counter() - started) + ".")
+        warnings = [Problem(*fields) for fields in held["warnings"]]
+        for line in warning_lines(warnings) + held["notes"]:
+            print(line, file=sys.stderr)
+        return 0
     from .build import build
 
     try:
-        built = build(root, out, clean=clean, progress=ProgressLine(), drafts=drafts)
+        built = build(root, out, clean=clean, progress=ProgressLine(), drafts=drafts,
+                      remember=True)
     except BuildError as error:
         print_problems(error)
         return 1
-    print(built.summary(f" into {out or root / 'site'}") + ".")
+    print(built.summary(where) + ".")
     for line in warning_lines(built.warnings) + built.notes:
         print(line, file=sys.stderr)
     return 0

@@ -37,11 +37,24 @@ class Memo:
     parsed, kept across builds by the cache (cache.py). Only a result that came with no
     problem is kept, and only in plain values that marshal gives back unchanged."""
 
-    def __init__(self, known: dict[str, Any] | None = None):
+    def __init__(self, known: dict[str, Any] | None = None,
+                 parts: dict[str, Callable[[], dict[str, Any]]] | None = None):
         self.known = known or {}
         self.kept: dict[str, Any] = {}   # what this build used or made: the next `known`
+        # Kinds kept apart (the cache's own files), each loaded when first recalled: what
+        # a build that never asks for them does not unmarshal (cache.py).
+        self.parts = parts or {}
+        self.part_keys: dict[str, set[str]] = {}   # the memo keys each part holds
+        self.loaded: set[str] = set()
+        self.swept: set[str] = set()   # kinds whose every current result was recalled
+        # The digest of each file (by path) unchanged since the last build hashed it, as
+        # its size, times and inode say (unchanged.py): not read again for a result
+        # remembered by that digest.
+        self.trusted: dict[str, str] = {}
 
     def recall(self, kind: str, digest: str) -> Any:
+        if kind in self.parts and kind not in self.loaded:
+            self.load_part(kind)
         key = memo_key(kind, digest)
         value = self.kept.get(key)
         if value is None:
@@ -83,3 +96,52 @@ class Memo:
         """Every value this build kept of one kind."""
         prefix = memo_key(kind, "")
         return [value for key, value in self.kept.items() if key.startswith(prefix)]
+
+    def trusted_digest(self, kind: str, path: object) -> str | None:
+        """The digest of the file at `path`, if it is trusted and a result of `kind` is
+        remembered for it: the caller need not read the file."""
+        digest = self.trusted.get(str(path))
+        return digest if digest is not None and self.has(kind, digest) else None
+
+    def has(self, kind: str, digest: str) -> bool:
+        """Whether a result is remembered, without loading a part kept apart."""
+        key = memo_key(kind, digest)
+        return key in self.kept or key in self.known or key in self.part_keys.get(kind, ())
+
+    def known_without_parts(self) -> dict[str, Any]:
+        """What the memo knew before this build, but the kinds kept apart."""
+        prefixes = tuple(memo_key(kind, "") for kind in self.parts)
+        return {key: value for key, value in self.known.items()
+                if not prefixes or not key.startswith(prefixes)}
+
+    def load_part(self, kind: str) -> None:
+        """Load a kind kept apart (once); a result kept by this build stays."""
+        self.loaded.add(kind)
+        for key, value in self.parts[kind]().items():
+            self.known.setdefault(key, value)
+
+    def sweep(self, kind: str) -> None:
+        """Say that this build recalled every result of `kind` still current: what it did
+        not recall can go (part_to_save)."""
+        self.swept.add(kind)
+
+    def part_to_save(self, kind: str) -> dict[str, Any] | None:
+        """What the cache saves of a kind kept apart: None if it is as it was (neither
+        loaded nor added to); what this build kept of it if it swept the kind; else that
+        and what it was before."""
+        prefix = memo_key(kind, "")
+        kept = {key: value for key, value in self.kept.items() if key.startswith(prefix)}
+        if kind not in self.loaded and not kept:
+            return None
+        if kind in self.swept:
+            return kept
+        if kind not in self.loaded:
+            self.load_part(kind)
+        return {key: value for key, value in self.known.items()
+                if key.startswith(prefix)} | kept
+
+    def without_parts(self) -> dict[str, Any]:
+        """What this build kept, but the kinds kept apart."""
+        prefixes = tuple(memo_key(kind, "") for kind in self.parts)
+        return {key: value for key, value in self.kept.items()
+                if not prefixes or not key.startswith(prefixes)}

@@ -189,7 +189,7 @@ def figure_copies(renderer: Renderer, placed: set[str], sources: Sources, cache:
     for figure_id in placed:
         file = sources.figures.get(figure_id)
         key = file and copy_key(rendering, file.digest)
-        if key is None or cache.stored_copy(key) is not None:
+        if key is None or cache.holds_copy(key):
             continue
         spec = renderer.figures.get(figure_id)
         if spec is not None:

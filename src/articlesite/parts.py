@@ -30,7 +30,7 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     # Pages and figures to HTML; the translator's view.
     ("rendering", ("render", "translate.view")),
     # The cache (pages by key, their store), the search index, writing the site.
-    ("output", ("cache", "search_service", "search_shards", "search", "write")),
+    ("output", ("unchanged", "cache", "search_service", "search_shards", "search", "write")),
     # The build: its stages in order, the parse over the cores, and the planning of what
     # it renders.
     ("build", ("build", "parse", "plan")),

@@ -118,12 +118,20 @@ def _refuse(out: Path, default: bool, why: str) -> NoReturn:
 
 
 def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
-    """Assemble the pages into a fresh folder beside `out`, then swap it in whole (unless
-    `out` already is exactly these pages)."""
+    """Make `out` hold exactly these pages, each the very file in the store (a hard
+    link). When few of its files differ (IN_PLACE), those alone are replaced, each in one
+    atomic rename, in an order that never lets a page name a file not yet there
+    (in_place_order); the files the site no longer has then go. Otherwise the pages are
+    assembled into a fresh folder beside `out`, swapped in whole. A file already the
+    right link is left as it is."""
     out = out.resolve()
     remove_leftovers(out)
-    if holds_exactly(out, pages, store):
-        return
+    found = differences(out, pages, store)
+    if found is not None:
+        wrong, extra = found
+        if len(wrong) + len(extra) <= max(IN_PLACE, len(pages) // 10):
+            update_in_place(out, {path: pages[path] for path in wrong}, extra, store)
+            return
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
     try:
@@ -145,27 +153,79 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
             shutil.rmtree(fresh, ignore_errors=True)
 
 
-def holds_exactly(out: Path, pages: dict[str, Entry], store: Store) -> bool:
-    """Whether `out` holds these pages and nothing else, each the very file in the store."""
-    folders, files = {"."}, {}
-    for page in pages:
-        folders.update(parent.as_posix() for parent in PurePosixPath(page).parents)
-    for folder, subfolders, names in os.walk(out):
-        here = Path(folder).relative_to(out).as_posix()
-        if any(f"{here}/{name}".removeprefix("./") not in folders for name in subfolders):
-            return False
-        for name in names:
-            files[f"{here}/{name}".removeprefix("./")] = os.path.join(folder, name)
-    if files.pop(MARKER, None) is None or files.keys() != pages.keys():
-        return False
+# Replaced in place, up to this many files or a tenth of the site's, whichever is more;
+# beyond, the site is assembled afresh and swapped in whole (a template edit, say).
+IN_PLACE = 200
+
+
+def differences(out: Path, pages: dict[str, Entry], store: Store
+                ) -> tuple[list[str], list[str]] | None:
+    """The pages `out` does not hold as the very file in the store, and the files and
+    folders it holds that are no page's (folders end with "/"); None when `out` is no
+    site a build wrote (no MARKER), or a page's place is a folder there. One listing of
+    the store's folder and of the site's: a folder's listing gives each file's inode."""
+    stored = {entry.name: entry.inode() for entry in os.scandir(store.folder)}
+    here: dict[str, int | None] = {}   # None: a folder
+    pending = [""]
+    try:
+        while pending:
+            folder = pending.pop()
+            for entry in os.scandir(out / folder if folder else out):
+                name = f"{folder}/{entry.name}" if folder else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    here[name] = None
+                    pending.append(name)
+                else:
+                    here[name] = entry.inode()
+    except OSError:
+        return None
+    if here.get(MARKER) is None:
+        return None
+    needed = {parent.as_posix() for page in pages for parent in PurePosixPath(page).parents}
+    wrong = []
     for path, entry in pages.items():
-        try:
-            here, stored = os.stat(files[path]), os.stat(store.path(entry.blob))
-        except OSError:
-            return False
-        if (here.st_ino, here.st_dev) != (stored.st_ino, stored.st_dev):
-            return False
-    return True
+        inode = here.get(path, 0)
+        if inode is None or path in needed:
+            return None   # a folder where a page goes, or a page where a folder goes
+        if inode != stored.get(f"{entry.blob}.html"):
+            wrong.append(path)
+    extra = [name + ("/" if inode is None else "") for name, inode in here.items()
+             if name not in pages and name != MARKER and (inode is not None or
+                                                           name not in needed)]
+    if any(name.rstrip("/") in pages or name in needed for name in extra):
+        return None
+    return wrong, extra
+
+
+def in_place_order(path: str) -> tuple[int, str]:
+    """The order files are put in place: the files pages load first (the search bundle's
+    files, the translator's view's), then the pages, then the search bundle's entry
+    files, its manifest, and the translator's view's page last."""
+    if path == MANIFEST:
+        return 3, path
+    if path.startswith(f"{BUNDLE}/"):
+        return (2 if path.endswith(f"/{ENTRY_NAME}") else 0), path
+    if path.startswith("translations/"):
+        return 0, path
+    return (4 if path == "translations.html" else 1), path
+
+
+def update_in_place(out: Path, changed: dict[str, Entry], extra: list[str],
+                    store: Store) -> None:
+    """Replace the `changed` pages in `out` (in in_place_order), then delete the `extra`
+    files and folders (a folder only once none of its files is a page)."""
+    for path in sorted(changed, key=in_place_order):
+        relative = PurePosixPath(path)
+        if relative.is_absolute() or ".." in relative.parts:
+            raise ValueError(f"page path escapes the site folder: {path}")
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        place_pages(out, {path: changed[path]}, store, None)
+    for name in sorted(extra, key=lambda name: (name.endswith("/"), name)):
+        if name.endswith("/"):
+            shutil.rmtree(out / name, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                (out / name).unlink()
 
 
 def remove_leftovers(out: Path) -> None:

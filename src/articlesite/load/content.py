@@ -232,11 +232,14 @@ def _is_file(entry: os.DirEntry) -> bool:
 
 def load_source(path: Path, language: str, problems: Problems,
                 memo: Memo | None = None) -> Source | None:
-    data = read_bytes(path, problems)
-    if data is None:
-        return None
-    hashed = digest(data)
-    head = (memo or Memo()).parse(
+    memo = memo or Memo()
+    hashed, data = memo.trusted_digest(SOURCE, path), None   # (unchanged: not read)
+    if hashed is None:
+        data = read_bytes(path, problems)
+        if data is None:
+            return None
+        hashed = digest(data)
+    head = memo.parse(
         SOURCE, hashed, lambda: _front_matter(path, data, language, problems), problems)
     if head is None:
         return None
@@ -317,11 +320,14 @@ BIBLIOGRAPHY = ListOf(REFERENCE, "the bibliography must be a list of entries")
 def load_references(path: Path, problems: Problems, memo: Memo | None = None
                     ) -> tuple[list[Reference], str] | None:
     """The bibliography and the digest of its file."""
-    source = read_source(path, problems)
-    if source is None:
-        return None
-    text, digest = source
-    entries = (memo or Memo()).parse(REFERENCES, digest, lambda: [
+    memo = memo or Memo()
+    digest, text = memo.trusted_digest(REFERENCES, path), ""   # (unchanged: not read)
+    if digest is None:
+        source = read_source(path, problems)
+        if source is None:
+            return None
+        text, digest = source
+    entries = memo.parse(REFERENCES, digest, lambda: [
         vars(ref) for ref in _parse_references(path, text, problems)], problems)
     return [Reference(**entry) for entry in entries], digest
 

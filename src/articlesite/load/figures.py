@@ -213,12 +213,19 @@ class FigureFile:
         return read_again(self.path, self.digest)
 
 
-def scan_figures(root: Path, problems: Problems) -> dict[str, FigureFile]:
+def scan_figures(root: Path, problems: Problems,
+                 trusted: dict[str, str] | None = None) -> dict[str, FigureFile]:
+    """The spec files, each with its digest (`trusted`: those of files unchanged since a
+    build hashed them, by path: not read again)."""
     files = {}
     for path in sorted((root / "figures").glob("*.yaml"), key=lambda p: p.name):
         if not FIGURE_ID.match(path.stem):
             problems.add(path, None, f"figure id '{path.stem}' must be lower-case letters, "
                          "digits and hyphens")
+            continue
+        known = trusted.get(str(path)) if trusted else None
+        if known is not None:
+            files[path.stem] = FigureFile(path.stem, path, known)
             continue
         source = read_source(path, problems)
         if source is not None:

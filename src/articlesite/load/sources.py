@@ -57,7 +57,7 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     dictionary = load_figure_texts(root, site.codes, problems, **fallback)
     strings = load_strings(root, site.codes, problems, **fallback)
     templates = load_templates(root, problems)
-    figures = scan_figures(root, problems)
+    figures = scan_figures(root, problems, memo.trusted)
     articles = load_articles(site, problems, memo)
     if not drafts:
         articles = drop_drafts(articles)

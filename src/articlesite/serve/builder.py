@@ -106,7 +106,11 @@ class Builder:
         try:
             built = build(self.root, clean=clean, cache=cache, written=written,
                           drafts=self.drafts, previous=self.last, changed=paths,
-                          interrupt=interrupt, search=self.search)
+                          interrupt=interrupt, search=self.search,
+                          # A full build (the first, or after a failure) trusts the
+                          # sources the last build hashed and leaves its record (a quick
+                          # rebuild's 50 ms would not pay for scanning the project).
+                          remember=self.last is None)
         except Interrupted:
             # The last good build stays the base: the next one renders these paths
             # again, from their newest sources, and makes the index.

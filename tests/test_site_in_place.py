@@ -1,0 +1,58 @@
+"""`python build.py` after a small change replaces in site/ only the files that changed
+(write.write_site): every other file stays the very file it was (a hard link into the
+cache's store, untouched), and the site is byte for byte what a clean build writes; a
+file or folder no page needs goes. On the small fixture site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import edit, fixture_site, run_build, snapshot
+
+import articlesite.build
+from articlesite import write
+
+
+def inodes(site: Path) -> dict[str, int]:
+    return {p.relative_to(site).as_posix(): p.stat().st_ino for p in site.rglob("*")
+            if p.is_file()}
+
+
+def built(tmp_path: Path) -> Path:
+    root = fixture_site("sources", tmp_path / "project").resolve()
+    assert run_build(root).returncode == 0
+    return root
+
+
+def assert_clean(root: Path, tmp_path: Path) -> None:
+    articlesite.build.build(root, tmp_path / "clean", clean=True)
+    assert snapshot(root / "site") == snapshot(tmp_path / "clean")
+
+
+def test_an_edit_replaces_only_the_pages_it_changed(tmp_path):
+    root = built(tmp_path)
+    site = root / "site"
+    before, folder = inodes(site), site.stat().st_ino
+    edit(root, "content/loop/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
+    stray = site / "en" / "stray.html"
+    stray.write_text("not built", "utf-8")
+    (site / "old-folder" / "deep").mkdir(parents=True)
+    (site / "old-folder" / "deep" / "x.txt").write_text("x", "utf-8")
+    assert run_build(root).returncode == 0
+    after = inodes(site)
+    changed = sorted(path for path in after if before.get(path) != after[path])
+    assert changed == ["ja/index.html", "ja/loop.html"]
+    assert site.stat().st_ino == folder   # not a fresh folder swapped in
+    assert not stray.exists() and not (site / "old-folder").exists()
+    assert_clean(root, tmp_path)
+
+
+def test_many_changes_swap_a_fresh_folder_in(tmp_path, monkeypatch):
+    monkeypatch.setattr(write, "IN_PLACE", 0)   # a tenth of this small site: 1 file
+    root = built(tmp_path)
+    site = root / "site"
+    folder = site.stat().st_ino
+    edit(root, "content/loop/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
+    assert run_build(root).returncode == 0
+    assert site.stat().st_ino != folder
+    assert_clean(root, tmp_path)
