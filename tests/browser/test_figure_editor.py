@@ -222,8 +222,9 @@ def test_a_save_changes_the_moved_node_line_only_and_the_page_reloads(page, proj
     # again, on the saved spec).
     page.wait_for_function(
         "([sel, x]) => { var n = document.querySelector(sel + ' [data-node=note]');"
-        " return n && n.style.left === x + 'px' && !window.articlesiteFigureEditor.current"
-        "?.dirty(); }", arg=[FIGURE, x], timeout=DEADLINE_MS)
+        " var F = window.articlesiteFigureEditor;"   # its scripts may not have run yet
+        " return n && n.style.left === x + 'px' && F && F.current && !F.current.dirty(); }",
+        arg=[FIGURE, x], timeout=DEADLINE_MS)
 
 
 def post(served, path: str, body: bytes, headers: dict) -> int:
