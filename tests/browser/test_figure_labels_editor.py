@@ -16,6 +16,12 @@ from test_serve import Server, poll
 
 from browser.test_figure_editor import DEADLINE_MS, open_page
 
+
+def said(figure) -> str:
+    """What the editor's message line says, if the editor is still open (for a failure)."""
+    message = figure.locator(".fe-message")
+    return f"the editor said: {message.inner_text()!r}" if message.count() else "no editor"
+
 SPEC = "figures/steps.yaml"
 # note sits under learn, narrower than it: grown up to learn's width, it pushes nothing.
 STEPS = """\
@@ -71,7 +77,8 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
         page.locator("#figure-steps").get_by_role("button", name="文字に合わせる").click()
         # (the spec read from the file: the page may reload with the rebuild before the
         # button's message is seen)
-        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before)
+        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before), \
+            said(page.locator("#figure-steps"))
         after = (project / SPEC).read_text(encoding="utf-8")
         changed = [(old, new) for old, new in zip(before.splitlines(), after.splitlines(),
                                                   strict=True) if old != new]
@@ -179,7 +186,8 @@ def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium,
         assert style_box(figure.locator('[data-node="act"]'))[1] == 140   # 60 + 80
         before_text = (project / SPEC).read_text(encoding="utf-8")
         figure.get_by_role("button", name="Save").click()
-        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before_text)
+        assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before_text), \
+            said(figure)
         after_text = (project / SPEC).read_text(encoding="utf-8")
         changed = [(a, b) for a, b in zip(before_text.splitlines(), after_text.splitlines(),
                                           strict=True) if a != b]
@@ -231,7 +239,7 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         # (read from the file: the page may reload with the rebuild before the message
         # of the save is seen)
         assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
-                    ["note"]["en"] == "A longer note")
+                    ["note"]["en"] == "A longer note"), said(figure)
         # The label's box grew to hold the longer text: that line alone changed.
         after = (project / SPEC).read_text(encoding="utf-8")
         changed = [(a, b) for a, b in zip(spec.splitlines(), after.splitlines(), strict=True)

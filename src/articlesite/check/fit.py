@@ -27,9 +27,17 @@ class BrowserUnavailable(Exception):
     """Chromium or Playwright is not installed, or Chromium would not start."""
 
 
+# Debian's Chromium builds: its headless shell (package chromium-headless-shell: the same
+# Blink and fonts without the browser's user interface, a third less CPU a page) where it
+# is installed, else the browser itself.
+CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+
+
 def chromium_path() -> Path:
-    """Where Chromium is: ARTICLESITE_CHROMIUM, or Debian's."""
-    return Path(os.environ.get("ARTICLESITE_CHROMIUM", "/usr/bin/chromium"))
+    """Where Chromium is: ARTICLESITE_CHROMIUM, or Debian's (its headless shell first)."""
+    if os.environ.get("ARTICLESITE_CHROMIUM"):
+        return Path(os.environ["ARTICLESITE_CHROMIUM"])
+    return next((Path(path) for path in CHROMIUMS if Path(path).exists()), Path(CHROMIUMS[-1]))
 
 
 def browser_required() -> bool:
