@@ -209,17 +209,23 @@ def _meets(s: Extent, box: tuple[float, float, float, float]) -> bool:
 
 def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
           bounds: Rect | None) -> int:
-    """How much `box` (grown by CLEAR) meets: BOX_HIT for each box (a label on a node
-    hides a text), 1 for each segment (it hides a stretch of line); leaving the bounds
-    counts as much as anything."""
+    """How much `box` meets: BOX_HIT for each box it overlaps (a label on a node hides a
+    text), 1 for each box it comes within CLEAR of and each segment it meets, grown by
+    CLEAR (it hides a stretch of line); leaving the bounds counts as much as anything."""
     x, y, w, h = box
     if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
                                or y + h > bounds[1] + bounds[3]):
         return 1_000
     grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
-    hits = BOX_HIT * sum(1 for ox, oy, ow, oh in taken if grown[0] < ox + ow and ox < grown[2]
-                         and grown[1] < oy + oh and oy < grown[3])
+    hits = sum(BOX_HIT if _overlap((x, y, x + w, y + h), other) else 1
+               for other in taken if _overlap(grown, other))
     return hits + sum(1 for s in segments if _meets(s, grown))
+
+
+def _overlap(edges: tuple[float, float, float, float], box: Rect) -> bool:
+    """Whether the box of `edges` (x1, y1, x2, y2) and `box` (x, y, w, h) overlap."""
+    ox, oy, ow, oh = box
+    return edges[0] < ox + ow and ox < edges[2] and edges[1] < oy + oh and oy < edges[3]
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float],
