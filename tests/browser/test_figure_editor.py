@@ -78,6 +78,12 @@ def open_page(chromium, served) -> tuple:
     """A page of its own on `served` (its address in `page.origin`), a context, and the
     troubles seen: an uncaught error, or a request to anywhere but the server (aborted)."""
     origin = f"http://{served.host}:{served.port}/"
+    # serve's first build done: a page opened before it ends reloads when it does, its
+    # editor opened again on the spec as saved, and what a test did in it is gone.
+    events = served.events()
+    if events.last["version"].endswith("-0"):
+        events.until(lambda outcome: not outcome["version"].endswith("-0"))
+    events.close()
     context = chromium.new_context(viewport={"width": 1300, "height": 900})
     troubles: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
