@@ -256,6 +256,20 @@ def snapshot(site: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
+    """root's site/ is byte for byte what a clean build of root writes (into tmp_path)."""
+    clean = tmp_path / "clean-site"
+    build(root, clean, clean=True)
+    assert snapshot(root / "site") == snapshot(clean)
+
+
+def built_sources(tmp_path: Path) -> Path:
+    """The small fixture site "sources" in tmp_path/project, built once."""
+    root = fixture_site("sources", tmp_path / "project").resolve()
+    assert run_build(root).returncode == 0
+    return root
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import check, failed_build, run_build, snapshot, soup
+from conftest import assert_same_as_clean_build, check, failed_build, run_build, soup
 from filesite import IMAGES, add_image, make_site, write_article
 
 from articlesite.build import build
@@ -235,12 +235,6 @@ def test_svg_sizes_from_width_height_and_viewbox():
 
 
 # Incremental builds --------------------------------------------------------------------
-def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
-    clean = tmp_path / "clean-site"
-    build(root, clean, clean=True)
-    assert snapshot(root / "site") == snapshot(clean)
-
-
 def test_replacing_an_image_renders_the_pages_that_show_it(site: Path, tmp_path: Path):
     build(site)
     assert build(site).rendered == []

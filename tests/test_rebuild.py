@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import edit, fixture_site, snapshot
+from conftest import assert_same_as_clean_build, edit, fixture_site, snapshot
 
 from articlesite.build import build
 from articlesite.cache import Cache
@@ -32,11 +32,6 @@ def quick(root: Path, last, cache: Cache, *names: str, written=None):
     after = Cache(root, after=cache)
     return build(root, cache=after, previous=last, written=written,
                  changed=[root / ARTICLE / name for name in names]), after
-
-
-def assert_same_as_clean_build(root: Path, tmp_path: Path) -> None:
-    build(root, tmp_path / "clean", clean=True)
-    assert snapshot(root / "site") == snapshot(tmp_path / "clean")
 
 
 def test_body_edits_render_only_their_pages_as_a_clean_build_would(served, tmp_path):

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import edit, fixture_site, run_build, snapshot
+from conftest import assert_same_as_clean_build, built_sources, edit, run_build
 
-import articlesite.build
 from articlesite import write
 
 
@@ -18,19 +17,8 @@ def inodes(site: Path) -> dict[str, int]:
             if p.is_file()}
 
 
-def built(tmp_path: Path) -> Path:
-    root = fixture_site("sources", tmp_path / "project").resolve()
-    assert run_build(root).returncode == 0
-    return root
-
-
-def assert_clean(root: Path, tmp_path: Path) -> None:
-    articlesite.build.build(root, tmp_path / "clean", clean=True)
-    assert snapshot(root / "site") == snapshot(tmp_path / "clean")
-
-
 def test_an_edit_replaces_only_the_pages_it_changed(tmp_path):
-    root = built(tmp_path)
+    root = built_sources(tmp_path)
     site = root / "site"
     before, folder = inodes(site), site.stat().st_ino
     edit(root, "content/loop/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
@@ -44,15 +32,15 @@ def test_an_edit_replaces_only_the_pages_it_changed(tmp_path):
     assert changed == ["ja/index.html", "ja/loop.html"]
     assert site.stat().st_ino == folder   # not a fresh folder swapped in
     assert not stray.exists() and not (site / "old-folder").exists()
-    assert_clean(root, tmp_path)
+    assert_same_as_clean_build(root, tmp_path)
 
 
 def test_many_changes_swap_a_fresh_folder_in(tmp_path, monkeypatch):
     monkeypatch.setattr(write, "IN_PLACE", 0)   # a tenth of this small site: 1 file
-    root = built(tmp_path)
+    root = built_sources(tmp_path)
     site = root / "site"
     folder = site.stat().st_ino
     edit(root, "content/loop/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
     assert run_build(root).returncode == 0
     assert site.stat().st_ino != folder
-    assert_clean(root, tmp_path)
+    assert_same_as_clean_build(root, tmp_path)

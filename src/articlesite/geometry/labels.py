@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 
+from .frames import overlaps
+
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]   # x, y, width, height
 
@@ -216,16 +218,11 @@ def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
     if bounds is not None and (x < bounds[0] or y < bounds[1] or x + w > bounds[0] + bounds[2]
                                or y + h > bounds[1] + bounds[3]):
         return 1_000
-    grown = (x - CLEAR, y - CLEAR, x + w + CLEAR, y + h + CLEAR)
-    hits = sum(BOX_HIT if _overlap((x, y, x + w, y + h), other) else 1
-               for other in taken if _overlap(grown, other))
-    return hits + sum(1 for s in segments if _meets(s, grown))
-
-
-def _overlap(edges: tuple[float, float, float, float], box: Rect) -> bool:
-    """Whether the box of `edges` (x1, y1, x2, y2) and `box` (x, y, w, h) overlap."""
-    ox, oy, ow, oh = box
-    return edges[0] < ox + ow and ox < edges[2] and edges[1] < oy + oh and oy < edges[3]
+    grown = (x - CLEAR, y - CLEAR, w + 2 * CLEAR, h + 2 * CLEAR)
+    hits = sum(BOX_HIT if overlaps(box, other, 0.0) else 1
+               for other in taken if overlaps(grown, other, 0.0))
+    edges = (grown[0], grown[1], grown[0] + grown[2], grown[1] + grown[3])
+    return hits + sum(1 for s in segments if _meets(s, edges))
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float],
