@@ -17,20 +17,25 @@ layered algorithm):
    GRID px grid, every size on twice that (a box centred on another stays on the grid);
 6. the page: a drawing along `right` or `left` wider than `max_width` folds into rows,
    each along the direction, stacked with ROW_GAP between for the edges from one to the
-   next; along `down` or `up` a layer too wide for it gives nodes to the next layer.
+   next (of the few cut sets allowed, the one whose first routes cross fewest); along
+   `down` or `up` a layer too wide for it gives nodes to the next layer.
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
-caller measures them) nor of routes (geometry/route.py draws the edges afterwards).
+caller measures them); geometry/route.py draws the edges afterwards (layout routes them
+only to choose a fold).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import combinations, pairwise, product
 
 from .across import GAP, Across
+from .crossings import count
 from .layers import Item, Layered, layered
 from .order import FIRST, LAST, Orderer, _units, order_layers, parts
+from .route import Ends, route_edges
 
 __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
            "extent_of", "layout", "sides_between_rows", "snap"]
@@ -49,6 +54,9 @@ PAGE_WIDTH = 1240.0
 TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
 TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
 FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
+FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
+OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
+SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
 
 Box = tuple[float, float, float, float]   # x, y, width, height
 Groups = Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]]
@@ -198,13 +206,8 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
     edges pass to the next row and no group's frame is cut (the latest such place; a
     shorter row rather than a group cut); a group too long for one row starts a row and
     ends one (rows of its own)."""
-    member = [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
-              for layer in screen]
-    passing = [0] * len(screen)
-    where = {layer: k for k, layer in enumerate(screen)}
-    for a, b, _ in plan.result.edges:
-        k = min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])
-        passing[k] += 1
+    member = _members(plan, screen)
+    passing = _passing(plan, screen)
     rows, start = [], 0
     bounds = _long_groups(plan, screen, gaps, width)
     while start < len(screen):
@@ -229,6 +232,21 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
         rows.append(screen[start:cut])
         start = cut
     return rows
+
+
+def _members(plan: Plan, screen: list[int]) -> list[set[str]]:
+    """The groups with a member in each layer (in screen order)."""
+    return [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
+            for layer in screen]
+
+
+def _passing(plan: Plan, screen: list[int]) -> list[int]:
+    """How many edges pass from each layer (in screen order) to the next."""
+    passing = [0] * len(screen)
+    where = {layer: k for k, layer in enumerate(screen)}
+    for a, b, _ in plan.result.edges:
+        passing[min(where[_layer_of(plan, a)], where[_layer_of(plan, b)])] += 1
+    return passing
 
 
 def _long_groups(plan: Plan, screen: list[int], gaps: list[float], width: float) -> set[int]:
@@ -333,7 +351,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
         if not plan.along_x and not _narrower(plan, budget, least):
             break
     plan = _outside(plan, lambda outer: Plan(nodes, sizes, *args, least, outer))
-    boxes = _boxes(plan, budget)
+    boxes = _boxes(plan, budget, args[0])
     boxes.outer = _outer_sides(plan, edges, kept)
     return boxes
 
@@ -420,17 +438,82 @@ def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: li
     return False
 
 
-def _boxes(plan: Plan, budget: float) -> Boxes:
+def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]]) -> Boxes:
     screen = list(range(len(plan.order)))
     if plan.direction in ("left", "up"):
         screen.reverse()
     gaps = plan.gaps(screen)
     if plan.along_x:
-        rows = rows_of(plan, screen, gaps, budget)
-        if len(rows) > 1:
-            _toward_rows(plan, rows)
-        return place_rows(plan, rows, screen, gaps)
+        return place_rows(plan, _fold(plan, screen, gaps, budget, edges), screen, gaps)
     return place_rows(plan, [screen], screen, gaps, budget)
+
+
+def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
+          edges: list[tuple[str, str]]) -> list[list[int]]:
+    """The rows of a drawing too long for one: rows_of's, or another cut set into as
+    many rows that rows_of would also accept (no group cut, each row but the last at
+    least `width` / SHORTEST), the FOLD_TRIES fewest edges pass first; each with the
+    items of its layers ordered toward the rows both ways (_toward_rows' `lean`): the
+    one whose routes (geometry/route.py, from the sides `figure layout` starts from)
+    cross fewest (_crossed), the first on a tie. The layers are left in its order."""
+    first = rows_of(plan, screen, gaps, width)
+    if len(first) <= 1:
+        return first
+    options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first))
+                         if rows != first][:FOLD_TRIES]
+    order = plan.order
+    best: tuple[int, list[list[int]], list[list[Item]]] | None = None
+    previous: list[list[Item]] = []
+    for rows, lean in product(options, (1, 2)):
+        plan.order = [list(layer) for layer in order]
+        _toward_rows(plan, rows, lean)
+        if lean == 2 and plan.order == previous:
+            continue
+        previous = plan.order
+        crossed = _crossed(plan, place_rows(plan, rows, screen, gaps), edges)
+        if best is None or crossed < best[0]:
+            best = (crossed, rows, plan.order)
+        if crossed == 0:
+            break
+    plan.order = best[2]
+    return best[1]
+
+
+def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
+              many: int) -> list[list[list[int]]]:
+    """Every cut of `screen` into `many` rows that rows_of's rules allow, fewest edges
+    passing the cuts first."""
+    member = _members(plan, screen)
+    passing = _passing(plan, screen)
+    bounds = _long_groups(plan, screen, gaps, width)
+    found = []
+    for cuts in combinations(range(1, len(screen)), many - 1):
+        if not bounds <= set(cuts) or any(member[c - 1] & member[c] for c in cuts):
+            continue
+        ends = [0, *cuts, len(screen)]
+        lengths = [_length(plan, screen[a:b], screen, gaps) for a, b in pairwise(ends)]
+        if max(lengths) <= width and min(lengths[:-1]) >= width / SHORTEST:
+            found.append((sum(passing[c - 1] for c in cuts),
+                          [screen[a:b] for a, b in pairwise(ends)]))
+    return [rows for _, rows in sorted(found, key=lambda option: option[0])]
+
+
+def _crossed(plan: Plan, boxes: Boxes, edges: list[tuple[str, str]]) -> int:
+    """How many times the routes of these boxes' edges cross, each edge from the sides
+    `figure layout` gives it to start with, and OUTSIDE for each route but a feedback
+    edge's that runs round the outside of the boxes (as geometry/untangle.py weighs it)."""
+    sides = {**_outer_sides(plan, edges, list(range(len(edges)))),
+             **sides_between_rows(boxes, boxes.row, edges, plan.direction)}
+    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    width, height = extent_of(list(boxes.values()))
+    routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
+    left, top = (min(box[k] for box in boxes.values()) for k in (0, 1))
+    right, bottom = (max(box[k] + box[k + 2] for box in boxes.values()) for k in (0, 1))
+    outside = sum(1 for number, route in enumerate(routes)
+                  if route.ok and number not in plan.result.reversed
+                  and any(not (left <= x <= right and top <= y <= bottom)
+                          for x, y in route.points))
+    return count([route.points for route in routes if route.ok]) + OUTSIDE * outside
 
 
 def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
@@ -449,10 +532,11 @@ def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
     return sides
 
 
-def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
+def _toward_rows(plan: Plan, rows: list[list[int]], lean: int = 1) -> None:
     """In a folded drawing, the items whose edges go on to the next row last in their
     layers (nearest the gap the edges take), those whose edges come from the row
-    before first, so that those edges cross none of the row's own."""
+    before first, so that those edges cross none of the row's own; with `lean` 2 an
+    item with an edge of its own to a later row goes last whatever else it joins."""
     row_of = {layer: r for r, row in enumerate(rows) for layer in row}
     part = parts(plan.result, plan.group_of)
     layer_of = {item: i for i, layer in enumerate(plan.order) for item in layer}
@@ -461,6 +545,8 @@ def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
         linked.setdefault(a, []).append(b)
         linked.setdefault(b, []).append(a)
     for r, row in enumerate(rows):
+        later = {item for a, b, number in plan.result.edges for item in (a, b)
+                 if max(row_of[k] for k in plan.result.span[number]) > r}
         on: set[Item] = set()
         back: set[Item] = set()
         for layer in reversed(row):
@@ -474,7 +560,8 @@ def _toward_rows(plan: Plan, rows: list[list[int]]) -> None:
             units.sort(key=lambda unit: (part.get(unit[0], 0),
                                          max(plan.pinned.get(i, 1) for i in unit),
                                          any(i in on for i in unit)
-                                         - any(i in back for i in unit)))
+                                         - any(i in back for i in unit)
+                                         + 2 * (lean - 1) * any(i in later for i in unit)))
             plan.order[layer] = [item for unit in units for item in unit]
 
 
