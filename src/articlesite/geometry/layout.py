@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from itertools import combinations, pairwise, product
+from itertools import combinations, pairwise
 
 from .across import GAP, Across
 from .crossings import count
@@ -452,31 +452,44 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
           edges: list[tuple[str, str]]) -> list[list[int]]:
     """The rows of a drawing too long for one: rows_of's, or another cut set into as
     many rows that rows_of would also accept (no group cut, each row but the last at
-    least `width` / SHORTEST), the FOLD_TRIES fewest edges pass first; each with the
-    items of its layers ordered toward the rows both ways (_toward_rows' `lean`): the
-    one whose routes (geometry/route.py, from the sides `figure layout` starts from)
-    cross fewest (_crossed), the first on a tie. The layers are left in its order."""
+    least `width` / SHORTEST), the FOLD_TRIES fewest edges pass first: the one whose
+    routes (geometry/route.py, from the sides `figure layout` starts from) cross fewest
+    (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
+    rows the other way (_toward_rows' `lean` 2) if that crosses fewer. The layers are
+    left in the order chosen."""
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
         return first
     options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first))
                          if rows != first][:FOLD_TRIES]
     order = plan.order
-    best: tuple[int, list[list[int]], list[list[Item]]] | None = None
-    previous: list[list[Item]] = []
-    for rows, lean in product(options, (1, 2)):
-        plan.order = [list(layer) for layer in order]
-        _toward_rows(plan, rows, lean)
-        if lean == 2 and plan.order == previous:
-            continue
-        previous = plan.order
-        crossed = _crossed(plan, place_rows(plan, rows, screen, gaps), edges)
-        if best is None or crossed < best[0]:
-            best = (crossed, rows, plan.order)
-        if crossed == 0:
+    best = None
+    for rows in options:
+        tried = _tried(plan, order, rows, 1, screen, gaps, edges)
+        best = tried if best is None or tried[0] < best[0] else best
+        if not best[0]:
             break
+    if best[0]:
+        other = _tried(plan, order, best[1], 2, screen, gaps, edges)
+        best = other if other[0] < best[0] else best
     plan.order = best[2]
     return best[1]
+
+
+def _tried(plan: Plan, order: list[list[Item]], rows: list[list[int]], lean: int,
+           screen: list[int], gaps: list[float], edges: list[tuple[str, str]]
+           ) -> tuple[float, list[list[int]], list[list[Item]]]:
+    """(_crossed, the rows, the layers' order) of a fold, its layers in `order`
+    ordered toward its rows (math.inf for `lean` 2 if that orders them as 1 does)."""
+    plan.order = [list(layer) for layer in order]
+    _toward_rows(plan, rows, lean)
+    if lean != 1:
+        plan.order, other = [list(layer) for layer in order], plan.order
+        _toward_rows(plan, rows, 1)
+        if plan.order == other:   # no other order: nothing to route
+            return math.inf, rows, other
+        plan.order = other
+    return _crossed(plan, place_rows(plan, rows, screen, gaps), edges), rows, plan.order
 
 
 def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
