@@ -80,6 +80,9 @@ class Rerouter:
             points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
             if points is not None and (old is None or key(points) < key(old)):
                 better.append((key(points), (a, b), points))
+                if best is None or better[-1][0] < best[0]:
+                    best = better[-1]
+                    limit = min(limit, _limit(best))
         better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
                                       SIDES.index(item[1][1])))
         if better:
