@@ -24,7 +24,7 @@ from .crossings import between
 from .grid import BEND, OUT, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
-SAVED = 400.0   # px longer a route may be for each crossing it saves
+SAVED = 100.0   # px longer a route may be for each crossing it saves
 
 Extent = tuple[float, float, float, float]
 
