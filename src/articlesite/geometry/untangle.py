@@ -39,7 +39,7 @@ from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
 ROUTED = 100    # edges routed by whole scorings (the figure routed as the build does), at most
-EVERY = 40      # edges routed by the every-pair scorings at the end, at most
+EVERY = 20      # edges routed by the every-pair scorings at the end, at most
 MOST = 4        # edges to blame tried alone in one round, at most
 TOP = 2         # pairs of sides of one edge scored whole when all together did no better
 BENDS = 0.6     # a bend weighs as much as this many labels with no free place
