@@ -228,16 +228,19 @@ class Grid:
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
         runs through across the step costs CROSS."""
         free, offset, px, py = self._moves()
-        used, table, runs, nx = self.used, _BENDS[arrive], self.runs, self.nx
-        i0, i1, j0, j1 = window or (0, nx - 1, 0, len(self.ys) - 1)
+        used, table = self.used, _BENDS[arrive]
+        inside = self._inside(window)
         gx, gy = px[goal], py[goal]
         first = start * 4 + heading
         best = {first: 0.0}
         came: dict[int, int] = {}
         todo = [(_lower_bound(gx, gy, arrive)(px[start], py[start], heading), -0.0, first)]
         back = (arrive + 2) % 4
+        pop, push, get = heapq.heappop, heapq.heappush, best.get
+        turns = ((0, 1, 3), (1, 2, 0), (2, 3, 1), (3, 0, 2))
+        crossed = (self.runs[1], self.runs[0])     # runs across a step of each axis
         while todo:
-            bound, cost, state = heapq.heappop(todo)
+            bound, cost, state = pop(todo)
             if bound >= limit:
                 return None
             cost = -cost
@@ -247,32 +250,44 @@ class Grid:
                 continue
             point, d = state >> 2, state & 3
             cx, cy = px[point], py[point]
-            for turn in (d, (d + 1) & 3, (d + 3) & 3):
+            for turn in turns[d]:
                 if not free[turn][point]:
                     continue
                 step = point + offset[turn]
-                if window is not None and not (i0 <= step % nx <= i1 and j0 <= step // nx <= j1):
+                if inside is not None and not inside[step]:
                     continue
                 x, y = px[step], py[step]
-                length = abs(x - cx) + abs(y - cy)
+                length = x - cx + y - cy if turn < 2 else cx - x + cy - y
                 if used:
-                    key = (point if turn < 2 else step) * 2 + (turn & 1)
-                    length *= 1 + SHARED * used.get(key, 0)
-                    if runs[1 - (turn & 1)][step]:
+                    length *= 1 + SHARED * used.get((point if turn < 2 else step) * 2
+                                                    + (turn & 1), 0)
+                    if crossed[turn & 1][step]:
                         length += CROSS
                 new = cost + length + (BEND if turn != d else 0.0)
                 state2 = step * 4 + turn
-                if new < best.get(state2, _INF):
+                if new < get(state2, _INF):
                     best[state2] = new
                     came[state2] = state
                     dx, dy = gx - x, gy - y
-                    heapq.heappush(todo, (new + abs(dx) + abs(dy) + table[
-                        turn * 9 + ((dx > 0) - (dx < 0) + 1) * 3 + (dy > 0) - (dy < 0) + 1],
-                        -new, state2))
+                    push(todo, (new + (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
+                                + table[turn * 9 + ((dx > 0) - (dx < 0) + 1) * 3
+                                        + (dy > 0) - (dy < 0) + 1], -new, state2))
                     if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
-                        heapq.heappush(todo, (done, -done, -1 - state2))
+                        push(todo, (done, -done, -1 - state2))
         return None
+
+    def _inside(self, window: tuple | None) -> bytearray | None:
+        """For each grid point, whether it lies within `window` (None: no window)."""
+        if window is None:
+            return None
+        i0, i1, j0, j1 = window
+        nx = self.nx
+        inside = bytearray(nx * len(self.ys))
+        row = b"\x01" * (i1 - i0 + 1)
+        for j in range(j0, j1 + 1):
+            inside[j * nx + i0:j * nx + i1 + 1] = row
+        return inside
 
 
 def _lower_bound(gx: float, gy: float, arrive: int):

@@ -5,13 +5,15 @@ whole figure is routed again to make sure).
 The routes given (the router's, nudged) are marked on one grid made of the figure's
 boxes and every port, and of a free port on each side of the ends of the edges that may
 be tried; an edge tried is taken off, then routed from each pair of its allowed sides
-(free ports, as route.py's other-sides search takes them), in order of their ports'
-distance, each search bounded by what the best so far costs (its length and bends, and
-SAVED px for each crossing it has: a route may be that much longer for each crossing it
-saves; a search costs as the router's do, so that it finds the route the router would
-take from those sides). Crossings are counted
-against the routes whose extent meets the new route's (crossings.between). Pure and
-deterministic.
+(free ports, as route.py's other-sides search takes them) or, of more than SKETCHED
+pairs, from the SKETCHED whose sketch costs least (the cheaper of the two L-shaped
+routes between the points just out from the ports, with no search: its length, bends
+and SAVED for each crossing of the others' routes), in order of their ports' distance,
+each search bounded by what the best so far costs (its length and bends, and SAVED px
+for each crossing it has: a route may be that much longer for each crossing it saves;
+a search costs as the router's do, so that it finds the route the router would take
+from those sides). Crossings are counted against the routes whose extent meets the new
+route's (crossings.between). Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import pairwise
 
 from .crossings import between
-from .grid import BEND, OUT, Grid, Point, Rect, box_of
+from .grid import BEND, OUT, STEP, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
-SAVED = 400.0   # px longer a route may be for each crossing it saves
+SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
+SAVED = 100.0   # px longer a route may be for each crossing it saves
 
 Extent = tuple[float, float, float, float]
 
@@ -39,6 +42,7 @@ class Rerouter:
         ids = sorted(nodes)
         self.index = {node: k for k, node in enumerate(ids)}
         self.nodes, self.edges, self.sides = nodes, edges, dict(sides)
+        self.margin = margin
         self.routes = {i: tuple(points) for i, points in routes.items()}
         self.taken = {p for points in self.routes.values() for p in (points[0], points[-1])}
         spare = [free_port(nodes[node], side, self.taken) for i in tried
@@ -76,10 +80,17 @@ class Rerouter:
                 choices.append((abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]), SIDES.index(a),
                                 SIDES.index(b), (a, b), (pa, pb)))
         own = (self.index[ends.source], self.index[ends.target])
+        if len(choices) > SKETCHED:
+            sketched = sorted((self._sketch(i, c[4][0], c[3][0], c[4][1], c[3][1]), c)
+                              for c in choices)
+            choices = [c for _, c in sketched[:SKETCHED]]
         for *_, (a, b), (pa, pb) in sorted(choices):
             points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
             if points is not None and (old is None or key(points) < key(old)):
                 better.append((key(points), (a, b), points))
+                if best is None or better[-1][0] < best[0]:
+                    best = better[-1]
+                    limit = min(limit, _limit(best))
         better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
                                       SIDES.index(item[1][1])))
         if better:
@@ -87,6 +98,21 @@ class Rerouter:
         elif old is not None:
             self._keep(i, self.sides[i], old, old)
         return [item[:2] for item in better]
+
+    def _sketch(self, i: int, pa: Point, a: str, pb: Point, b: str) -> float:
+        """What a route for edge i from port `pa` (side a) to `pb` (side b) would cost at
+        least, roughly, with no search: the cheaper of the two L-shaped routes between
+        the points just out from the ports, its length, BEND a bend and SAVED a crossing
+        with the others' routes."""
+        (ax, ay), (bx, by) = STEP[OUT[a]], STEP[OUT[b]]
+        ea = (pa[0] + ax * self.margin, pa[1] + ay * self.margin)
+        eb = (pb[0] + bx * self.margin, pb[1] + by * self.margin)
+        costs = []
+        for corner in ((eb[0], ea[1]), (ea[0], eb[1])):
+            points = _corners([pa, ea, corner, eb, pb])
+            costs.append(sum(abs(q[0] - p[0]) + abs(q[1] - p[1]) for p, q in pairwise(points))
+                         + BEND * (len(points) - 2) + SAVED * self.crossed(i, points))
+        return min(costs)
 
     def _keep(self, i: int, sides: tuple[str, str], points: Sequence[Point],
               old: Sequence[Point] | None) -> None:
@@ -96,6 +122,20 @@ class Rerouter:
         self.taken |= {points[0], points[-1]}
         self.extents[i] = _extent(points)
         self.grid.use(tuple(points))
+
+
+def _corners(points: list[Point]) -> list[Point]:
+    """The points of a polyline but those repeated or on a straight run."""
+    kept = [points[0]]
+    for point in points[1:]:
+        if point == kept[-1]:
+            continue
+        if len(kept) > 1 and (kept[-2][0] == kept[-1][0] == point[0]
+                              or kept[-2][1] == kept[-1][1] == point[1]):
+            kept[-1] = point
+        else:
+            kept.append(point)
+    return kept
 
 
 def _limit(best: tuple | None) -> float:

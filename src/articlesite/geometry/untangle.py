@@ -20,7 +20,9 @@ did best alone are scored whole on their own, the first that does better kept. U
 ROUNDS such rounds, while they find something better; then, while whole scorings are
 left (at most ROUTED edges routed by them in all: many for a small figure, few for a
 large one), each edge still to blame scored whole with each pair of its sides, as the
-light look may miss a pair. Deterministic: the same input gives the same sides.
+light look may miss a pair: at most EVERY edges routed so (what a small figure can
+afford; on the drafts of bench/layout_quality.py it found nothing for the large ones).
+Deterministic: the same input gives the same sides.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from .reroute import Rerouter
 from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
-ROUTED = 160    # edges routed by whole scorings (the figure routed as the build does), at most
+ROUTED = 100    # edges routed by whole scorings (the figure routed as the build does), at most
+EVERY = 20      # edges routed by the every-pair scorings at the end, at most
 MOST = 4        # edges to blame tried alone in one round, at most
 TOP = 2         # pairs of sides of one edge scored whole when all together did no better
 BENDS = 0.6     # a bend weighs as much as this many labels with no free place
@@ -81,7 +84,7 @@ class _Search:
     def __init__(self, nodes, edges, obstacles, bounds, outside_ok):
         self.nodes, self.edges, self.obstacles, self.bounds = nodes, edges, obstacles, bounds
         self.current = list(edges)
-        self.outside_ok, self.tries, self.routed = outside_ok, 0, 0
+        self.outside_ok, self.tries, self.routed, self.budget = outside_ok, 0, 0, ROUTED
         self.labels: list = []
         self.borders: list = []
         self.frames: list = []
@@ -154,10 +157,11 @@ class _Search:
             if kept is None:
                 break
             best = kept
+        self.budget = min(ROUTED, self.routed + EVERY)
         self._every_pair(best)
 
     def _spent(self) -> bool:
-        return self.routed + len(self.edges) > ROUTED
+        return self.routed + len(self.edges) > self.budget
 
     def _every_pair(self, best: tuple) -> None:
         """While whole scorings are left: each edge to blame, most blamed first, scored
