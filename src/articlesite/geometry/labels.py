@@ -42,6 +42,7 @@ END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) i
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
 FALLBACK = 400   # with no free place: how many of the best places are weighed
+AMBIGUOUS = 2   # with no free place: a place nearer another route weighs as 2 lines crossed
 
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
@@ -70,19 +71,38 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
 
 def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
           lines: Sequence, bounds: Rect | None) -> Rect:
-    """The first place that meets nothing, not even `lines`; else the first that meets
-    nothing else; else the one that meets fewest things (the first such)."""
+    """The first place that meets nothing, not even `lines`, and lies nearer its own
+    route than any other; else the first that meets nothing else and is as near its own;
+    else the one that meets fewest things, a place nearer another route counting as
+    AMBIGUOUS things met (the first such)."""
     fallback = None
     every = others + own
     for box, on_route, _ in tries:
-        if _free(box, taken, others if on_route else every, bounds):
+        if _free(box, taken, others if on_route else every, bounds) and _own(box, own, others):
             if not lines or _free(box, [], lines, None):
                 return box
             fallback = fallback or box
     if fallback is not None:
         return fallback
     return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
-                                                     bounds))[0]
+                                                     bounds)
+               + AMBIGUOUS * (not _own(t[0], own, others)))[0]
+
+
+def _own(box: Rect, own: list, others: list) -> bool:
+    """Whether `box` reads as its own route's label: it lies GAP px from it (or on it),
+    or, further out, no other route comes nearer it than its own (a label moved out
+    beside another edge reads as that one's)."""
+    mine = min(_distance(box, s) for s in own)
+    return mine <= GAP + 0.5 or all(_distance(box, s) >= mine for s in others)
+
+
+def _distance(box: Rect, s: Extent) -> float:
+    """How far a horizontal or vertical segment lies from `box` (0: they meet)."""
+    x, y, w, h = box
+    dx = max(0.0, x - s[2], s[0] - x - w)
+    dy = max(0.0, y - s[3], s[1] - y - h)
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
