@@ -26,6 +26,7 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 PADDING = 15.0       # px between the members' bounding box and the frame
 TITLE_INSET = 6.0    # px from the frame's top-left corner to the title's box
 TITLE_GAP = 24.0     # px between the title's box and the highest member
+LABEL_ROOM = 6.0     # px between a member edge's label and the frame grown to hold it
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,53 @@ def frame_of(members: Sequence[Rect], title: tuple[float, float]) -> Frame:
     width = max(w + left + right, title[0] + 2 * TITLE_INSET)
     frame = (x - left, y - top, width, h + top + bottom)
     return Frame(frame, (frame[0] + TITLE_INSET, frame[1] + TITLE_INSET, title[0], title[1]))
+
+
+def holding(frame: Frame, labels: Sequence[Rect], keep: Sequence[Rect] = (),
+            routes: Sequence[Sequence[tuple[float, float]]] = ()) -> Frame:
+    """The frame grown to hold `labels` (those of the edges between its members)
+    LABEL_ROOM px inside its border, its title moved with its top-left corner; or the
+    frame as it was if the grown one would meet one of `keep` (other frames, the nodes
+    outside it) or bring a border, or the title, onto one of `routes`."""
+    x, y, w, h = frame.box
+    left = min([x] + [b[0] - LABEL_ROOM for b in labels])
+    top = min([y] + [b[1] - LABEL_ROOM for b in labels])
+    right = max([x + w] + [b[0] + b[2] + LABEL_ROOM for b in labels])
+    bottom = max([y + h] + [b[1] + b[3] + LABEL_ROOM for b in labels])
+    box = (left, top, right - left, bottom - top)
+    if box == frame.box:
+        return frame
+    title = (left + TITLE_INSET, top + TITLE_INSET, frame.title[2], frame.title[3])
+    if any(overlaps(box, other, 0.0) for other in keep) or _near_border(box, frame.box, routes):
+        return frame
+    if any(_meets(a, b, title) for points in routes for a, b in pairwise(points)):
+        return frame
+    return Frame(box, title)
+
+
+def _near_border(box: Rect, old: Rect, routes: Sequence[Sequence[tuple[float, float]]]) -> bool:
+    """Whether a moved border of `box` (one not where `old` has it) runs along a route's
+    run, within LABEL_ROOM px of it: the two lines would read as one."""
+    x, y, w, h = box
+    sides = [(0, x, y, y + h), (0, x + w, y, y + h), (1, y, x, x + w), (1, y + h, x, x + w)]
+    before = [old[0], old[0] + old[2], old[1], old[1] + old[3]]
+    for (axis, at, low, high), was in zip(sides, before, strict=True):
+        if at == was:
+            continue
+        for points in routes:
+            for a, b in pairwise(points):
+                span = sorted((a[1 - axis], b[1 - axis]))
+                if a[axis] == b[axis] and abs(a[axis] - at) < LABEL_ROOM and \
+                        span[0] < high and span[1] > low:
+                    return True
+    return False
+
+
+def _meets(a: tuple[float, float], b: tuple[float, float], box: Rect) -> bool:
+    """Whether a horizontal or vertical run from a to b meets `box`."""
+    x, y, w, h = box
+    return (min(a[0], b[0]) < x + w and max(a[0], b[0]) > x
+            and min(a[1], b[1]) < y + h and max(a[1], b[1]) > y)
 
 
 def overlaps(a: Rect, b: Rect, slack: float = 0.5) -> bool:
