@@ -64,3 +64,13 @@ def test_a_frame_does_not_grow_over_another_node(tmp_path):
     assert group.box[0] == frame_of(members, (40, 20)).box[0]
     assert not overlaps(group.box, next((n.x, n.y, n.w, n.h) for n in figure.nodes
                                         if n.id == "c"), 0.0)
+
+
+def test_a_frame_does_not_grow_beyond_the_canvas(tmp_path):
+    """The canvas 318 px wide: the right label fits it (to 314), its frame would not."""
+    path = tmp_path / "pair.yaml"
+    path.write_text(PAIR.replace("OTHER\n", "").replace("width: 400", "width: 318"))
+    problems = Problems(tmp_path)
+    figure = load_figure(FigureFile("pair", path, digest(path.read_bytes())), problems)
+    [group] = figure.groups
+    assert group.box[0] + group.box[2] <= 318

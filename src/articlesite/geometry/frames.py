@@ -60,11 +60,13 @@ def frame_of(members: Sequence[Rect], title: tuple[float, float]) -> Frame:
 
 
 def holding(frame: Frame, labels: Sequence[Rect], keep: Sequence[Rect] = (),
-            routes: Sequence[Sequence[tuple[float, float]]] = ()) -> Frame:
+            routes: Sequence[Sequence[tuple[float, float]]] = (),
+            bounds: Rect | None = None) -> Frame:
     """The frame grown to hold `labels` (those of the edges between its members)
     LABEL_ROOM px inside its border, its title moved with its top-left corner; or the
     frame as it was if the grown one would meet one of `keep` (other frames, the nodes
-    outside it) or bring a border, or the title, onto one of `routes`."""
+    outside it), leave `bounds` (the canvas) or bring a border, or the title, onto one
+    of `routes`."""
     x, y, w, h = frame.box
     left = min([x] + [b[0] - LABEL_ROOM for b in labels])
     top = min([y] + [b[1] - LABEL_ROOM for b in labels])
@@ -75,6 +77,10 @@ def holding(frame: Frame, labels: Sequence[Rect], keep: Sequence[Rect] = (),
         return frame
     title = (left + TITLE_INSET, top + TITLE_INSET, frame.title[2], frame.title[3])
     if any(overlaps(box, other, 0.0) for other in keep) or _near_border(box, frame.box, routes):
+        return frame
+    if bounds is not None and not (bounds[0] <= left and bounds[1] <= top and
+                                   right <= bounds[0] + bounds[2] and
+                                   bottom <= bounds[1] + bounds[3]):
         return frame
     if any(_meets(a, b, title) for points in routes for a, b in pairwise(points)):
         return frame

@@ -456,7 +456,8 @@ def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Ed
     figure.edge_labels = edge_labels(routed, list(nodes.values()) + labels,
                                      (figure.width, figure.height),
                                      [group.box for group in figure.groups])
-    figure.groups = holding_labels(figure.groups, routed, figure.edge_labels, nodes)
+    figure.groups = holding_labels(figure.groups, routed, figure.edge_labels, nodes,
+                                   (0.0, 0.0, figure.width, figure.height))
     return routed
 
 

@@ -82,11 +82,11 @@ def framed(groups: Sequence[Checked], boxes: Mapping[str, Rect]) -> list[Group]:
 
 
 def holding_labels(groups: Sequence[Group], edges: Sequence, labels: Sequence,
-                   nodes: Mapping[str, Rect]) -> list[Group]:
+                   nodes: Mapping[str, Rect], canvas: Rect | None = None) -> list[Group]:
     """The groups, each frame grown to hold the labels (load/edge_labels.py's, by their
     edge's index in `edges`) of the edges between its members, where it can
     (geometry/frames.py `holding`): clear of the other frames, the other nodes and
-    the routes."""
+    the routes, inside `canvas`."""
     routes = [edge.points for edge in edges]
     found = list(groups)
     for i, group in enumerate(found):
@@ -97,7 +97,7 @@ def holding_labels(groups: Sequence[Group], edges: Sequence, labels: Sequence,
             continue
         keep = [g.box for j, g in enumerate(found) if j != i]
         keep += [box for node, box in nodes.items() if node not in members]
-        frame = holding(Frame(group.box, group.title_box), inside, keep, routes)
+        frame = holding(Frame(group.box, group.title_box), inside, keep, routes, canvas)
         found[i] = Group(group.id, group.title, group.members, frame.box, frame.title,
                          group.line)
     return found
