@@ -35,10 +35,19 @@ class Frame:
     title: Rect   # the title's box inside it
 
 
-def margins(title: tuple[float, float]) -> tuple[float, float, float, float]:
+def margins(title: tuple[float, float], labels: Sequence[tuple[float, float]] = (),
+            direction: str = "right") -> tuple[float, float, float, float]:
     """What a frame needs round its members' bounding box: left, top (the title band
-    included), right, bottom."""
-    return PADDING, TITLE_INSET + title[1] + TITLE_GAP, PADDING, PADDING
+    included), right, bottom; with the sizes of the labels of the edges between its
+    members, room for them beside the edges' runs (across the direction), as the
+    build grows the frame to hold them (`holding`): half the widest label beyond its
+    edge's port on either side (down or up), or half the highest below (right or left)."""
+    side = bottom = PADDING
+    if labels and direction in ("down", "up"):
+        side = max(PADDING, max(w for w, _ in labels) / 2 + LABEL_ROOM + PADDING)
+    elif labels:
+        bottom = max(PADDING, max(h for _, h in labels) / 2 + LABEL_ROOM + PADDING)
+    return side, TITLE_INSET + title[1] + TITLE_GAP, side, bottom
 
 
 def bounding(boxes: Sequence[Rect]) -> Rect:
