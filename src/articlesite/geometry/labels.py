@@ -1,6 +1,7 @@
 """Edge labels placed beside their routes (pure geometry).
 
     place_labels(routes, sizes, obstacles, at=(), bounds=None) -> list[Rect | None]
+    facing(route, box) -> "left" | "right" | "center"   (the text's alignment in its box)
 
 - `routes`: every routed edge's points, in the figure's order (those without a label
   too: no label may lie on another edge);
@@ -243,6 +244,20 @@ def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
                for other in taken if overlaps(grown, other, 0.0))
     edges = (grown[0], grown[1], grown[0] + grown[2], grown[1] + grown[3])
     return hits + sum(1 for s in segments if _meets(s, edges))
+
+
+def facing(points: Sequence[Point], box: Rect) -> str:
+    """How a label's text lines up in its box (sized to its longest language) so that
+    a shorter one stays beside its route: "left" for a box right of the vertical run
+    nearest it, "right" for one left of it, else "center" (beside a horizontal run, or
+    on the route)."""
+    x, w = box[0], box[2]
+    (ax, ay), (bx, by) = min(pairwise(points), key=lambda s: _distance(box, _extent(s)))
+    if ax != bx or ay == by:   # a horizontal run (or a point)
+        return "center"
+    if x >= ax:
+        return "left"
+    return "right" if x + w <= ax else "center"
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float],
