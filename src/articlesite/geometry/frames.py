@@ -8,11 +8,15 @@ between it and the highest member: room for a route between the two, as the rout
 10 px from each (an edge into the top of a member below the title). A title wider than
 the members makes the frame wider.
 
-    margins((w, h))                        -> (left, top, right, bottom) round the members
+    margins((w, h), labels, direction)     -> (left, top, right, bottom) round the members
     frame_of([box, ...], (w, h))           -> Frame(box, title)
+    holding(frame, labels, keep, routes, bounds) -> the frame grown to hold its labels
 
-Layout (geometry/layout.py) is given `margins` per group to leave room for the frame;
-the build draws `frame_of`; the router is given the title's box as an obstacle.
+Layout (geometry/layout.py) is given `margins` per group to leave room for the frame
+and for the labels of the edges between its members; the build draws `frame_of`, the
+router is given the title's box as an obstacle, and once the edge labels are placed
+(geometry/labels.py) the build grows each frame to hold its own edges' labels
+(`holding`) where that meets nothing.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ inside the bounds. Where: beside the route's longest straight run that holds the
 GAP px from it, from the run's middle outwards, on the run's upper or right side first;
 else on that run, centred on the line (which it then breaks, as its background hides
 it); else next to the end the edge names first (its source); else further out beside
-any run. The first place that meets nothing is taken, and one that also keeps off
+any run, but not where another route lies nearer the label than its own (it would read
+as that edge's label). The first place that meets nothing is taken, and one that also keeps off
 `lines` is preferred (of any kind: a label breaking its line rather than one on a
 frame's border); a label no free place is found for goes where it meets least
 (a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
