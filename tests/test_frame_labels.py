@@ -74,3 +74,21 @@ def test_a_frame_does_not_grow_beyond_the_canvas(tmp_path):
     figure = load_figure(FigureFile("pair", path, digest(path.read_bytes())), problems)
     [group] = figure.groups
     assert group.box[0] + group.box[2] <= 318
+
+
+def test_a_frame_holds_a_loop_between_its_members(tmp_path):
+    """An edge between two members that runs round beside them (right side to right
+    side) stays inside their stage's frame, as a designer draws it."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(PAIR.replace("OTHER\n", "").replace(
+        "  - {from: c, to: d}\n", "").replace(
+        "  - {from: a, to: b, label: go, label_box: [100, 20]}\n",
+        "  - {from: a.right, to: b.right}\n"))
+    problems = Problems(tmp_path)
+    figure = load_figure(FigureFile("loop", path, digest(path.read_bytes())), problems)
+    assert not problems, problems
+    [group] = figure.groups
+    loop = figure.edges[0].points
+    x, y, w, h = group.box
+    assert max(p[0] for p in loop) > 240 + 15   # it runs beyond the members' padding
+    assert all(x < p[0] < x + w and y < p[1] < y + h for p in loop), (loop, group.box)

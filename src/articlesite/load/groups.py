@@ -81,18 +81,24 @@ def framed(groups: Sequence[Checked], boxes: Mapping[str, Rect]) -> list[Group]:
     return found
 
 
+ROUTE_ROOM = 6.0   # px more than a label's room between a route and the frame grown for it
+
+
 def holding_labels(groups: Sequence[Group], edges: Sequence, labels: Sequence,
                    nodes: Mapping[str, Rect], canvas: Rect | None = None) -> list[Group]:
     """The groups, each frame grown to hold the labels (load/edge_labels.py's, by their
-    edge's index in `edges`) of the edges between its members, where it can
+    edge's index in `edges`) and the routes of the edges between its members (a
+    member's loop round another does not leave its stage), where it can
     (geometry/frames.py `holding`): clear of the other frames, the other nodes and
     the routes, inside `canvas`."""
     routes = [edge.points for edge in edges]
     found = list(groups)
     for i, group in enumerate(found):
         members = set(group.members)
-        inside = [(label.x, label.y, label.w, label.h) for label in labels
-                  if edges[label.edge].source in members and edges[label.edge].target in members]
+        own = [n for n, edge in enumerate(edges)
+               if edge.source in members and edge.target in members]
+        inside = [(label.x, label.y, label.w, label.h) for label in labels if label.edge in own]
+        inside += [_around(edges[n].points) for n in own]
         if not inside:
             continue
         keep = [g.box for j, g in enumerate(found) if j != i]
@@ -101,3 +107,10 @@ def holding_labels(groups: Sequence[Group], edges: Sequence, labels: Sequence,
         found[i] = Group(group.id, group.title, group.members, frame.box, frame.title,
                          group.line)
     return found
+
+
+def _around(points: Sequence[tuple[float, float]]) -> Rect:
+    """A route's bounding box, ROUTE_ROOM px out."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) - ROUTE_ROOM, min(ys) - ROUTE_ROOM, max(xs) - min(xs) + 2 * ROUTE_ROOM,
+            max(ys) - min(ys) + 2 * ROUTE_ROOM)
