@@ -162,10 +162,20 @@
     var right = Math.max.apply(null, boxes.map(function (b) { return b[0] + b[2]; }));
     var bottom = Math.max.apply(null, boxes.map(function (b) { return b[1] + b[3]; }));
     var band = INSET + size[1] + TITLE_GAP;
-    el.style.left = px(left - PADDING);
-    el.style.top = px(top - band);
-    el.style.width = px(Math.max(right - left + 2 * PADDING, size[0] + 2 * INSET));
-    el.style.height = px(bottom - top + band + PADDING);
+    var box = [left - PADDING, top - band, Math.max(right - left + 2 * PADDING, size[0] + 2 * INSET),
+               bottom - top + band + PADDING];
+    /* The build grew the frame round its own edges' labels and routes (load/groups.py):
+       that room is kept, side by side, as the members move. */
+    var grown = offsets[group.uid];
+    if (grown === undefined) {
+      var built = el.style.width ? boxOf(el) : box;
+      grown = offsets[group.uid] = [Math.max(0, box[0] - built[0]), Math.max(0, box[1] - built[1]),
+        Math.max(0, built[0] + built[2] - box[0] - box[2]), Math.max(0, built[1] + built[3] - box[1] - box[3])];
+    }
+    el.style.left = px(box[0] - grown[0]);
+    el.style.top = px(box[1] - grown[1]);
+    el.style.width = px(box[2] + grown[0] + grown[2]);
+    el.style.height = px(box[3] + grown[1] + grown[3]);
   }
 
   function members(editor, group) {

@@ -143,7 +143,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                    for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)}
     title_sizes = {group["id"]: tuple(sizes.get(("group", group["id"])) or group["title_box"])
                    for group in groups}
-    framing = {group["id"]: (group.get("nodes") or [], margins(title_sizes[group["id"]]))
+    framing = {group["id"]: (group.get("nodes") or [], margins(
+        title_sizes[group["id"]], _inner_labels(group, ends, label_sizes), direction))
                for group in groups}
     laid = layout([node["id"] for node in drafts], sizes, ends, direction, feedback,
                   groups=framing, labels=label_sizes)
@@ -394,3 +395,11 @@ def css_of(root: Path) -> str:
     if css is None:
         raise UsageError("figure.css cannot be read: " + "; ".join(map(str, problems)))
     return css
+
+
+def _inner_labels(group: dict, ends: list, label_sizes: dict) -> list:
+    """The label sizes of the edges between the group's members (geometry/frames.py
+    `margins` leaves room for them)."""
+    members = set(group.get("nodes") or [])
+    return [size for i, size in label_sizes.items()
+            if ends[i][0] in members and ends[i][1] in members]

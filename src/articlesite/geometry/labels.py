@@ -1,6 +1,7 @@
 """Edge labels placed beside their routes (pure geometry).
 
     place_labels(routes, sizes, obstacles, at=(), bounds=None) -> list[Rect | None]
+    facing(route, box) -> "left" | "right" | "center"   (the text's alignment in its box)
 
 - `routes`: every routed edge's points, in the figure's order (those without a label
   too: no label may lie on another edge);
@@ -19,7 +20,8 @@ inside the bounds. Where: beside the route's longest straight run that holds the
 GAP px from it, from the run's middle outwards, on the run's upper or right side first;
 else on that run, centred on the line (which it then breaks, as its background hides
 it); else next to the end the edge names first (its source); else further out beside
-any run. The first place that meets nothing is taken, and one that also keeps off
+any run, but not where another route lies nearer the label than its own (it would read
+as that edge's label). The first place that meets nothing is taken, and one that also keeps off
 `lines` is preferred (of any kind: a label breaking its line rather than one on a
 frame's border); a label no free place is found for goes where it meets least
 (a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
@@ -42,6 +44,7 @@ END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) i
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
 FALLBACK = 400   # with no free place: how many of the best places are weighed
+AMBIGUOUS = 2   # with no free place: a place nearer another route weighs as 2 lines crossed
 
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
@@ -70,19 +73,38 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
 
 def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
           lines: Sequence, bounds: Rect | None) -> Rect:
-    """The first place that meets nothing, not even `lines`; else the first that meets
-    nothing else; else the one that meets fewest things (the first such)."""
+    """The first place that meets nothing, not even `lines`, and lies nearer its own
+    route than any other; else the first that meets nothing else and is as near its own;
+    else the one that meets fewest things, a place nearer another route counting as
+    AMBIGUOUS things met (the first such)."""
     fallback = None
     every = others + own
     for box, on_route, _ in tries:
-        if _free(box, taken, others if on_route else every, bounds):
+        if _free(box, taken, others if on_route else every, bounds) and _own(box, own, others):
             if not lines or _free(box, [], lines, None):
                 return box
             fallback = fallback or box
     if fallback is not None:
         return fallback
     return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
-                                                     bounds))[0]
+                                                     bounds)
+               + AMBIGUOUS * (not _own(t[0], own, others)))[0]
+
+
+def _own(box: Rect, own: list, others: list) -> bool:
+    """Whether `box` reads as its own route's label: it lies GAP px from it (or on it),
+    or, further out, no other route comes nearer it than its own (a label moved out
+    beside another edge reads as that one's)."""
+    mine = min(_distance(box, s) for s in own)
+    return mine <= GAP + 0.5 or all(_distance(box, s) >= mine for s in others)
+
+
+def _distance(box: Rect, s: Extent) -> float:
+    """How far a horizontal or vertical segment lies from `box` (0: they meet)."""
+    x, y, w, h = box
+    dx = max(0.0, x - s[2], s[0] - x - w)
+    dy = max(0.0, y - s[3], s[1] - y - h)
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
@@ -223,6 +245,20 @@ def _hits(box: Rect, taken: list[Rect], segments: list[Extent],
                for other in taken if overlaps(grown, other, 0.0))
     edges = (grown[0], grown[1], grown[0] + grown[2], grown[1] + grown[3])
     return hits + sum(1 for s in segments if _meets(s, edges))
+
+
+def facing(points: Sequence[Point], box: Rect) -> str:
+    """How a label's text lines up in its box (sized to its longest language) so that
+    a shorter one stays beside its route: "left" for a box right of the vertical run
+    nearest it, "right" for one left of it, else "center" (beside a horizontal run, or
+    on the route)."""
+    x, w = box[0], box[2]
+    (ax, ay), (bx, by) = min(pairwise(points), key=lambda s: _distance(box, _extent(s)))
+    if ax != bx or ay == by:   # a horizontal run (or a point)
+        return "center"
+    if x >= ax:
+        return "left"
+    return "right" if x + w <= ax else "center"
 
 
 def crosses(a: Point, b: Point, box: tuple[float, float, float, float],

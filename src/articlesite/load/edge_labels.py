@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..geometry.labels import place_labels
+from ..geometry.labels import facing, place_labels
 
 Rect = tuple[float, float, float, float]
 
@@ -27,11 +27,14 @@ class EdgeLabel:
     h: float
     text: str          # dictionary key
     line: int | None = None
+    # the text's alignment in the box, toward its edge (geometry/labels.py `facing`):
+    # a language shorter than the longest stays beside the edge
+    align: str = "center"
 
     def moved(self, sx: Callable[[float], float], sy: Callable[[float], float],
               scale_w: float) -> EdgeLabel:
         return EdgeLabel(self.edge, sx(self.x), sy(self.y), self.w * scale_w,
-                         sy(self.y + self.h) - sy(self.y), self.text, self.line)
+                         sy(self.y + self.h) - sy(self.y), self.text, self.line, self.align)
 
 
 def edge_labels(edges: Sequence, obstacles: Sequence[Rect], canvas: tuple[float, float],
@@ -47,5 +50,5 @@ def edge_labels(edges: Sequence, obstacles: Sequence[Rect], canvas: tuple[float,
     boxes = place_labels([edge.points for edge in edges], sizes, obstacles,
                          at=[edge.label_at for edge in edges], bounds=(0.0, 0.0, *canvas),
                          lines=borders)
-    return [EdgeLabel(i, *box, edges[i].label, edges[i].line)
+    return [EdgeLabel(i, *box, edges[i].label, edges[i].line, facing(edges[i].points, box))
             for i, box in enumerate(boxes) if box is not None]

@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Problems, command, did_you_mean, hint
 from .edge_ends import edge_geometry
 from .edge_labels import EdgeLabel, edge_labels
-from .groups import Group, check_groups, framed
+from .groups import Group, check_groups, framed, holding_labels
 from .schema import (
     Context,
     ListOf,
@@ -456,6 +456,8 @@ def _edges(figure: Figure, edges: list, ids: set, problems: Problems) -> list[Ed
     figure.edge_labels = edge_labels(routed, list(nodes.values()) + labels,
                                      (figure.width, figure.height),
                                      [group.box for group in figure.groups])
+    figure.groups = holding_labels(figure.groups, routed, figure.edge_labels, nodes,
+                                   (0.0, 0.0, figure.width, figure.height))
     return routed
 
 
