@@ -187,7 +187,8 @@ def test_an_edge_label_slides_along_its_edge_and_labels_come_and_go_in_the_bar(p
     assert 390 - 4 <= box[0] <= 390 + 8 and 140 < box[1] < 240, box
 
 
-def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page, project):
+def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page, project,
+                                                                         served):
     figure = open_editor(page, "ja")
     before = {name: (project / name).read_text(encoding="utf-8") for name in (SPEC, TEXTS)}
     figure.locator('[data-node="learn"]').click()
@@ -205,7 +206,8 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/groupsui-ja-group.png")
     figure.get_by_role("button", name="保存").click()
-    assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before[SPEC])
+    assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before[SPEC]), \
+        (message(figure), served.output()[-3000:])
     assert poll(lambda: (project / TEXTS).read_text(encoding="utf-8") != before[TEXTS])
     spec_diff = changed_lines(before[SPEC], (project / SPEC).read_text(encoding="utf-8"))
     size = spec["groups"][1]["title_box"]

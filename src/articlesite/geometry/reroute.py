@@ -27,7 +27,7 @@ from .grid import BEND, OUT, STEP, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
 SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
-SAVED = 100.0   # px longer a route may be for each crossing it saves
+SAVED = 200.0   # px longer a route may be for each crossing it saves
 
 Extent = tuple[float, float, float, float]
 
