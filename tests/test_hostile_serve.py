@@ -235,7 +235,8 @@ def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp
     output = result.stdout + result.stderr
     assert "2 files left out of the site:" in output
     for name in ("diagram.svg", "demo.html"):
-        assert f"content/loop/{name}: not published: an HTML or SVG file runs scripts" in output
+        assert f"content/loop/{name}: not published: an HTML file, or an SVG with a script " \
+               "in it, runs scripts" in output
         assert not (root / "site/assets/loop" / name).exists()
     assert "publish_html_and_svg: true" in output
 
@@ -254,6 +255,41 @@ def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp
     result = run_build(root)
     assert result.returncode == 1
     assert "publish_html_and_svg must be true or false, not 'yes please'" in result.stderr
+
+
+# A drawing as tools export it (a raster image inside), then each way an SVG may hold a
+# script when opened alone: only the first is published.
+DRAWING = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+           ' width="30" height="10"><style>rect {{ fill: #333 }}</style><rect width="30" '
+           'height="10"/><image xlink:href="data:image/png;base64,iVBORw0KGgo=" width="1" '
+           'height="1"/>{}</svg>')
+SCRIPTING = ['<a xlink:href=" java\tscript:alert(1)"><text>x</text></a>',
+             '<g onclick="alert(1)"/>', '<foreignObject><p>x</p></foreignObject>',
+             '<svg:script xmlns:svg="http://www.w3.org/2000/svg">alert(1)</svg:script>',
+             '<a href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"/>',
+             '<set attributeName="href" to="javascript:alert(1)"/>']
+
+
+def test_an_svg_with_no_script_is_published_and_one_with_a_script_is_not(tmp_path: Path):
+    root = fixture_site("sources", tmp_path / "project")
+    folder = root / "content/loop"
+    names = [f"drawing-{n}.svg" for n in range(len(SCRIPTING) + 2)]
+    bodies = [DRAWING.format(""), *(DRAWING.format(part) for part in SCRIPTING),
+              '<!DOCTYPE svg [<!ENTITY a "b">]>' + DRAWING.format("&a;")]
+    for name, body in zip(names, bodies, strict=True):
+        (folder / name).write_text(body, "utf-8")
+    source = folder / "en.md"
+    source.write_text(source.read_text("utf-8") + "".join(
+        f"\n![Drawing {n}]({name})\n" for n, name in enumerate(names)), "utf-8")
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    output = result.stdout + result.stderr
+    assert (root / "site/assets/loop/drawing-0.svg").read_text("utf-8") == bodies[0]
+    assert "drawing-0.svg" not in output
+    assert f"{len(names) - 1} files left out of the site:" in output
+    for name in names[1:]:
+        assert f"content/loop/{name}: not published" in output
+        assert not (root / "site/assets/loop" / name).exists()
 
 
 def test_serve_gives_its_token_to_no_file_copied_from_an_article(tmp_path: Path):

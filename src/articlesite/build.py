@@ -413,8 +413,8 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
 def publish_files(run: Run, pages: dict[str, Entry], site: Site, warnings: list[Problem]
                   ) -> tuple[dict[str, Entry], dict[str, Entry]]:
     """The pages (without any search bundle's files) and the files articles reference,
-    published beside them, each with its entry. An HTML or SVG file (one that runs
-    scripts when opened) is left out, with a warning, unless site.yaml publishes them."""
+    published beside them, each with its entry. An HTML file or an SVG with a script (one
+    that runs scripts when opened) is left out, with a warning, unless site.yaml says."""
     pages = {path: entry for path, entry in pages.items()
              if not assets.is_published_file(path) and not path.startswith(f"{BUNDLE}/")}
     left_out: list[str] | None = None if site.publish_html_and_svg else []
@@ -423,9 +423,9 @@ def publish_files(run: Run, pages: dict[str, Entry], site: Site, warnings: list[
     run.problems.raise_if_any()
     notes = Problems(run.root)
     for relative in sorted(left_out or ()):
-        notes.add(run.root / relative, None, f"{LEFT_OUT}an HTML or SVG file runs "
-                  "scripts when opened, on the site's address; if you trust it, set "
-                  "`publish_html_and_svg: true` in content/site.yaml")
+        notes.add(run.root / relative, None, f"{LEFT_OUT}an HTML file, or an SVG with a "
+                  "script in it, runs scripts when opened, on the site's address; if you "
+                  "trust it, set `publish_html_and_svg: true` in content/site.yaml")
     warnings.extend(notes)
     return pages, files
 

@@ -41,7 +41,7 @@ from .load.texts import Dictionary
 from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import BuildError, Problem, Problems
-from .render.assets import is_active, published
+from .render.assets import is_active, published, runs_scripts
 from .unchanged import CACHE_FOLDER, code_fingerprint
 
 FOLDER = CACHE_FOLDER
@@ -597,6 +597,14 @@ class Cache:
         os.replace(temporary, self.folder / name)
 
 
+def _bytes_of(store: Store, blob: str, source: Path) -> bytes:
+    """A referenced file's bytes: its copy in the store, else its source (b"" if gone)."""
+    for path in (store.path(blob), source):
+        with contextlib.suppress(OSError):
+            return path.read_bytes()
+    return b""
+
+
 def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Store,
                 root: Path, problems: Problems, left_out: list[str] | None = None
                 ) -> dict[str, Entry]:
@@ -604,10 +612,11 @@ def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Stor
     the last build's entry while its copy is intact, else a new one (the copy put back
     from the source if it was altered, e.g. edited through its hard link in site/). With
     `left_out`, the files that can run scripts (assets.is_active) are not published but
-    listed there (root-relative)."""
+    listed there (root-relative): an SVG with no script in it is published."""
     found = {}
     for path, (blob, relative) in published(pages).items():
-        if left_out is not None and is_active(path):
+        if left_out is not None and is_active(path) and runs_scripts(
+                path, _bytes_of(store, blob, root / relative)):
             left_out.append(relative)
             continue
         entry = previous.get(path)

@@ -42,6 +42,40 @@ def is_active(path: str) -> bool:
     return path.lower().endswith(ACTIVE)
 
 
+# What lets an SVG opened alone run a script or show a page of its own: these elements,
+# an event attribute (on…), a javascript: URL or a data: URL but a raster image's, an
+# entity declared or a style sheet instruction (XSLT). SCRIPTLESS_MOST bytes at most.
+_SCRIPTING = {"script", "foreignobject", "iframe", "embed", "object", "handler",
+              "listener"}
+_DECLARATIONS = re.compile(rb"<!ENTITY|<\?xml-stylesheet", re.IGNORECASE)
+_SCRIPT_URL = re.compile(r"(?:java|vb)script:|data:(?!image/(?:png|jpeg|gif|webp|avif)[;,])",
+                         re.IGNORECASE)
+SCRIPTLESS_MOST = 8 << 20
+
+
+def runs_scripts(path: str, data: bytes) -> bool:
+    """Whether a file of ACTIVE's kinds may run a script when opened alone on the site's
+    address: every such file but an `.svg` that parses, and holds nothing of the above
+    (a drawing exported by a tool, as most are). Unsure is yes: such a file is left out
+    unless site.yaml publishes them."""
+    if not path.lower().endswith(".svg") or len(data) > SCRIPTLESS_MOST or \
+            _DECLARATIONS.search(data):
+        return True
+    try:
+        root = ElementTree.fromstring(data)
+    except (ElementTree.ParseError, ValueError):
+        return True
+    for element in root.iter():
+        if not isinstance(element.tag, str) or \
+                element.tag.rsplit("}", 1)[-1].lower() in _SCRIPTING:
+            return True
+        for name, value in element.attrib.items():
+            if name.rsplit("}", 1)[-1].lower().startswith("on") or \
+                    _SCRIPT_URL.search(re.sub(r"[\s\x00-\x1f]", "", value)):
+                return True
+    return False
+
+
 IMAGE_FORMATS = "PNG, JPEG, GIF, WebP, AVIF or SVG"
 
 
