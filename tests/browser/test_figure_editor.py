@@ -286,7 +286,7 @@ def saved(page, figure) -> None:
     page.wait_for_function("sel => /^Saved figures\\//.test(document.querySelector(sel)"
                            "?.textContent || '')", arg=f"{FIGURE} .fe-message",
                            timeout=DEADLINE_MS)
-    page.wait_for_function("() => { var c = window.articlesiteFigureEditor.current;"
+    page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
                            " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
 
 

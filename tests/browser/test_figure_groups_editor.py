@@ -217,7 +217,7 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     assert all(line.startswith("+") for line in texts_diff), texts_diff
     entry = json.loads((project / TEXTS).read_text(encoding="utf-8"))["steps-group-1-title"]
     assert entry == {"en": "Group 1", "zh": "Group 1", "ja": "学習の段階"}
-    page.wait_for_function("() => { var c = window.articlesiteFigureEditor.current;"
+    page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
                            " return c && !c.dirty() && !c.history[1] && c.model.groups.length"
                            " === 2; }", timeout=DEADLINE_MS)   # reloaded, reopened
 
