@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, TEXTS, fixture_site, run_build, save
+from conftest import REPO, TEXTS, check, fixture_site, run_build, save
 from test_serve import RUN_CLI, Server, poll
 
 SAVE = "/__articlesite/editor/save"
@@ -228,8 +228,14 @@ def with_scripted_files(tmp_path: Path) -> Path:
     return root
 
 
-def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp_path: Path):
+def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp_path: Path,
+                                                                           capsys):
     root = with_scripted_files(tmp_path)
+    code, report = check(root, capsys)    # `check` says so too, at the line that shows it
+    said = {(finding["file"], finding["message"].split(":")[0]) for finding in
+            report["findings"] if "leaves the file out" in finding["message"]}
+    assert code == 1 and said == {("content/loop/en.md", "image 'diagram.svg'"),
+                                  ("content/loop/en.md", "link 'demo.html'")}, report
     result = run_build(root)
     assert result.returncode == 0, result.stderr
     output = result.stdout + result.stderr
@@ -244,6 +250,7 @@ def test_html_and_svg_beside_an_article_are_left_out_unless_site_yaml_allows(tmp
     config.write_text(config.read_text("utf-8") + "publish_html_and_svg: true\n", "utf-8")
     result = run_build(root)
     assert result.returncode == 0 and "left out" not in result.stdout + result.stderr
+    assert "leaves the file out" not in json.dumps(check(root, capsys)[1])
     assert (root / "site/assets/loop/diagram.svg").read_text("utf-8") == SCRIPTED_SVG
     assert (root / "site/assets/loop/demo.html").read_text("utf-8") == SCRIPTED_HTML
     page = (root / "site/en/loop.html").read_text("utf-8")

@@ -36,7 +36,7 @@ from urllib.parse import quote, unquote, urljoin
 
 from markupsafe import Markup, escape
 
-from .assets import ARTICLE_KEY, Files, site_path
+from .assets import ARTICLE_KEY, Files, is_active, runs_scripts, site_path
 
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -69,6 +69,7 @@ class PageReferences:
     to_root: str = "../"
     base: str | None = None        # site.yaml's link_base for this article and language
     page_base: bool = False        # the base is the article's original page (per article)
+    active_published: bool = False   # site.yaml's publish_html_and_svg
     files: dict[str, str | None] = field(default_factory=dict)
     notes: list[tuple[int | None, str]] = field(default_factory=list)
     fragments: list[tuple[str | None, str, int | None]] = field(default_factory=list)
@@ -258,7 +259,24 @@ class PageReferences:
             self.problem(line, f"'{shown}' is not an image a browser shows "
                          "(PNG, JPEG, GIF, WebP, AVIF or SVG)")
             return None
+        if not self.active_published and self._runs_scripts(chosen):
+            self.note(line, f"{'image' if image else 'link'} '{shown}': the build leaves "
+                      "the file out of the site, so readers find it missing (an HTML file, "
+                      "or an SVG with a script in it, runs scripts when opened, on the "
+                      "site's address); if you trust it, set `publish_html_and_svg: true` "
+                      "in content/site.yaml")
         return f"{self.to_root}{quote(site_path(self.slug, chosen))}", info
+
+    def _runs_scripts(self, chosen: str) -> bool:
+        """Whether the build will leave this file of the article's folder out of the
+        site (cache.store_files), as it may run scripts."""
+        if not is_active(chosen):
+            return False
+        try:
+            data = (self.reader.root / self.folder / chosen).read_bytes()
+        except OSError:
+            return True
+        return runs_scripts(chosen, data)
 
 
 def page_references(site, articles: dict, languages: dict[str, list[str]], reader: Files,
@@ -272,6 +290,7 @@ def page_references(site, articles: dict, languages: dict[str, list[str]], reade
         slug, language, site.codes, [site.source_language, site.default_language],
         languages, {lang.code: (lang.name, lang.lang) for lang in site.languages}, reader,
         problem)
+    refs.active_published = site.publish_html_and_svg
     own = site.link_base.get(slug, {}).get(language)
     refs.base = own or site.link_base.get("", {}).get(language)
     refs.page_base = own is not None
