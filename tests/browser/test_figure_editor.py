@@ -215,10 +215,10 @@ def test_a_save_changes_the_moved_node_line_only_and_the_page_reloads(page, proj
     before = (project / SPEC).read_text(encoding="utf-8")
     drag(page, centre(figure.locator('[data-node="note"]')), (50, 20))
     x, y, w, h = box_of(figure, "note")
-    figure.get_by_role("button", name="Save").click()
-    page.wait_for_function("sel => /^Saved figures\\/steps.yaml\\./.test(document.querySelector"
-                           "(sel)?.textContent || '')", arg=f"{FIGURE} .fe-message",
-                           timeout=DEADLINE_MS)
+    with page.expect_response(lambda response: response.url.endswith("/figure/save"),
+                              timeout=DEADLINE_MS) as answer:
+        figure.get_by_role("button", name="Save").click()
+    assert answer.value.status == 200, message(figure)
     after = (project / SPEC).read_text(encoding="utf-8")
     changed = [(old, new) for old, new in zip(before.splitlines(), after.splitlines())
                if old != new]
@@ -280,12 +280,14 @@ def spec_of(page) -> dict:
 
 
 def saved(page, figure) -> None:
-    """Save, and wait until the page has reloaded with the saved figure (its editor open
-    again, with nothing to save)."""
-    figure.get_by_role("button", name="Save").click()
-    page.wait_for_function("sel => /^Saved figures\\//.test(document.querySelector(sel)"
-                           "?.textContent || '')", arg=f"{FIGURE} .fe-message",
-                           timeout=DEADLINE_MS)
+    """Save, see serve accept it, and wait until the page has reloaded with the saved
+    figure (its editor open again, with nothing to save). (The message "Saved …" may not
+    last a frame: when the build the save started has ended before serve's answer came,
+    the page reloads as soon as the answer is shown.)"""
+    with page.expect_response(lambda response: response.url.endswith("/figure/save"),
+                              timeout=DEADLINE_MS) as answer:
+        figure.get_by_role("button", name="Save").click()
+    assert answer.value.status == 200, message(figure)
     page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
                            " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
 
