@@ -274,7 +274,9 @@ SCRIPTING = ['<a xlink:href=" java\tscript:alert(1)"><text>x</text></a>',
              '<g onclick="alert(1)"/>', '<foreignObject><p>x</p></foreignObject>',
              '<svg:script xmlns:svg="http://www.w3.org/2000/svg">alert(1)</svg:script>',
              '<a href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"/>',
-             '<set attributeName="href" to="javascript:alert(1)"/>']
+             '<set attributeName="href" to="javascript:alert(1)"/>',
+             ('<h:meta xmlns:h="http://www.w3.org/1999/xhtml" http-equiv="refresh" '
+              'content="0; url=https://example.org/"/>')]
 
 
 def test_an_svg_with_no_script_is_published_and_one_with_a_script_is_not(tmp_path: Path):

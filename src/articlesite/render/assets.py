@@ -46,7 +46,7 @@ def is_active(path: str) -> bool:
 # an event attribute (on…), a javascript: URL or a data: URL but a raster image's, an
 # entity declared or a style sheet instruction (XSLT). SCRIPTLESS_MOST bytes at most.
 _SCRIPTING = {"script", "foreignobject", "iframe", "embed", "object", "handler",
-              "listener"}
+              "listener", "meta"}
 _DECLARATIONS = re.compile(rb"<!ENTITY|<\?xml-stylesheet", re.IGNORECASE)
 _SCRIPT_URL = re.compile(r"(?:java|vb)script:|data:(?!image/(?:png|jpeg|gif|webp|avif)[;,])",
                          re.IGNORECASE)
