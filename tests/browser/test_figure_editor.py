@@ -215,6 +215,7 @@ def test_a_save_changes_the_moved_node_line_only_and_the_page_reloads(page, proj
     before = (project / SPEC).read_text(encoding="utf-8")
     drag(page, centre(figure.locator('[data-node="note"]')), (50, 20))
     x, y, w, h = box_of(figure, "note")
+    settled(page)
     with page.expect_response(lambda response: response.url.endswith("/figure/save"),
                               timeout=DEADLINE_MS) as answer:
         figure.get_by_role("button", name="Save").click()
@@ -279,11 +280,21 @@ def spec_of(page) -> dict:
     return page.evaluate("window.articlesiteFigureEditor.current.request().spec")
 
 
+def settled(page) -> None:
+    """Wait until the open editor is idle (no route, phrase breaks or fit measurement
+    under way), so that nothing it draws moves the bar under the next click."""
+    page.wait_for_function("() => { var F = window.articlesiteFigureEditor || {};"
+                           " var c = F.current; return c && !c.routing.busy && !c.fitTimer"
+                           " && (!F.segments || F.segments.asked === F.segments.answered); }",
+                           timeout=DEADLINE_MS)
+
+
 def saved(page, figure) -> None:
     """Save, see serve accept it, and wait until the page has reloaded with the saved
     figure (its editor open again, with nothing to save). (The message "Saved …" may not
     last a frame: when the build the save started has ended before serve's answer came,
     the page reloads as soon as the answer is shown.)"""
+    settled(page)
     with page.expect_response(lambda response: response.url.endswith("/figure/save"),
                               timeout=DEADLINE_MS) as answer:
         figure.get_by_role("button", name="Save").click()

@@ -25,6 +25,7 @@ from browser.test_figure_editor import (
     drag,
     message,
     open_page,
+    settled,
     spec_of,
 )
 
@@ -205,6 +206,7 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     assert spec["groups"][1]["nodes"] == ["learn", "note"]
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/groupsui-ja-group.png")
+    settled(page)
     with page.expect_response(lambda response: response.url.endswith("/figure/save"),
                               timeout=DEADLINE_MS) as answer:
         figure.get_by_role("button", name="保存").click()

@@ -14,7 +14,7 @@ import pytest
 from conftest import TEXTS, fixture_site, save
 from test_serve import Server, poll
 
-from browser.test_figure_editor import DEADLINE_MS, open_page
+from browser.test_figure_editor import DEADLINE_MS, open_page, settled
 
 
 def said(figure) -> str:
@@ -185,6 +185,7 @@ def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium,
         page.mouse.up()
         assert style_box(figure.locator('[data-node="act"]'))[1] == 140   # 60 + 80
         before_text = (project / SPEC).read_text(encoding="utf-8")
+        settled(page)
         figure.get_by_role("button", name="Save").click()
         assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before_text), \
             said(figure)
@@ -235,6 +236,7 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         area.blur()
         assert figure.locator(".edge-label").inner_text() == "A longer note"
         spec = (project / SPEC).read_text(encoding="utf-8")
+        settled(page)
         figure.get_by_role("button", name="Save").click()
         # (read from the file: the page may reload with the rebuild before the message
         # of the save is seen)
