@@ -24,6 +24,7 @@ always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import marshal
 import os
@@ -41,7 +42,7 @@ from .load.texts import Dictionary
 from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import BuildError, Problem, Problems
-from .render.assets import is_active, published, runs_scripts
+from .render.assets import kept_out, published
 from .unchanged import CACHE_FOLDER, code_fingerprint
 
 FOLDER = CACHE_FOLDER
@@ -611,12 +612,12 @@ def store_files(pages: dict[str, Entry], previous: dict[str, Entry], store: Stor
     """The files the pages show or link to, as cache entries of their copies in the store:
     the last build's entry while its copy is intact, else a new one (the copy put back
     from the source if it was altered, e.g. edited through its hard link in site/). With
-    `left_out`, the files that can run scripts (assets.is_active) are not published but
-    listed there (root-relative): an SVG with no script in it is published."""
+    `left_out`, the files that can run scripts (assets.kept_out) are not published but
+    listed there (root-relative)."""
     found = {}
     for path, (blob, relative) in published(pages).items():
-        if left_out is not None and is_active(path) and runs_scripts(
-                path, _bytes_of(store, blob, root / relative)):
+        if left_out is not None and kept_out(
+                path, blob, functools.partial(_bytes_of, store, blob, root / relative)):
             left_out.append(relative)
             continue
         entry = previous.get(path)

@@ -215,11 +215,7 @@ def test_a_save_changes_the_moved_node_line_only_and_the_page_reloads(page, proj
     before = (project / SPEC).read_text(encoding="utf-8")
     drag(page, centre(figure.locator('[data-node="note"]')), (50, 20))
     x, y, w, h = box_of(figure, "note")
-    settled(page)
-    with page.expect_response(lambda response: response.url.endswith("/figure/save"),
-                              timeout=DEADLINE_MS) as answer:
-        figure.get_by_role("button", name="Save").click()
-    assert answer.value.status == 200, message(figure)
+    save_accepted(page, figure)
     after = (project / SPEC).read_text(encoding="utf-8")
     changed = [(old, new) for old, new in zip(before.splitlines(), after.splitlines())
                if old != new]
@@ -289,16 +285,22 @@ def settled(page) -> None:
                            timeout=DEADLINE_MS)
 
 
-def saved(page, figure) -> None:
-    """Save, see serve accept it, and wait until the page has reloaded with the saved
-    figure (its editor open again, with nothing to save). (The message "Saved …" may not
-    last a frame: when the build the save started has ended before serve's answer came,
-    the page reloads as soon as the answer is shown.)"""
+def save_accepted(page, figure, button: str = "Save", log=lambda: "") -> None:
+    """Click Save once the editor is idle, and see serve accept the save (status 200);
+    `log()`: what else a failure shows. (Its message "Saved …" may not last a frame:
+    when the build the save started has ended before serve's answer came, the page
+    reloads as soon as the answer is shown.)"""
     settled(page)
     with page.expect_response(lambda response: response.url.endswith("/figure/save"),
                               timeout=DEADLINE_MS) as answer:
-        figure.get_by_role("button", name="Save").click()
-    assert answer.value.status == 200, message(figure)
+        figure.get_by_role("button", name=button).click()
+    assert answer.value.status == 200, (message(figure), log())
+
+
+def saved(page, figure) -> None:
+    """Save (save_accepted), and wait until the page has reloaded with the saved figure
+    (its editor open again, with nothing to save)."""
+    save_accepted(page, figure)
     page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
                            " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
 

@@ -25,7 +25,7 @@ from browser.test_figure_editor import (
     drag,
     message,
     open_page,
-    settled,
+    save_accepted,
     spec_of,
 )
 
@@ -206,11 +206,7 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     assert spec["groups"][1]["nodes"] == ["learn", "note"]
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/groupsui-ja-group.png")
-    settled(page)
-    with page.expect_response(lambda response: response.url.endswith("/figure/save"),
-                              timeout=DEADLINE_MS) as answer:
-        figure.get_by_role("button", name="保存").click()
-    assert answer.value.status == 200, (message(figure), served.output()[-3000:])
+    save_accepted(page, figure, "保存", lambda: served.output()[-3000:])
     assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before[SPEC]), \
         (message(figure), served.output()[-3000:])
     assert poll(lambda: (project / TEXTS).read_text(encoding="utf-8") != before[TEXTS])

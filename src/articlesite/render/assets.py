@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
@@ -53,13 +53,27 @@ _SCRIPT_URL = re.compile(r"(?:java|vb)script:|data:(?!image/(?:png|jpeg|gif|webp
 SCRIPTLESS_MOST = 8 << 20
 
 
-def runs_scripts(path: str, data: bytes) -> bool:
-    """Whether a file of ACTIVE's kinds may run a script when opened alone on the site's
-    address: every such file but an `.svg` that parses, and holds nothing of the above
-    (a drawing exported by a tool, as most are). Unsure is yes: such a file is left out
-    unless site.yaml publishes them."""
-    if not path.lower().endswith(".svg") or len(data) > SCRIPTLESS_MOST or \
-            _DECLARATIONS.search(data):
+_judged: dict[str, bool] = {}   # an SVG's digest -> runs_scripts (serve builds often)
+
+
+def kept_out(path: str, hashed: str, read: Callable[[], bytes]) -> bool:
+    """Whether the build leaves a published file out unless site.yaml trusts such files
+    (`publish_html_and_svg`): a file of ACTIVE's kinds that may run a script when opened
+    alone on the site's address. An SVG is read (`read()`, its bytes) and judged once
+    per content in a process."""
+    if not is_active(path):
+        return False
+    if not path.lower().endswith(".svg"):
+        return True
+    if hashed not in _judged:
+        _judged[hashed] = runs_scripts(read())
+    return _judged[hashed]
+
+
+def runs_scripts(data: bytes) -> bool:
+    """Whether an SVG may run a script: it does not parse, or it holds something of the
+    above. A drawing exported by a tool, as most are, holds none. Unsure is yes."""
+    if len(data) > SCRIPTLESS_MOST or _DECLARATIONS.search(data):
         return True
     try:
         root = ElementTree.fromstring(data)
@@ -86,6 +100,7 @@ class FileInfo:
     digest: str
     size: tuple[int, int] | None   # an image's width and height in CSS px
     kind: str | None               # "png", "jpeg", "gif", "webp", "avif", "svg"; None: no image
+    scripts: bool = False          # left out unless site.yaml trusts such files (kept_out)
 
 
 def variant_name(name: str, language: str) -> str:
@@ -137,7 +152,7 @@ class Files:
         if self.store is not None and not self.store.path(hashed).is_file():
             self.store.put_bytes(data)
         kind, size = image_size(data)
-        return FileInfo(hashed, size, kind)
+        return FileInfo(hashed, size, kind, kept_out(relative, hashed, lambda: data))
 
     def choose(self, article_folder: str, relative: str, language: str
                ) -> tuple[str, dict[str, str | None]]:

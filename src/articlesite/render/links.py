@@ -36,7 +36,7 @@ from urllib.parse import quote, unquote, urljoin
 
 from markupsafe import Markup, escape
 
-from .assets import ARTICLE_KEY, Files, is_active, runs_scripts, site_path
+from .assets import ARTICLE_KEY, Files, site_path
 
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -259,24 +259,13 @@ class PageReferences:
             self.problem(line, f"'{shown}' is not an image a browser shows "
                          "(PNG, JPEG, GIF, WebP, AVIF or SVG)")
             return None
-        if not self.active_published and self._runs_scripts(chosen):
+        if info.scripts and not self.active_published:
             self.note(line, f"{'image' if image else 'link'} '{shown}': the build leaves "
                       "the file out of the site, so readers find it missing (an HTML file, "
                       "or an SVG with a script in it, runs scripts when opened, on the "
                       "site's address); if you trust it, set `publish_html_and_svg: true` "
                       "in content/site.yaml")
         return f"{self.to_root}{quote(site_path(self.slug, chosen))}", info
-
-    def _runs_scripts(self, chosen: str) -> bool:
-        """Whether the build will leave this file of the article's folder out of the
-        site (cache.store_files), as it may run scripts."""
-        if not is_active(chosen):
-            return False
-        try:
-            data = (self.reader.root / self.folder / chosen).read_bytes()
-        except OSError:
-            return True
-        return runs_scripts(chosen, data)
 
 
 def page_references(site, articles: dict, languages: dict[str, list[str]], reader: Files,
