@@ -66,3 +66,35 @@ def test_a_folded_loop_is_cut_where_its_routes_cross_least():
     """The greedy fold (rows of 3, 4 and 3 layers) left 7 crossings; cut right after
     the scoring stage instead (3, 3 and 4), 4 (`dot`, 2720 px wide: 2)."""
     assert laid_out(LOOP, LOOP_EDGES, LOOP_FEEDBACK, LOOP_GROUPS) <= 4
+
+
+def rows(boxes) -> list[list[str]]:
+    """The nodes of each row, left to right."""
+    found: dict[int, list[str]] = {}
+    for node in sorted(boxes, key=lambda n: boxes[n][0]):
+        found.setdefault(boxes.row[node], []).append(node)
+    return [found[r] for r in sorted(found)]
+
+
+def test_a_chain_of_wide_boxes_folds_into_balanced_rows():
+    """Four boxes 300 px wide (three fit a row) folded 3 + 1 left the last one alone
+    at the start of the second row, under the first, with the edge into it running
+    back across the whole page; a designer balances the rows: 2 + 2."""
+    wide = {n: (300, 60) for n in "abcd"}
+    boxes = layout(list(wide), wide, [("a", "b"), ("b", "c"), ("c", "d")], "right")
+    assert rows(boxes) == [["a", "b"], ["c", "d"]]
+    assert extent_of(list(boxes.values()))[0] <= 1240
+    # seven: 3 + 2 + 2 (the longer row first, as a page is filled), not 3 + 3 + 1
+    seven = {n: (300, 60) for n in "abcdefg"}
+    boxes = layout(list(seven), seven, list(zip("abcdef", "bcdefg")), "right")
+    assert rows(boxes) == [["a", "b", "c"], ["d", "e"], ["f", "g"]]
+    # six of 200 px (four fit a row): 3 + 3, not 4 + 2
+    six = {n: (200, 60) for n in "abcdef"}
+    boxes = layout(list(six), six, list(zip("abcde", "bcdef")), "right")
+    assert rows(boxes) == [["a", "b", "c"], ["d", "e", "f"]]
+
+
+def test_a_chain_that_fits_one_row_is_not_folded():
+    fits = {n: (250, 60) for n in "abcd"}
+    boxes = layout(list(fits), fits, [("a", "b"), ("b", "c"), ("c", "d")], "right")
+    assert rows(boxes) == [["a", "b", "c", "d"]]

@@ -4,9 +4,11 @@ A group (`groups: [{id, title, nodes: [...]}]` in a spec) has no coordinates of 
 its frame is the bounding box of its members pushed out by PADDING on the left, right
 and bottom, and on top by the title band: the title (its measured size, `title_box`)
 sits TITLE_INSET px inside the frame's top-left corner, and TITLE_GAP px of space lies
-between it and the highest member: room for a route between the two, as the router keeps
-10 px from each (an edge into the top of a member below the title). A title wider than
-the members makes the frame wider.
+between it and the highest member: room for a route between the two (an edge into the
+top of a member below the title), as the router keeps 10 px from each, with 16 px to
+spare: one route runs in the middle, some 18 px under the title, two are spread apart,
+and neither reads as the title's underline. A title wider than the members makes the
+frame wider.
 
     margins((w, h), labels, direction)     -> (left, top, right, bottom) round the members
     frame_of([box, ...], (w, h))           -> Frame(box, title)
@@ -29,7 +31,7 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 
 PADDING = 15.0       # px between the members' bounding box and the frame
 TITLE_INSET = 6.0    # px from the frame's top-left corner to the title's box
-TITLE_GAP = 24.0     # px between the title's box and the highest member
+TITLE_GAP = 36.0     # px between the title's box and the highest member (routes pass there)
 LABEL_ROOM = 6.0     # px between a member edge's label and the frame grown to hold it
 
 

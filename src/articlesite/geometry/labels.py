@@ -17,13 +17,19 @@
 Labels are placed one after another in the routes' order, each clear of the obstacles,
 of every label placed before it, of every route (its own included) by CLEAR px, and
 inside the bounds. Where: beside the route's longest straight run that holds the label,
-GAP px from it, from the run's middle outwards, on the run's upper or right side first;
+GAP px from it, from the run's middle outwards (STEP px at a time), on the run's upper
+or right side first, a horizontal run before a vertical one for a label wider than
+high (a line of text reads as its edge's along the line, not sticking out sideways from
+a long vertical one, its far end far from it);
 else on that run, centred on the line (which it then breaks, as its background hides
 it); else next to the end the edge names first (its source); else further out beside
 any run, but not where another route lies nearer the label than its own (it would read
 as that edge's label). The first place that meets nothing is taken, and one that also keeps off
 `lines` is preferred (of any kind: a label breaking its line rather than one on a
-frame's border); a label no free place is found for goes where it meets least
+frame's border), and, of those, one whose own route is nearer it than any other route
+or line by LEAD px (a label between two runs, or just under a frame's border, reads as
+either's: it is taken only if no place reads as its own alone; not for a label the
+author slid); a label no free place is found for goes where it meets least
 (a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
 """
 
@@ -39,12 +45,13 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 
 GAP = 4.0      # px between a route and its label
 CLEAR = 3.0    # px a label keeps from every other thing
-STEP = 10.0    # px between the places tried along a run
+STEP = 5.0    # px between the places tried along a run
 END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) if it can
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
 FALLBACK = 400   # with no free place: how many of the best places are weighed
 AMBIGUOUS = 2   # with no free place: a place nearer another route weighs as 2 lines crossed
+LEAD = 8.0     # px by which its own route must be nearer a label than any other, if it can
 
 
 def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float, float] | None],
@@ -65,30 +72,43 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
         slid = at[number] if number < len(at) else None
         tries = list(((box, False, 0) for box in _slid(routes[number], size, slid))
                      if slid is not None else _candidates(segments[number], size))
-        box = _best(tries, taken, others, extents[number], borders, bounds)
+        box = _best(tries, taken, others, extents[number], borders, bounds, slid is None)
         placed.append(box)
         taken.append(box)
     return placed
 
 
 def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
-          lines: Sequence, bounds: Rect | None) -> Rect:
+          lines: Sequence, bounds: Rect | None, lead: bool = True) -> Rect:
     """The first place that meets nothing, not even `lines`, and lies nearer its own
-    route than any other; else the first that meets nothing else and is as near its own;
-    else the one that meets fewest things, a place nearer another route counting as
-    AMBIGUOUS things met (the first such)."""
+    route than any other route or line, by LEAD px (`lead`; else nearer); else the first that meets
+    nothing, not even `lines`, and lies nearer its own route; else the first that meets
+    nothing else and is as near its own; else the one that meets fewest things, a place
+    nearer another route counting as AMBIGUOUS things met (the first such)."""
     fallback = None
     every = others + own
     for box, on_route, _ in tries:
         if _free(box, taken, others if on_route else every, bounds) and _own(box, own, others):
             if not lines or _free(box, [], lines, None):
-                return box
-            fallback = fallback or box
+                if not lead or _clearly(box, own, others + list(lines)):
+                    return box
+                if fallback is None or fallback[0]:
+                    fallback = (0, box)
+            elif fallback is None:
+                fallback = (1, box)
     if fallback is not None:
-        return fallback
+        return fallback[1]
     return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
                                                      bounds)
                + AMBIGUOUS * (not _own(t[0], own, others)))[0]
+
+
+def _clearly(box: Rect, own: list, others: list) -> bool:
+    """Whether `box` reads as its own route's label alone: no other route, nor a frame's
+    border (`others`), comes within LEAD px more than its own (a label between two runs
+    reads as either's; one just under a frame's border, as the frame's)."""
+    mine = min(_distance(box, s) for s in own)
+    return all(_distance(box, s) > mine + LEAD for s in others)
 
 
 def _own(box: Rect, own: list, others: list) -> bool:
@@ -113,6 +133,8 @@ def _candidates(route: list[tuple[Point, Point]], size: tuple[float, float]
     its kind (0: beside a run, 1: on it, 2: by the start, 3 and on: further out)."""
     runs = sorted(range(len(route)), key=lambda i: (-_length(route[i]), i))
     roomy = [i for i in runs if _length(route[i]) >= _along(route[i], size) + 2 * END_CLEAR]
+    if size[0] > size[1]:   # a line of text reads as its edge's along a horizontal run
+        roomy = [i for i in roomy if _flat(route[i])] + [i for i in roomy if not _flat(route[i])]
     for i in roomy:
         yield from ((box, False, 0) for box in _beside(route[i], size, GAP, END_CLEAR))
     for i in roomy:   # on the run itself, the line broken by the label
@@ -188,6 +210,12 @@ def _near_start(first: tuple[Point, Point], size: tuple[float, float]) -> Iterat
     else:
         yield ax + GAP, y, w, h
         yield ax - GAP - w, y, w, h
+
+
+def _flat(segment: tuple[Point, Point]) -> bool:
+    """Whether a run is horizontal."""
+    (ax, ay), (bx, by) = segment
+    return abs(by - ay) <= abs(bx - ax)
 
 
 def _length(segment: tuple[Point, Point]) -> float:

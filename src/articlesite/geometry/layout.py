@@ -47,6 +47,7 @@ MARGIN = 30.0       # px around the drawing
 PLACEHOLDER = 10.0  # px across: the corridor kept for an edge that passes a layer
 LABEL_ROOM = 20.0   # px kept on each side of an edge label, along
 LABEL_PAD = 5.0     # px kept on each side of an edge label between two frames
+JOG_ROOM = 10.0     # px more between two frames for each other labelled edge that bends there
 GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or frames
 SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")
@@ -157,16 +158,22 @@ class Plan:
     def gaps(self, screen: list[int]) -> list[float]:
         """The gap after each layer (in screen order, `screen` the layers' numbers):
         LAYER_GAP, or more for a label on an edge out of it or a frame that ends or
-        starts there (and room for the label between the frames' borders)."""
+        starts there (and room for the label between the frames' borders, JOG_ROOM more
+        for each other labelled edge out of it: their routes bend there, each at its own
+        height, and a label finds room beside its own only between them)."""
         where = {layer: k for k, layer in enumerate(screen)}
         gaps = [LAYER_GAP] * len(screen)
         label_room = [0.0] * len(screen)
+        labelled = [0] * len(screen)
         for number, room in self.labels.items():
             if number in self.result.span:
                 first, last = self.result.span[number]
                 k = min(where[first], where[last])
                 gaps[k] = max(gaps[k], room + 2 * LABEL_ROOM)
                 label_room[k] = max(label_room[k], 2 * (room + LABEL_PAD))
+                labelled[k] += 1
+        for k, many in enumerate(labelled):   # the others' bends, between the frames
+            label_room[k] += JOG_ROOM * max(0, many - 1)
         first_of: dict[str, int] = {}
         last_of: dict[str, int] = {}
         for layer in screen:
@@ -452,7 +459,10 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
           edges: list[tuple[str, str]]) -> list[list[int]]:
     """The rows of a drawing too long for one: rows_of's, or another cut set into as
     many rows that rows_of would also accept (no group cut, each row but the last at
-    least `width` / SHORTEST), the FOLD_TRIES fewest edges pass first: the one whose
+    least `width` / SHORTEST), FOLD_TRIES + 1 of them, those fewest edges pass first,
+    then the balanced ones (_balance: the narrowest, then the one whose shortest row is
+    longest, then the longer rows first: a chain of four wide boxes folds 2 + 2, not 3 + 1 with the last box alone
+    under the first and a long edge back to it), rows_of's first on a tie: the one whose
     routes (geometry/route.py, from the sides `figure layout` starts from) cross fewest
     (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
     rows the other way (_toward_rows' `lean` 2) if that crosses fewer. The layers are
@@ -460,8 +470,12 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
         return first
+    passing = _passing(plan, screen)
     options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first))
-                         if rows != first][:FOLD_TRIES]
+                         if rows != first]
+    options = sorted(options, key=lambda rows: (
+        sum(passing[screen.index(row[-1])] for row in rows[:-1]),
+        _balance(plan, rows, screen, gaps)))[:FOLD_TRIES + 1]
     order = plan.order
     best = None
     for rows in options:
@@ -474,6 +488,15 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
         best = other if other[0] < best[0] else best
     plan.order = best[2]
     return best[1]
+
+
+def _balance(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float]
+             ) -> tuple:
+    """How unbalanced a fold's rows are, to sort by: its longest row's length (the
+    drawing's width), then its shortest row's, negated; then the longer rows first (as
+    a page is filled)."""
+    lengths = [_length(plan, row, screen, gaps) for row in rows]
+    return max(lengths), -min(lengths), [-length for length in lengths]
 
 
 def _tried(plan: Plan, order: list[list[Item]], rows: list[list[int]], lean: int,
