@@ -15,11 +15,11 @@ from articlesite.problems import Problems
 PAIR = """title: t
 caption: c
 width: 400
-height: 312
+height: 320
 direction: down
 nodes:
-  - {id: a, box: [160, 72, 80, 50], text: a}
-  - {id: b, box: [160, 192, 80, 50], text: b}
+  - {id: a, box: [160, 80, 80, 50], text: a}
+  - {id: b, box: [160, 200, 80, 50], text: b}
 OTHER
 edges:
   - {from: a, to: b, label: go, label_box: [100, 20]}
@@ -58,7 +58,7 @@ def test_a_frame_grows_to_hold_its_members_labels(tmp_path):
 
 def test_a_frame_does_not_grow_over_another_node(tmp_path):
     """A node hard left of the pair: the frame may grow to the right, never over it."""
-    figure = _load(tmp_path, "  - {id: c, box: [30, 142, 70, 40], text: c}\n")
+    figure = _load(tmp_path, "  - {id: c, box: [30, 150, 70, 40], text: c}\n")
     [group] = figure.groups
     members = [(n.x, n.y, n.w, n.h) for n in figure.nodes if n.id in ("a", "b")]
     assert group.box[0] == frame_of(members, (40, 20)).box[0]

@@ -5,9 +5,9 @@ its frame is the bounding box of its members pushed out by PADDING on the left, 
 and bottom, and on top by the title band: the title (its measured size, `title_box`)
 sits TITLE_INSET px inside the frame's top-left corner, and TITLE_GAP px of space lies
 between it and the highest member: room for a route between the two (an edge into the
-top of a member below the title), as the router keeps 10 px from each, with 16 px to
-spare: one route runs in the middle, some 18 px under the title, two are spread apart,
-and neither reads as the title's underline. A title wider than the members makes the
+top of a member below the title), as the router keeps 10 px from each, with 24 px to
+spare: one route runs in the middle, 22 px under the title, two are spread 8 px apart,
+18 px and more under it, and none reads as the title's underline. A title wider than the members makes the
 frame wider.
 
     margins((w, h), labels, direction)     -> (left, top, right, bottom) round the members
@@ -31,7 +31,7 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 
 PADDING = 15.0       # px between the members' bounding box and the frame
 TITLE_INSET = 6.0    # px from the frame's top-left corner to the title's box
-TITLE_GAP = 36.0     # px between the title's box and the highest member (routes pass there)
+TITLE_GAP = 44.0     # px between the title's box and the highest member (routes pass there)
 LABEL_ROOM = 6.0     # px between a member edge's label and the frame grown to hold it
 
 
