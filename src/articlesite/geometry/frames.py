@@ -7,8 +7,8 @@ sits TITLE_INSET px inside the frame's top-left corner, and TITLE_GAP px of spac
 between it and the highest member: room for a route between the two (an edge into the
 top of a member below the title), as the router keeps 10 px from each, with 24 px to
 spare: one route runs in the middle, 22 px under the title, two are spread 8 px apart,
-18 px and more under it, and none reads as the title's underline. A title wider than the members makes the
-frame wider.
+18 px and more under it, and none reads as the title's underline. A title wider than
+the members makes the frame wider.
 
     margins((w, h), labels, direction)     -> (left, top, right, bottom) round the members
     frame_of([box, ...], (w, h))           -> Frame(box, title)

@@ -461,8 +461,9 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     many rows that rows_of would also accept (no group cut, each row but the last at
     least `width` / SHORTEST), FOLD_TRIES + 1 of them, those fewest edges pass first,
     then the balanced ones (_balance: the narrowest, then the one whose shortest row is
-    longest, then the longer rows first: a chain of four wide boxes folds 2 + 2, not 3 + 1 with the last box alone
-    under the first and a long edge back to it), rows_of's first on a tie: the one whose
+    longest, then the longer rows first: a chain of four wide boxes folds 2 + 2, not
+    3 + 1 with the last box alone under the first and a long edge back to it),
+    rows_of's first on a tie: the one whose
     routes (geometry/route.py, from the sides `figure layout` starts from) cross fewest
     (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
     rows the other way (_toward_rows' `lean` 2) if that crosses fewer. The layers are
