@@ -45,7 +45,7 @@ Rect = tuple[float, float, float, float]   # x, y, width, height
 
 GAP = 4.0      # px between a route and its label
 CLEAR = 3.0    # px a label keeps from every other thing
-STEP = 5.0    # px between the places tried along a run
+STEP = 10.0    # px between the places tried along a run
 END_CLEAR = 12.0   # px a label keeps from its run's ends (bends, arrow heads) if it can
 FURTHER = (14.0, 28.0, 42.0)   # px further out, tried last
 BOX_HIT = 10   # with no free place: a box met weighs as much as this many lines crossed
