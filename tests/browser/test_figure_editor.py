@@ -14,6 +14,7 @@ import http.client
 import json
 import math
 import re
+import time
 
 import pytest
 from conftest import TEXTS, fixture_site, save
@@ -88,10 +89,70 @@ def open_page(chromium, served) -> tuple:
     troubles: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
         origin) else (troubles.append(route.request.url), route.abort()))
+    context.add_init_script(TRAIL_SCRIPT)
     page = context.new_page()
     page.on("pageerror", lambda error: troubles.append(f"uncaught: {error}"))
     page.origin = origin
+    follow(page)
     return context, page, troubles
+
+
+# What a page did, for a failed save to show (diagnosis): each press, release and click
+# with its target and where it was, each load, each request to serve's editor and its
+# answer, in order, with the seconds since the page was opened. (A button that moves
+# between the press and the release is not clicked, and Playwright does not notice.)
+TRAIL_SCRIPT = """(() => {
+  const said = e => { const t = e.target; if (!t || !t.tagName) return String(t);
+    const a = t.getAttribute("data-action") || t.getAttribute("data-node") || t.className;
+    const text = (t.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 24);
+    return t.tagName + (a ? "[" + a + "]" : "") + " " + text; };
+  for (const type of ["pointerdown", "pointerup", "click"])
+    window.addEventListener(type, e => console.debug("trail: " + type + " at " +
+      Math.round(e.clientX) + "," + Math.round(e.clientY) + " on " + said(e)), true);
+})();"""
+
+
+def follow(page) -> None:
+    """Keep the page's trail (TRAIL_SCRIPT) in `page.trail`."""
+    start, page.trail = time.monotonic(), []
+
+    def note(what: str) -> None:
+        page.trail.append(f"{time.monotonic() - start:8.3f} {what}")
+        del page.trail[:-80]
+
+    def editor(request) -> bool:
+        return "/__articlesite/" in request.url and "/events" not in request.url
+
+    page.on("console", lambda m: m.text.startswith("trail: ") and note(m.text[7:]))
+    page.on("framenavigated", lambda frame: frame == page.main_frame and note(
+        f"load {frame.url}"))
+    page.on("request", lambda r: editor(r) and note(f"{r.method} {r.url.split('/')[-1]}"))
+    page.on("response", lambda r: editor(r.request) and note(
+        f"{r.status} {r.url.split('/')[-1]}"))
+    page.on("requestfailed", lambda r: editor(r) and note(
+        f"failed {r.url.split('/')[-1]}: {r.failure}"))
+
+
+EDITOR_STATE = """() => { var F = window.articlesiteFigureEditor || {}, c = F.current,
+  L = window.articlesiteLive || {}, save = document.querySelector('.fe-bar [data-action=save]');
+  return {url: location.href, ready: document.readyState, scroll: [scrollX, scrollY],
+    live: {version: L.version, pending: !!L.pending}, segments: F.segments || null,
+    editor: c ? {dirty: c.dirty(), saving: !!c.saving, saved: !!c.saved, steps: c.history.length,
+                 routing: c.routing.busy, fitting: !!c.fitTimer,
+                 message: c.message && c.message.textContent} : null,
+    save: save && {disabled: save.disabled, box: save.getBoundingClientRect().toJSON()},
+    focus: document.activeElement && document.activeElement.outerHTML.slice(0, 100)}; }"""
+
+
+def diagnosis(page, log=lambda: "") -> str:
+    """What a failed save shows: the editor's state, the page's trail, and `log()`
+    (serve's output)."""
+    try:
+        state = json.dumps(page.evaluate(EDITOR_STATE), ensure_ascii=False)
+    except Exception as error:   # noqa: BLE001 - a page reloading, closed: said as it is
+        state = f"(not read: {error})"
+    trail = "\n".join(getattr(page, "trail", []))
+    return f"\neditor: {state}\ntrail:\n{trail}\nserve:\n{log()}"
 
 
 @pytest.fixture(scope="module")
@@ -290,11 +351,17 @@ def save_accepted(page, figure, button: str = "Save", log=lambda: "") -> None:
     `log()`: what else a failure shows. (Its message "Saved …" may not last a frame:
     when the build the save started has ended before serve's answer came, the page
     reloads as soon as the answer is shown.)"""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     settled(page)
-    with page.expect_response(lambda response: response.url.endswith("/figure/save"),
-                              timeout=DEADLINE_MS) as answer:
-        figure.get_by_role("button", name=button).click()
-    assert answer.value.status == 200, (message(figure), log())
+    try:
+        with page.expect_response(lambda response: response.url.endswith("/figure/save"),
+                                  timeout=DEADLINE_MS) as answer:
+            figure.get_by_role("button", name=button).click()
+        status = answer.value.status
+    except PlaywrightTimeout:
+        status = None   # no answer within the deadline, or no request at all
+    assert status == 200, f"save answered {status}" + diagnosis(page, log)
 
 
 def saved(page, figure) -> None:
