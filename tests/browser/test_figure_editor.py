@@ -590,3 +590,32 @@ def test_a_narrow_figure_heading_and_caption_start_where_its_canvas_does(page):
     finally:
         page.set_viewport_size({"width": 1300, "height": 900})
         page.emulate_media(media="screen")
+
+
+def test_an_edit_tried_while_a_save_is_under_way_is_not_taken_to_be_lost(page, project):
+    """The page reloads with what a save sent once its build ends: an edit made between
+    Save and that reload would be dropped without a word, so the editor takes none."""
+    figure = open_editor(page)
+    figure.locator('[data-node="note"]').click()
+    page.keyboard.press("ArrowDown")
+    sent = box_of(figure, "note")
+    held: list = []
+    page.route("**/figure/save", lambda route: held.append(route))   # sent once released
+    try:
+        settled(page)
+        figure.get_by_role("button", name="Save").click()
+        assert poll(lambda: held or page.wait_for_timeout(20)), diagnosis(page)
+        page.keyboard.press("ArrowDown")          # while the save is under way
+        assert box_of(figure, "note") == sent, diagnosis(page)
+        assert message(figure) == "Saving…"
+        held[0].continue_()
+    finally:
+        page.unroute("**/figure/save")
+    page.wait_for_function(
+        "([sel, top]) => { var c = (window.articlesiteFigureEditor || {}).current;"
+        " var n = document.querySelector(sel + ' [data-node=note]');"
+        " return c && !c.dirty() && n && n.style.top === top; }",
+        arg=[FIGURE, f"{sent[1]:g}px"], timeout=DEADLINE_MS)   # reloaded, reopened
+    x, y, w, h = sent
+    assert f"    box: [{x:g}, {y:g}, {w:g}, {h:g}]" in (project / SPEC).read_text(
+        encoding="utf-8").splitlines()
