@@ -22,6 +22,7 @@ from browser.test_figure_editor import (
     DEADLINE_MS,
     box_of,
     centre,
+    diagnosis,
     drag,
     message,
     open_page,
@@ -206,10 +207,15 @@ def test_a_group_made_of_two_nodes_titled_in_japanese_saves_only_its_lines(page,
     assert spec["groups"][1]["nodes"] == ["learn", "note"]
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/groupsui-ja-group.png")
-    save_accepted(page, figure, "保存", lambda: served.output()[-3000:])
-    assert poll(lambda: (project / SPEC).read_text(encoding="utf-8") != before[SPEC]), \
-        (message(figure), served.output()[-3000:])
-    assert poll(lambda: (project / TEXTS).read_text(encoding="utf-8") != before[TEXTS])
+    def log() -> str:
+        return served.output()[-3000:]
+
+    def changed(name: str) -> bool:
+        return (project / name).read_text(encoding="utf-8") != before[name]
+
+    save_accepted(page, figure, "保存", log)
+    assert poll(lambda: changed(SPEC)), f"{SPEC} unchanged" + diagnosis(page, log)
+    assert poll(lambda: changed(TEXTS)), f"{TEXTS} unchanged" + diagnosis(page, log)
     spec_diff = changed_lines(before[SPEC], (project / SPEC).read_text(encoding="utf-8"))
     size = spec["groups"][1]["title_box"]
     assert spec_diff == [(f"+  - {{id: group-1, title: steps-group-1-title, title_box: "

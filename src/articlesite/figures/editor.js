@@ -804,7 +804,7 @@
       dragstart: function (e) { e.preventDefault(); }
     };
     Object.keys(this.handlers).forEach(function (name) { canvas.addEventListener(name, self.handlers[name]); });
-    this.keys = function (e) { self.key(e); };
+    this.keys = function (e) { if (!self.saving && !self.saved) self.key(e); };   /* (see save) */
     document.addEventListener("keydown", this.keys);
   };
 
@@ -1079,20 +1079,34 @@
     return { figure: this.id, base: this.data.base, spec: spec, texts: texts, renames: this.renames };
   };
 
+  /* From Save on, the editor takes no edit: once the save's build ends the page reloads
+     with what was sent, and an edit made meanwhile would be dropped without a word. A
+     refusal gives the editor back with every edit; so does an answer that nothing
+     changed (no build follows it, so no reload). */
   Editor.prototype.save = function () {
     var self = this;
+    if (this.saving || this.saved) return;
     this.settle();
     this.say(T("saving"));
     this.saving = true;
+    this.freeze(true);
     post("save", this.request()).then(function (result) {
       self.saving = false;
-      if (result.status !== 200) { self.say(told(result.answer), true); return; }
+      if (result.status !== 200) { self.freeze(false); self.say(told(result.answer), true); return; }
+      var changed = result.answer.changed;
+      if (!changed.length) { self.freeze(false); self.say(T("nothing-to-save")); return; }
       self.saved = true;
       try { sessionStorage.setItem(REOPEN, self.id); } catch (e) {}
-      var changed = result.answer.changed;
-      self.say((changed.length ? T("saved", { files: changed.join(", ") }) : T("nothing-to-save")) + " " + T("reloading"));
+      self.say(T("saved", { files: changed.join(", ") }) + " " + T("reloading"));
       reloadIfDue();
-    }, function (error) { self.saving = false; self.say(T("not-saved", { error: String(error) }), true); });
+    }, function (error) { self.saving = false; self.freeze(false); self.say(T("not-saved", { error: String(error) }), true); });
+  };
+  /* The canvas and the bar's controls out of reach (inert), its message still read. */
+  Editor.prototype.freeze = function (on) {
+    var said = this.message.parentNode;
+    [this.canvas].concat([].slice.call(this.bar.querySelectorAll(".fe-row"))).forEach(function (el) {
+      if (el !== said) el.inert = on;
+    });
   };
 
   Editor.prototype.close = function () {
