@@ -1,10 +1,12 @@
 """The figure editor's server side (figures/editor.py), asked as a page asks it: each
 refusal names a key of the theme's `editor-server-` strings, present in every language
 the theme has, with the arguments its text needs; `segment` gives the build's own phrase
-breaks; a save of a new group and an edge label changes only their lines."""
+breaks; a save of a new group and an edge label changes only their lines, and so does a
+save of an edge given by its points that the editor made an edge by its ends."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from http import HTTPStatus
@@ -113,6 +115,35 @@ def test_a_new_group_and_an_edge_label_are_saved_as_their_own_lines(editor):
     assert yaml.safe_load(after)["groups"][0]["nodes"] == ids[:1]
     entry = json.loads((root / TEXTS).read_text(encoding="utf-8"))["steps-group-1-title"]
     assert set(entry.values()) == {"Acting"}   # not translated yet: the source's text
+
+
+def test_an_edge_given_by_its_points_is_saved_by_its_ends_once_a_node_at_an_end_moves(
+        tmp_path):
+    # The fixture's one edge is `- points: [[160, 60], [240, 60]]`, from act's right side
+    # to learn's left. Moving act, the page turns it into an edge by its ends (editor.js,
+    # follow): every field of it changes, and the save writes it anew, in its place.
+    editor = FigureEditor(Editor(fixture_site("sources", tmp_path / "project"),
+                                 "127.0.0.1", 8123))
+    before = (editor.root / SPEC).read_text(encoding="utf-8")
+    opened = ask(editor, "open", {"figure": "steps"})[1]
+    spec = json.loads(json.dumps(opened["spec"]))
+    for name in ("nodes", "edges", "labels", "dividers", "lifelines", "groups"):
+        for i, item in enumerate(spec.get(name) or []):
+            item["origin"] = i
+    spec["nodes"][0]["box"] = [20, 20, 140, 60]
+    assert spec["edges"][0].pop("points") == [[160, 60], [240, 60]]
+    spec["edges"][0].update({"from": "act.right", "to": "learn.left"})
+    status, answer = ask(editor, "save", {"figure": "steps", "base": opened["base"],
+                                          "spec": spec})
+    assert status == 200, answer
+    after = (editor.root / SPEC).read_text(encoding="utf-8")
+    changed = [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                     lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert changed == ["-    box: [20, 30, 140, 60]", "+    box: [20, 20, 140, 60]",
+                       "-  - points: [[160, 60], [240, 60]]",
+                       "+  - from: act.right", "+    to: learn.left"], changed
+    assert yaml.safe_load(after)["edges"] == [{"from": "act.right", "to": "learn.left"}]
 
 
 def test_a_route_request_takes_the_pages_groups_and_refuses_a_wrong_one(editor):

@@ -85,6 +85,51 @@ def test_block_items_are_appended_and_deleted_as_lines():
     assert yaml.safe_load(emptied)["nodes"] == [] and "nodes: []" in emptied
 
 
+def test_an_element_whose_every_field_changes_is_written_anew_in_its_place():
+    # An edge given by its points that now names its ends: `points` removed, `from` and
+    # `to` set (in any order of the edits when every field changes), its fields in
+    # their usual order; an edge that keeps a field is edited field by field.
+    text = """\
+a: 1
+edges:
+  - {points: [[1, 2], [3, 4]]}   # flow
+  - points: [[1, 2], [3, 4]]     # block
+  -
+    points:
+      - [1, 2]
+      - [3, 4]
+  - {points: [[1, 2], [3, 4]], class: cache}
+labels: [{text: x}]
+"""
+    edits = [edit for i in range(3) for edit in (
+        Set("to", f"b{i}", "edges", i), Unset("points", "edges", i),
+        Set("from", f"a{i}", "edges", i))]
+    edits += [Unset("points", "edges", 3), Set("from", "a3", "edges", 3),
+              Set("to", "b3", "edges", 3)]
+    new = apply_edits(text, edits)
+    assert new == """\
+a: 1
+edges:
+  - {from: a0, to: b0}   # flow
+  - from: a1
+    to: b1     # block
+  -
+    from: a2
+    to: b2
+  - {from: a3, to: b3, class: cache}
+labels: [{text: x}]
+"""
+    assert apply_edits(text, [Unset("class", "edges", 3), Unset("points", "edges", 3),
+                              Set("from", "a", "edges", 3), Set("to", "b", "edges", 3)]
+                       ).splitlines()[-2] == "  - {from: a, to: b}"
+    for emptied in ([Unset("text", "labels", 0)],
+                    [Unset("points", "edges", 3), Unset("class", "edges", 3)],
+                    [Set("from", "a", "edges", 0), Unset("points", "edges", 0),
+                     Unset("from", "edges", 0)]):
+        with pytest.raises(SpecEditError, match="would leave the element empty"):
+            apply_edits(text, emptied)
+
+
 def test_what_cannot_be_done_is_refused():
     for edits in ([Set("box", [1, 2, 3, 4], "nodes", "nobody")], [Delete("edges", 7)],
                   [Set("text", "x", "nodes", "a"), Delete("nodes", "a")],

@@ -31,6 +31,10 @@ The API (stable: the figure editor and `figure layout` save through it)::
 - `Append` adds a line (or lines) after the section's last element, in the style of that
   element: a flow mapping `{from: a, to: b}` or a block mapping with the same indents. A
   missing (or empty) section is created in the style of the spec's other sections.
+- `Unset` removes the field's line (or its part of a flow mapping). An element whose
+  every field is removed while others are set (an edge given by its `points` that now
+  names its ends) is written anew in its place, in its own style, its fields in the
+  usual order; one that would be left with no field is refused.
 - `Delete` removes the element's lines (a section left empty becomes `[]`).
 - New values are written in flow style on one line (`[30, 48, 140, 62]`); strings plain
   when YAML reads them back as the same string, else quoted as the old value was (double
@@ -314,7 +318,10 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     spec = _Text(text)
     _delete(spec, [edit for edit in edits if isinstance(edit, Delete)],
             {edit.section for edit in edits if isinstance(edit, Append)})
+    rewritten = _rewrite(spec, edits)
     for edit in edits:
+        if id(edit) in rewritten:
+            continue
         if isinstance(edit, Set):
             _set(spec, edit)
         elif isinstance(edit, Unset):
@@ -416,6 +423,44 @@ def _add_field(spec: _Text, mapping: yaml.MappingNode, field: str, rendered: str
         position = mapping.value[0][0].start_mark.index
         spec.splice(position, position, f"{scalar(field)}:{rendered}{spec.nl}" + " " * column,
                     -1)
+
+
+def _rewrite(spec: _Text, edits: list[Edit]) -> set[int]:
+    """Write anew each element whose every field is removed and which other fields then
+    fill (an edge given by its points that now names its ends): its mapping, in its own
+    style, with its new fields in their usual order. Field by field, the last removal
+    would leave it empty for a moment. Returns the ids of the edits this made."""
+    elements: dict[int, tuple[yaml.MappingNode, str, list[Set | Unset]]] = {}
+    for edit in edits:
+        if isinstance(edit, (Set, Unset)) and edit.section is not None:
+            mapping = _element(spec, edit.section, edit.element)
+            elements.setdefault(id(mapping), (mapping, edit.section, []))[2].append(edit)
+    done: set[int] = set()
+    for mapping, section, mine in elements.values():
+        removed = {edit.field for edit in mine if isinstance(edit, Unset)}
+        if not mapping.value or any(_scalar_value(key) not in removed
+                                    for key, _ in mapping.value):
+            continue
+        value: dict = {}
+        for edit in mine:
+            if isinstance(edit, Set):
+                value[edit.field] = edit.value
+            else:
+                value.pop(edit.field, None)
+        if not value:
+            raise SpecEditError(f"removing {', '.join(map(repr, sorted(removed)))} would "
+                                "leave the element empty")
+        order = ORDER.get(section, ())
+        value = dict(sorted(value.items(), key=lambda pair: order.index(pair[0])
+                            if pair[0] in order else len(order)))
+        if mapping.flow_style:
+            spec.splice(mapping.start_mark.index, mapping.end_mark.index, flow(value))
+        else:
+            indent = spec.nl + " " * mapping.value[0][0].start_mark.column
+            spec.splice(mapping.start_mark.index, last_end(mapping),
+                        indent.join(_block_lines(value)))
+        done.update(id(edit) for edit in mine)
+    return done
 
 
 def _unset(spec: _Text, edit: Unset) -> None:
