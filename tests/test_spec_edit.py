@@ -87,8 +87,8 @@ def test_block_items_are_appended_and_deleted_as_lines():
 
 def test_an_element_whose_every_field_changes_is_written_anew_in_its_place():
     # An edge given by its points that now names its ends: `points` removed, `from` and
-    # `to` set (in any order of the edits when every field changes), its fields in
-    # their usual order; an edge that keeps a field is edited field by field.
+    # `to` set, in any order of the edits, its fields in their usual order (an edge that
+    # keeps a field is edited field by field); an empty mapping given fields likewise.
     text = """\
 a: 1
 edges:
@@ -99,13 +99,13 @@ edges:
       - [1, 2]
       - [3, 4]
   - {points: [[1, 2], [3, 4]], class: cache}
+  - {}
 labels: [{text: x}]
 """
-    edits = [edit for i in range(3) for edit in (
+    edits = [edit for i in range(4) for edit in (
         Set("to", f"b{i}", "edges", i), Unset("points", "edges", i),
         Set("from", f"a{i}", "edges", i))]
-    edits += [Unset("points", "edges", 3), Set("from", "a3", "edges", 3),
-              Set("to", "b3", "edges", 3)]
+    edits += [Set("to", "b4", "edges", 4), Set("from", "a4", "edges", 4)]
     new = apply_edits(text, edits)
     assert new == """\
 a: 1
@@ -117,11 +117,12 @@ edges:
     from: a2
     to: b2
   - {from: a3, to: b3, class: cache}
+  - {from: a4, to: b4}
 labels: [{text: x}]
 """
     assert apply_edits(text, [Unset("class", "edges", 3), Unset("points", "edges", 3),
                               Set("from", "a", "edges", 3), Set("to", "b", "edges", 3)]
-                       ).splitlines()[-2] == "  - {from: a, to: b}"
+                       ).splitlines()[-3] == "  - {from: a, to: b}"
     for emptied in ([Unset("text", "labels", 0)],
                     [Unset("points", "edges", 3), Unset("class", "edges", 3)],
                     [Set("from", "a", "edges", 0), Unset("points", "edges", 0),

@@ -397,15 +397,14 @@ def _set(spec: _Text, edit: Set) -> None:
 
 def _add_field(spec: _Text, mapping: yaml.MappingNode, field: str, rendered: str,
                section: str | None, priority: float = 0) -> None:
-    """Insert `field:` + `rendered` into the mapping, in the usual order of its fields."""
+    """Insert `field:` + `rendered` into the mapping, in the usual order of its fields
+    (fields inserted at one place, in that order too: by their rank in the splices'
+    priority). The mapping has a field (_rewrite writes an empty one anew)."""
     order = ORDER.get(section, ())
     rank = order.index(field) if field in order else len(order)
+    priority += rank / 1000
     before = [(k, v) for k, v in mapping.value
               if isinstance(k, yaml.ScalarNode) and k.value in order[:rank]]
-    if mapping.flow_style and not mapping.value:
-        spec.splice(mapping.end_mark.index - 1, mapping.end_mark.index - 1,
-                    f"{scalar(field)}:{rendered}")
-        return
     if mapping.flow_style:
         if before or field not in order:
             position = last_end((before or mapping.value)[-1][1])
@@ -422,14 +421,15 @@ def _add_field(spec: _Text, mapping: yaml.MappingNode, field: str, rendered: str
     else:
         position = mapping.value[0][0].start_mark.index
         spec.splice(position, position, f"{scalar(field)}:{rendered}{spec.nl}" + " " * column,
-                    -1)
+                    -1 + rank / 1000)
 
 
 def _rewrite(spec: _Text, edits: list[Edit]) -> set[int]:
     """Write anew each element whose every field is removed and which other fields then
-    fill (an edge given by its points that now names its ends): its mapping, in its own
-    style, with its new fields in their usual order. Field by field, the last removal
-    would leave it empty for a moment. Returns the ids of the edits this made."""
+    fill (an edge given by its points that now names its ends), or that is an empty `{}`
+    given fields: its mapping, in its own style, with its new fields in their usual order.
+    Field by field, the last removal would leave it empty for a moment. Returns the ids of
+    the edits this made."""
     elements: dict[int, tuple[yaml.MappingNode, str, list[Set | Unset]]] = {}
     for edit in edits:
         if isinstance(edit, (Set, Unset)) and edit.section is not None:
@@ -438,8 +438,7 @@ def _rewrite(spec: _Text, edits: list[Edit]) -> set[int]:
     done: set[int] = set()
     for mapping, section, mine in elements.values():
         removed = {edit.field for edit in mine if isinstance(edit, Unset)}
-        if not mapping.value or any(_scalar_value(key) not in removed
-                                    for key, _ in mapping.value):
+        if any(_scalar_value(key) not in removed for key, _ in mapping.value):
             continue
         value: dict = {}
         for edit in mine:
@@ -453,7 +452,7 @@ def _rewrite(spec: _Text, edits: list[Edit]) -> set[int]:
         order = ORDER.get(section, ())
         value = dict(sorted(value.items(), key=lambda pair: order.index(pair[0])
                             if pair[0] in order else len(order)))
-        if mapping.flow_style:
+        if mapping.flow_style or not mapping.value:
             spec.splice(mapping.start_mark.index, mapping.end_mark.index, flow(value))
         else:
             indent = spec.nl + " " * mapping.value[0][0].start_mark.column
