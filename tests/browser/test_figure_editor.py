@@ -3,7 +3,8 @@ keys as a person would: a node dragged, its edge follows (routed by the build's 
 a node resized until its Japanese text overflows, shown on the box before any save; a
 spec changed on disk refuses the save and keeps the edits; a save changes exactly the
 moved node's line of the YAML and the open page reloads with it; requests without the
-token or from another origin change nothing. One serve process and one page for the
+token or from another origin change nothing; an edge given by its points, once a node
+at its end is dragged, is saved by its ends. One serve process and one page for the
 module, on the small fixture site (tests/fixtures/sources) whose figure `steps` is given
 a third node and a label here. Every wait polls with a deadline; nothing is timed."""
 
@@ -619,3 +620,21 @@ def test_an_edit_tried_while_a_save_is_under_way_is_not_taken_to_be_lost(page, p
     x, y, w, h = sent
     assert f"    box: [{x:g}, {y:g}, {w:g}, {h:g}]" in (project / SPEC).read_text(
         encoding="utf-8").splitlines()
+
+
+def test_an_edge_given_by_its_points_is_saved_by_its_ends_once_a_node_at_an_end_moves(
+        page, project):
+    """The spec's first edge is given by its points, from act's right side to learn's
+    left: act dragged, the edge is routed by its ends, and the save writes it so, in
+    place of its `points` line (not refused for leaving the edge empty of fields)."""
+    figure = open_editor(page)
+    before = (project / SPEC).read_text(encoding="utf-8")
+    assert spec_of(page)["edges"][0] == {"origin": 0, "points": [[160, 60], [240, 60]]}
+    drag(page, centre(figure.locator('[data-node="act"]')), (0, 20))
+    x, y, w, h = box_of(figure, "act")
+    assert y != 30
+    assert spec_of(page)["edges"][0] == {"origin": 0, "from": "act.right", "to": "learn.left"}
+    saved(page, figure)
+    assert diff(before, (project / SPEC).read_text(encoding="utf-8")) == [
+        "-    box: [20, 30, 140, 60]", f"+    box: [{x:g}, {y:g}, {w:g}, {h:g}]",
+        "-  - points: [[160, 60], [240, 60]]", "+  - from: act.right", "+    to: learn.left"]
