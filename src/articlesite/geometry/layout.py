@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from .across import GAP, Across
 from .crossings import count
