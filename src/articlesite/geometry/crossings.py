@@ -44,14 +44,28 @@ def count(routes: Sequence[Sequence[Point]]) -> int:
 
 def between(one: Sequence[Point], other: Sequence[Point]) -> int:
     """How many times two routes cross each other (as `crossings` counts them)."""
-    found = set()
-    for first, second in ((one, other), (other, one)):
-        for (x1, y1), (x2, y2) in pairwise(first):
-            if y1 != y2 or x1 == x2:
-                continue
-            left, right = min(x1, x2), max(x1, x2)
-            for (u1, v1), (u2, v2) in pairwise(second):
-                if u1 == u2 and v1 != v2 and left < u1 < right \
-                        and min(v1, v2) < y1 < max(v1, v2):
-                    found.add((u1, y1))
+    return crossed(segments(one), segments(other))
+
+
+Segments = tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]
+
+
+def segments(points: Sequence[Point]) -> Segments:
+    """A route's horizontal segments (y, x from, x to) and vertical ones (x, y from,
+    y to), for `crossed`."""
+    horizontal, vertical = [], []
+    for (x1, y1), (x2, y2) in pairwise(points):
+        if y1 == y2 and x1 != x2:
+            horizontal.append((y1, min(x1, x2), max(x1, x2)))
+        elif x1 == x2 and y1 != y2:
+            vertical.append((x1, min(y1, y2), max(y1, y2)))
+    return horizontal, vertical
+
+
+def crossed(one: Segments, other: Segments) -> int:
+    """How many times two routes, as `segments` gives them, cross each other (each
+    point once)."""
+    found = {(x, y) for (across, _), (_, down) in ((one, other), (other, one))
+             for y, left, right in across for x, top, bottom in down
+             if left < x < right and top < y < bottom}
     return len(found)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 BEND = 30.0     # what a bend costs, in px of length
 SHARED = 2.0    # a segment already used by another edge costs this much more per px
@@ -24,6 +24,8 @@ WINDOW = 120.0  # px: a search stays this close to its ends' box first (see Grid
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]        # x, y, width, height (as in a spec)
 Box = tuple[float, float, float, float]         # left, top, right, bottom
+
+_INF = float("inf")   # what a step that cannot be taken costs
 
 # Headings: 0 right (+x), 1 down (+y), 2 left, 3 up. A side's outward heading:
 OUT = {"right": 0, "bottom": 1, "left": 2, "top": 3}
@@ -47,6 +49,7 @@ class Grid:
                  ports: list[Point]):
         self.boxes, self.margin = boxes, margin
         grown = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
+        self.grown = grown
         limits = box_of(bounds) if bounds is not None else None
         self.xs = _lines([g[k] for g in grown for k in (0, 2)], [p[0] for p in ports],
                          limits and (limits[0], limits[2]))
@@ -62,8 +65,9 @@ class Grid:
         # For each grid point, how many routes run through it horizontally ([0]) and
         # vertically ([1]) (a bend there is no run through).
         self.runs = (bytearray(count), bytearray(count))
-        self._parts: list[int] | None = None
+        self._parts: tuple | None = None
         self._ways: tuple | None = None
+        self._costs: tuple[list[float], ...] | None = None
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -82,30 +86,59 @@ class Grid:
             self.blocked_v[j * nx + columns.start:j * nx + columns.stop] = \
                 b"\x01" * len(columns)
 
-    def parts(self) -> list[int]:
-        """For each grid point, the number of the part of the free grid it lies in
-        (found once, when first needed): a search between two parts is not started."""
+    def part(self, point: int) -> int:
+        """The number of the part of the free grid a point lies in (the parts found once,
+        when first needed): a search between two parts is not started. Found by runs:
+        the points of a row that free horizontal segments join are one run; a run meets
+        the runs of the next row where free vertical segments join them (between two
+        breaks of either row, one pair of runs)."""
         if self._parts is None:
-            nx, count = self.nx, len(self.blocked_h)
-            parts = [-1] * count
-            for seed in range(count):
-                if parts[seed] >= 0:
-                    continue
-                parts[seed], todo = seed, [seed]
-                while todo:
-                    point = todo.pop()
-                    i = point % nx
-                    for step, free in ((point + 1, i + 1 < nx and not self.blocked_h[point]),
-                                       (point - 1, i > 0 and not self.blocked_h[point - 1]),
-                                       (point + nx, point + nx < count
-                                        and not self.blocked_v[point]),
-                                       (point - nx, point >= nx
-                                        and not self.blocked_v[point - nx])):
-                        if free and parts[step] < 0:
-                            parts[step] = seed
-                            todo.append(step)
-            self._parts = parts
-        return self._parts
+            self._parts = self._runs()
+        starts, firsts, root = self._parts
+        j, i = divmod(point, self.nx)
+        k = firsts[j] + bisect_right(starts[j], i) - 1
+        while root[k] != k:
+            k = root[k]
+        return k
+
+    def _runs(self) -> tuple[list[list[int]], list[int], list[int]]:
+        """Each row's runs (where each starts), each row's first run's number, and each
+        run's root in a union-find of the runs that meet."""
+        nx, ny = self.nx, len(self.ys)
+        root: list[int] = []
+
+        def find(k: int) -> int:
+            while root[k] != k:
+                root[k] = root[root[k]]
+                k = root[k]
+            return k
+        starts: list[list[int]] = []
+        firsts: list[int] = []
+        for j in range(ny):
+            pieces = self.blocked_h[j * nx:j * nx + nx - 1].split(b"\x01")
+            begun = [0, *accumulate(len(piece) + 1 for piece in pieces[:-1])]
+            firsts.append(len(root))
+            root.extend(range(len(root), len(root) + len(begun)))
+            starts.append(begun)
+        for j in range(ny - 1):
+            column = self.blocked_v[j * nx:j * nx + nx]
+            upper, lower = starts[j], starts[j + 1]
+            breaks = sorted(set(upper) | set(lower))
+            at = column.find(0)
+            while at >= 0:        # a stretch of free vertical segments: at .. end - 1
+                end = column.find(1, at)
+                end = nx if end < 0 else end
+                k = bisect_right(breaks, at) - 1
+                here = at
+                while here < end:
+                    a = find(firsts[j] + bisect_right(upper, here) - 1)
+                    b = find(firsts[j + 1] + bisect_right(lower, here) - 1)
+                    if a != b:
+                        root[max(a, b)] = min(a, b)
+                    k += 1
+                    here = breaks[k] if k < len(breaks) else end
+                at = column.find(0, end) if end < nx else -1
+        return starts, firsts, root
 
     def route(self, a: Point, out_a: int, b: Point, out_b: int, own: tuple[int, int],
               mark: bool = True, limit: float = math.inf) -> tuple[Point, ...] | None:
@@ -122,7 +155,7 @@ class Grid:
             points: tuple[Point, ...] = (a, b)
         else:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
-            if start is None or goal is None or self.parts()[start] != self.parts()[goal]:
+            if start is None or goal is None or self.part(start) != self.part(goal):
                 return None
             path = self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
             if path is None:
@@ -135,7 +168,7 @@ class Grid:
 
     def _windowed(self, start: int, out_a: int, goal: int, arrive: int,
                   limit: float) -> list[int] | None:
-        _, _, px, py = self._moves()
+        px, py = self._moves()[2:4]
         low = (min(px[start], px[goal]), min(py[start], py[goal]))
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
@@ -171,12 +204,57 @@ class Grid:
                         first, bisect_left(ys, max(y1, y2)))], 1, by)
 
     def _count(self, keys: list[int], axis: int, by: int) -> None:
-        runs = self.runs[axis]
+        runs, used = self.runs[axis], self.used
         for k, key in enumerate(keys):
-            self.used[key] = self.used.get(key, 0) + by
+            used[key] = used.get(key, 0) + by
             if k:
                 point = key >> 1
                 runs[point] = max(0, min(255, runs[point] + by))
+        if self._costs is not None:
+            nx = self.nx
+            if axis:     # vertical segments, either way; then the steps across its points
+                moves = [m for key in keys for m in ((1, key >> 1), (3, (key >> 1) + nx))]
+                moves += [m for key in keys[1:] for m in ((0, (key >> 1) - 1),
+                                                          (2, (key >> 1) + 1))]
+            else:
+                moves = [m for key in keys for m in ((0, key >> 1), (2, (key >> 1) + 1))]
+                moves += [m for key in keys[1:] for m in ((1, (key >> 1) - nx),
+                                                          (3, (key >> 1) + nx))]
+            self._recost(moves)
+
+    def _step_costs(self) -> tuple[list[float], ...]:
+        """For each heading, what a step from each point costs (see _search): its length,
+        SHARED times more for each route on its segment, CROSS more where a route runs
+        through the point it reaches across it; infinite where no step can be taken.
+        Made once a grid, kept up to date as routes are counted."""
+        if self._costs is None:
+            self._costs = tuple(list(costs) for costs in self._moves()[4])
+            nx = self.nx
+            moves = [m for key in self.used for m in (
+                ((1, key >> 1), (3, (key >> 1) + nx)) if key & 1 else
+                ((0, key >> 1), (2, (key >> 1) + 1)))]
+            moves += [m for point, through in enumerate(self.runs[0]) if through
+                      for m in ((1, point - nx), (3, point + nx))]
+            moves += [m for point, through in enumerate(self.runs[1]) if through
+                      for m in ((0, point - 1), (2, point + 1))]
+            self._recost(moves)
+        return self._costs
+
+    def _recost(self, moves: list[tuple[int, int]]) -> None:
+        """The cost of each step (heading, from point) that can be taken, anew."""
+        _, offset, _, _, lengths = self._moves()
+        costs, used, runs, size = self._costs, self.used, self.runs, len(self.blocked_h)
+        for turn, point in moves:
+            if 0 <= point < size:   # (not off the grid: a route given, not found on it)
+                length = lengths[turn][point]
+                if length != _INF:
+                    step = point + offset[turn]
+                    shared = used.get((point if turn < 2 else step) * 2 + (turn & 1), 0)
+                    if shared:
+                        length *= 1 + SHARED * shared
+                    if runs[1 - (turn & 1)][step]:
+                        length += CROSS
+                    costs[turn][point] = length
 
     def _escape(self, port: Point, out: int) -> int | None:
         """The grid point `margin` px out from a port, if nothing is in the way."""
@@ -185,7 +263,7 @@ class Grid:
         i, j = bisect_left(self.xs, x), bisect_left(self.ys, y)
         if i == self.nx or j == len(self.ys) or self.xs[i] != x or self.ys[j] != y:
             return None   # outside the bounds
-        if any(_crosses(port, (x, y), box) for box in self.boxes):
+        if _any_crossed(port, (x, y), self.boxes):
             return None
         return j * self.nx + i
 
@@ -196,10 +274,8 @@ class Grid:
         if out_b != (out_a + 2) % 4 or (b[0] - a[0]) * dy != (b[1] - a[1]) * dx \
                 or (b[0] - a[0]) * dx + (b[1] - a[1]) * dy <= 0:
             return False
-        m = self.margin
-        return not any(_crosses(a, b, box) or (number not in own and _crosses(
-            a, b, (box[0] - m, box[1] - m, box[2] + m, box[3] + m)))
-            for number, box in enumerate(self.boxes))
+        return not _any_crossed(a, b, self.boxes) and not _any_crossed(
+            a, b, [box for number, box in enumerate(self.grown) if number not in own])
 
     def _moves(self) -> tuple:
         """For each heading, which points a step can be taken from (inside the grid, not
@@ -216,7 +292,15 @@ class Grid:
             up = bytearray(nx) + down[:-nx]
             xs = self.xs * len(self.ys)
             ys = [y for y in self.ys for _ in range(nx)]
-            self._ways = ((right, down, left, up), (1, nx, -1, -nx), xs, ys)
+            free, offset = (right, down, left, up), (1, nx, -1, -nx)
+            across = [b - a for a, b in pairwise(self.xs)]
+            along = [b - a for a, b in pairwise(self.ys)]
+            down_lengths = [d for d in along for _ in range(nx)] + [_INF] * nx
+            lengths = ((across + [_INF]) * len(self.ys), down_lengths,
+                       ([_INF] + across) * len(self.ys), [_INF] * nx + down_lengths[:-nx])
+            lengths = tuple([length if can else _INF for length, can in zip(costs, ways)]
+                            for costs, ways in zip(lengths, free, strict=True))
+            self._ways = (free, offset, xs, ys, lengths)
         return self._ways
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
@@ -227,18 +311,25 @@ class Grid:
         row), or None. A state is point * 4 + heading; a segment's key in `used` is its
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
         runs through across the step costs CROSS."""
-        free, offset, px, py = self._moves()
-        used, table = self.used, _BENDS[arrive]
+        px, py = self._moves()[2:4]
+        costs, table = self._step_costs(), _BENDS[arrive]
         inside = self._inside(window)
         gx, gy = px[goal], py[goal]
         first = start * 4 + heading
         best = {first: 0.0}
         came: dict[int, int] = {}
-        todo = [(_lower_bound(gx, gy, arrive)(px[start], py[start], heading), -0.0, first)]
+        dx, dy = gx - px[start], gy - py[start]
+        todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
+                                           + (dy > 0) - (dy < 0)], -0.0, first)]
         back = (arrive + 2) % 4
         pop, push, get = heapq.heappop, heapq.heappush, best.get
-        turns = ((0, 1, 3), (1, 2, 0), (2, 3, 1), (3, 0, 2))
-        crossed = (self.runs[1], self.runs[0])     # runs across a step of each axis
+        # From each heading: the headings a step may take (on, then the two turns), each
+        # with its offset, what it costs from each point (infinite: none can be taken), its
+        # bend, its row of the bends table, and whether the goal may be reached along it.
+        offset = (1, self.nx, -1, -self.nx)
+        moves = tuple(tuple((turn, offset[turn], costs[turn], 0.0 if turn == d else BEND,
+                             turn * 9 + 4, turn != back)
+                            for turn in (d, (d + 1) % 4, (d + 3) % 4)) for d in range(4))
         while todo:
             bound, cost, state = pop(todo)
             if bound >= limit:
@@ -248,31 +339,19 @@ class Grid:
                 return _path(came, -1 - state)
             if cost > best[state]:
                 continue
-            point, d = state >> 2, state & 3
-            cx, cy = px[point], py[point]
-            for turn in turns[d]:
-                if not free[turn][point]:
-                    continue
-                step = point + offset[turn]
-                if inside is not None and not inside[step]:
-                    continue
-                x, y = px[step], py[step]
-                length = x - cx + y - cy if turn < 2 else cx - x + cy - y
-                if used:
-                    length *= 1 + SHARED * used.get((point if turn < 2 else step) * 2
-                                                    + (turn & 1), 0)
-                    if crossed[turn & 1][step]:
-                        length += CROSS
-                new = cost + length + (BEND if turn != d else 0.0)
+            point = state >> 2
+            for turn, ahead, paid, bend, row, arriving in moves[state & 3]:
+                new = cost + paid[point] + bend
+                step = point + ahead
                 state2 = step * 4 + turn
-                if new < get(state2, _INF):
+                if new < get(state2, _INF) and (inside is None or inside[step]):
                     best[state2] = new
                     came[state2] = state
-                    dx, dy = gx - x, gy - y
+                    dx, dy = gx - px[step], gy - py[step]
                     push(todo, (new + (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
-                                + table[turn * 9 + ((dx > 0) - (dx < 0) + 1) * 3
-                                        + (dy > 0) - (dy < 0) + 1], -new, state2))
-                    if step == goal and turn != back:
+                                + table[row + ((dx > 0) - (dx < 0)) * 3
+                                        + (dy > 0) - (dy < 0)], -new, state2))
+                    if step == goal and arriving:
                         done = new + (BEND if turn != arrive else 0.0)
                         push(todo, (done, -done, -1 - state2))
         return None
@@ -288,18 +367,6 @@ class Grid:
         for j in range(j0, j1 + 1):
             inside[j * nx + i0:j * nx + i1 + 1] = row
         return inside
-
-
-def _lower_bound(gx: float, gy: float, arrive: int):
-    """The heuristic: from (x, y) heading `d`, the Manhattan distance to the goal plus
-    BEND for each bend still needed to arrive along heading `arrive` (_BENDS)."""
-    table = _BENDS[arrive]
-
-    def lower(x: float, y: float, d: int) -> float:
-        dx, dy = gx - x, gy - y
-        return abs(dx) + abs(dy) + table[d * 9 + ((dx > 0) - (dx < 0) + 1) * 3
-                                         + (dy > 0) - (dy < 0) + 1]
-    return lower
 
 
 def _bend_table(arrive: int) -> list[float]:
@@ -331,7 +398,6 @@ def _bends(dx: float, dy: float, d: int, last: int) -> int:
 
 
 _BENDS = [_bend_table(arrive) for arrive in range(4)]
-_INF = float("inf")
 
 
 def _path(came: dict[int, int], state: int) -> list[int]:
@@ -355,16 +421,22 @@ def _simplify(points: list[Point]) -> tuple[Point, ...]:
     return tuple(kept)
 
 
-def _crosses(a: Point, b: Point, box: Box) -> bool:
-    """Whether the axis-parallel segment a-b passes through the inside of `box`."""
-    return (_meets(a[0], b[0], box[0], box[2]) and _meets(a[1], b[1], box[1], box[3]))
-
-
-def _meets(u: float, v: float, low: float, high: float) -> bool:
-    """Whether the span u-v (or the point u, if u == v) meets the open span low-high."""
-    if u == v:
-        return low < u < high
-    return min(u, v) < high and max(u, v) > low
+def _any_crossed(a: Point, b: Point, boxes: list[Box]) -> bool:
+    """Whether the axis-parallel segment a-b (or the point a, if b is a) passes through
+    the inside of any of the boxes: meets the open span of each axis."""
+    x1, x2 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+    y1, y2 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    if x1 == x2:
+        if y1 == y2:
+            return any(left < x1 < right and top < y1 < bottom
+                       for left, top, right, bottom in boxes)
+        return any(left < x1 < right and y1 < bottom and y2 > top
+                   for left, top, right, bottom in boxes)
+    if y1 == y2:
+        return any(x1 < right and x2 > left and top < y1 < bottom
+                   for left, top, right, bottom in boxes)
+    return any(x1 < right and x2 > left and y1 < bottom and y2 > top
+               for left, top, right, bottom in boxes)
 
 
 def _lines(borders: list[float], ports: list[float],

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from .across import GAP, Across
 from .crossings import count
@@ -519,19 +519,36 @@ def _tried(plan: Plan, order: list[list[Item]], rows: list[list[int]], lean: int
 def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
               many: int) -> list[list[list[int]]]:
     """Every cut of `screen` into `many` rows that rows_of's rules allow, fewest edges
-    passing the cuts first."""
+    passing the cuts first (then in the order of the cuts). Found cut by cut, each
+    after the last: a row's length only grows with its next layer, so no cut past
+    one that makes the row too long, nor past a group's bound, is tried."""
     member = _members(plan, screen)
     passing = _passing(plan, screen)
-    bounds = _long_groups(plan, screen, gaps, width)
+    bounds = sorted(_long_groups(plan, screen, gaps, width))
+    thick = [thickness(plan, layer) for layer in screen]
+    lengths: dict[tuple[int, int], float] = {}
+
+    def length(a: int, b: int) -> float:     # as _length measures screen[a:b]
+        if (a, b) not in lengths:
+            lengths[a, b] = sum(thick[a:b]) + sum(gaps[a:b - 1])
+        return lengths[a, b]
     found = []
-    for cuts in combinations(range(1, len(screen)), many - 1):
-        if not bounds <= set(cuts) or any(member[c - 1] & member[c] for c in cuts):
-            continue
-        ends = [0, *cuts, len(screen)]
-        lengths = [_length(plan, screen[a:b], screen, gaps) for a, b in pairwise(ends)]
-        if max(lengths) <= width and min(lengths[:-1]) >= width / SHORTEST:
-            found.append((sum(passing[c - 1] for c in cuts),
-                          [screen[a:b] for a, b in pairwise(ends)]))
+
+    def extend(cuts: list[int]) -> None:
+        start = cuts[-1] if cuts else 0
+        if len(cuts) == many - 1:
+            if length(start, len(screen)) <= width and all(b <= start for b in bounds):
+                ends = [0, *cuts, len(screen)]
+                found.append((sum(passing[c - 1] for c in cuts),
+                              [screen[a:b] for a, b in pairwise(ends)]))
+            return
+        for c in range(start + 1, len(screen)):
+            if any(start < b < c for b in bounds) or length(start, c) > width:
+                break
+            if member[c - 1] & member[c] or length(start, c) < width / SHORTEST:
+                continue
+            extend([*cuts, c])
+    extend([])
     return [rows for _, rows in sorted(found, key=lambda option: option[0])]
 
 

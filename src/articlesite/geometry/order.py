@@ -46,6 +46,12 @@ class Orderer:
             self.up.setdefault(b, {}).setdefault(a, 0)
             self.up[b][a] += 1
         self.part = parts(result, group_of)
+        self.sweeps: dict[tuple, tuple[tuple, int]] = {}   # see _swept
+        # Each item's neighbours in the layer before and after, each as many times as
+        # its edges (for _seen).
+        self.linked = {item: tuple([n for n, w in side.get(item, {}).items() for _ in range(w)]
+                                   for side in (self.up, self.down))
+                       for layer in self.layers for item in layer}
 
     def block(self, order: list[list[Item]]) -> list[list[Item]]:
         """Each layer's items by their part (geometry/order.py's parts), in their order
@@ -97,6 +103,20 @@ class Orderer:
         for sweep in range(ITERATIONS):
             if fewest == 0 or stale >= PATIENCE:
                 break
+            order, count = self._swept(order, sweep % 4)
+            if count < fewest:
+                best, fewest, stale = [list(layer) for layer in order], count, 0
+            else:
+                stale += 1
+        return best, fewest
+
+    def _swept(self, order: list[list[Item]], sweep: int) -> tuple[list[list[Item]], int]:
+        """One sweep (down for an even `sweep`, up for an odd one, with sifting for the
+        fourth) from `order`, and its crossings; a sweep from an order met before (the
+        starts soon meet) is taken from `self.sweeps`."""
+        key = (sweep, tuple(map(tuple, order)))
+        if key not in self.sweeps:
+            order = [list(layer) for layer in order]
             downwards = sweep % 2 == 0
             indexes = range(1, len(order)) if downwards else range(len(order) - 2, -1, -1)
             for i in indexes:
@@ -104,14 +124,11 @@ class Orderer:
                 order[i] = self._by_median(order[i], fixed, self.up if downwards else self.down)
             order = self._consistent(order)
             self._transpose(order)
-            if sweep % 4 == 3:
+            if sweep == 3:
                 self._sift(order)
-            count = self.count(order)
-            if count < fewest:
-                best, fewest, stale = [list(layer) for layer in order], count, 0
-            else:
-                stale += 1
-        return best, fewest
+            self.sweeps[key] = (tuple(map(tuple, order)), self.count(order))
+        swept, count = self.sweeps[key]
+        return [list(layer) for layer in swept], count
 
     def count(self, order: list[list[Item]]) -> int:
         """The crossings between neighbouring layers (each edge as many times as it is
@@ -139,12 +156,14 @@ class Orderer:
     def _by_median(self, layer: list[Item], fixed: list[Item],
                    side: dict[Item, dict[Item, int]]) -> list[Item]:
         """The layer sorted by the weighted median place of each item's neighbours in
-        `fixed` (its own place if it has none), a group by the mean of its items'."""
+        `fixed` (its own place if it has none), a group by the mean of its items'; `side`:
+        self.up or self.down."""
         place = {item: j for j, item in enumerate(fixed)}
         scale = (len(fixed) - 1) / (len(layer) - 1) if len(layer) > 1 else 0.0
         key: dict[Item, float] = {}
+        which, no = (0 if side is self.up else 1), ((), ())
         for j, item in enumerate(layer):
-            linked = sorted(place[n] for n, w in side.get(item, {}).items() for _ in range(w))
+            linked = sorted(map(place.__getitem__, self.linked.get(item, no)[which]))
             key[item] = _median(linked) if linked else j * scale
         unit: dict = {}
         for item in layer:
@@ -252,8 +271,8 @@ class Orderer:
     def _seen(self, item: Item, place: dict[Item, int]) -> tuple[list[int], list[int]]:
         """Where an item's neighbours lie in the layer before and after, sorted, each as
         many times as its edges."""
-        return tuple(sorted(place[n] for n, w in side.get(item, {}).items() for _ in range(w))
-                     for side in (self.up, self.down))
+        before, after = self.linked.get(item) or ((), ())
+        return sorted(map(place.__getitem__, before)), sorted(map(place.__getitem__, after))
 
 
 def _cross(first: list[Item], then: list[Item], seen: dict) -> int:

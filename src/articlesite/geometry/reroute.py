@@ -12,24 +12,25 @@ and SAVED for each crossing of the others' routes), in order of their ports' dis
 each search bounded by what the best so far costs (its length and bends, and SAVED px
 for each crossing it has: a route may be that much longer for each crossing it saves;
 a search costs as the router's do, so that it finds the route the router would take
-from those sides). Crossings are counted against the routes whose extent meets the new
-route's (crossings.between). Pure and deterministic.
+from those sides). Crossings are counted as crossings.between counts them, each new
+segment against the others' segments across it, found by their coordinates (sorted
+once for the routes as they are). Pure and deterministic.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import pairwise
 
-from .crossings import between
+from .crossings import segments
 from .grid import BEND, OUT, STEP, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
 SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
 SAVED = 200.0   # px longer a route may be for each crossing it saves
 
-Extent = tuple[float, float, float, float]
 
 
 class Rerouter:
@@ -51,13 +52,34 @@ class Rerouter:
         self.grid = Grid(boxes, margin, bounds, sorted(self.taken) + spare)
         for points in self.routes.values():
             self.grid.use(points)
-        self.extents = {i: _extent(points) for i, points in self.routes.items()}
+        self.segments = {i: segments(points) for i, points in self.routes.items()}
+        self._index: tuple | None = None
 
     def crossed(self, i: int, points: Sequence[Point]) -> int:
-        """How many times a route for edge i crosses the other edges' routes."""
-        box = _extent(points)
-        return sum(between(points, self.routes[j]) for j, other in self.extents.items()
-                   if j != i and _overlap(box, other))
+        """How many times a route for edge i crosses the other edges' routes (each
+        other route at each point once, as crossings.between counts them)."""
+        (across, down), (rows, row_at, columns, column_at) = segments(points), self._indexed()
+        found = set()
+        for y, left, right in across:
+            for k in range(bisect_right(column_at, left), bisect_left(column_at, right)):
+                x, top, bottom, j = columns[k]
+                if j != i and top < y < bottom:
+                    found.add((j, x, y))
+        for x, top, bottom in down:
+            for k in range(bisect_right(row_at, top), bisect_left(row_at, bottom)):
+                y, left, right, j = rows[k]
+                if j != i and left < x < right:
+                    found.add((j, x, y))
+        return len(found)
+
+    def _indexed(self) -> tuple:
+        """Every route's horizontal segments (y, x from, x to, edge) by y and their ys,
+        and its vertical ones (x, y from, y to, edge) by x and their xs."""
+        if self._index is None:
+            rows = sorted((*h, j) for j, (across, _) in self.segments.items() for h in across)
+            columns = sorted((*v, j) for j, (_, down) in self.segments.items() for v in down)
+            self._index = (rows, [r[0] for r in rows], columns, [c[0] for c in columns])
+        return self._index
 
     def tried(self, i: int, pairs: Iterable[tuple[str, str]],
               key: Callable[[Sequence[Point]], tuple]) -> list[tuple[tuple, tuple[str, str]]]:
@@ -120,7 +142,8 @@ class Rerouter:
             self.taken -= {old[0], old[-1]}
         self.routes[i], self.sides[i] = tuple(points), sides
         self.taken |= {points[0], points[-1]}
-        self.extents[i] = _extent(points)
+        self.segments[i] = segments(points)
+        self._index = None
         self.grid.use(tuple(points))
 
 
@@ -146,12 +169,3 @@ def _limit(best: tuple | None) -> float:
     (crossed, *_), _, points = best
     length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points))
     return length + BEND * (len(points) - 2) + SAVED * crossed + 1
-
-
-def _extent(points: Sequence[Point]) -> Extent:
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _overlap(a: Extent, b: Extent) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -71,11 +71,14 @@ from .grid import BEND, OUT, SHARED, Grid, Point, Rect, box_of
 from .nudge import nudge
 from .ports import SIDES, Ends, choose_sides, free_port, headings, place_ports
 
-__all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route",
+__all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route", "forget",
            "route_edges"]
 
 MARGIN = 10.0   # px kept from every box an edge does not connect
 DETOUR = 4      # bends from which an edge with an unnamed end tries the other sides
+REMEMBERED = 16  # the last calls' routes kept: the same arguments are not routed again
+
+_ROUTED: dict[tuple, tuple[Route, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -90,10 +93,31 @@ class Route:
         return self.error is None
 
 
+def forget() -> None:
+    """Forget the routes remembered (for a benchmark that times routing anew)."""
+    _ROUTED.clear()
+
+
 def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
                 obstacles: Sequence[Rect] = (), *, bounds: Rect | None = None,
                 margin: float = MARGIN) -> list[Route]:
     """Every edge's route, or why it has none (see the module's docstring)."""
+    try:
+        key = (tuple((node, tuple(map(float, rect))) for node, rect in nodes.items()),
+               tuple(edges), tuple(tuple(map(float, rect)) for rect in obstacles),
+               None if bounds is None else tuple(map(float, bounds)), float(margin))
+        hash(key)
+    except (TypeError, ValueError):
+        return _route_edges(nodes, edges, obstacles, bounds, margin)
+    if key not in _ROUTED:
+        if len(_ROUTED) >= REMEMBERED:
+            _ROUTED.pop(next(iter(_ROUTED), None), None)
+        _ROUTED[key] = tuple(_route_edges(nodes, edges, obstacles, bounds, margin))
+    return list(_ROUTED[key])
+
+
+def _route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect],
+                 bounds: Rect | None, margin: float) -> list[Route]:
     ids = sorted(nodes)
     index = {node: i for i, node in enumerate(ids)}
     boxes = [box_of(nodes[node]) for node in ids] + [box_of(rect) for rect in obstacles]
@@ -108,11 +132,11 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
         tried = _other_sides(retry, edges, sides, ports, found, nodes, index, grid_of)
         if tried:   # the ports of every side spread again, with the new sides
             new_sides = {**sides, **{i: chosen[0] for i, chosen in tried.items()}}
-            again, _ = _route_all(good, edges, new_sides, nodes, index, grid_of)
+            again, again_ports = _route_all(good, edges, new_sides, nodes, index, grid_of)
             if set(again) >= set(found) | set(tried):
-                sides, found = new_sides, again
+                sides, found, ports = new_sides, again, again_ports
             else:    # lost one: the routes as tried
-                sides = new_sides
+                sides, ports = new_sides, None
                 found.update({i: chosen[1] for i, chosen in tried.items()})
     for i in good:
         if i not in found:
@@ -121,16 +145,18 @@ def route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends],
             errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
                          f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
                          "other box" + (", nor from any other side" if auto else ""))
-    found = _reordered(good, edges, sides, nodes, index, grid_of, found)
+    found = _reordered(good, edges, sides, nodes, index, grid_of, found, ports)
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
 def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
-               index: dict, grid_of: tuple, found: dict) -> dict:
+               index: dict, grid_of: tuple, found: dict, ports: dict | None) -> dict:
     """The routes nudged; and routed again with the ports of each shared side ordered by
     where the first routes head (headings), nudged too: those of the two that cross
-    fewer times (the first on a tie; the second must route every edge the first did)."""
+    fewer times (the first on a tie; the second must route every edge the first did).
+    `ports`: those `found` was routed from by _route_all with these sides (None if it was
+    not): where the headings leave them as they are, routing again would find `found`."""
     boxes, margin, bounds = grid_of
     limits = box_of(bounds) if bounds is not None else None
     first = {i: list(points) for i, points in found.items()}
@@ -138,7 +164,11 @@ def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mappi
     crossed = count([first[i] for i in sorted(first)])
     if not crossed:
         return first
-    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, headings(first, sides))
+    heading = headings(first, sides)
+    if ports is not None and place_ports({i: edges[i] for i in good}, sides, nodes,
+                                         heading) == ports:
+        return first
+    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, heading)
     if not set(again) >= set(first) or again == found:
         return first
     nudge([again[i] for i in sorted(again)], boxes, margin, limits)
