@@ -14,11 +14,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..check.geometry import TOUCH as ON_EDGE
 from ..check.geometry import Box, distance_to_box, distance_to_segment, label_box, node_box
 from ..load.figures import Edge, Figure, Label, Node
+from ..load.markup import quick_escape as escape
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
 _PLACEHOLDER = re.compile(r"\{(source|target|label)\}")

@@ -18,9 +18,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..load.figures import Figure
+from ..load.markup import quick_escape as escape
 
 _MARK = re.compile("<\x00(\\d+)\x00>")
 TEXT, PHRASED, UI, SENTENCE = "text", "phrased", "ui", "sentence"
