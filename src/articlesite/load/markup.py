@@ -93,22 +93,32 @@ def _token(match: re.Match) -> list[Piece]:
 
 @lru_cache(maxsize=4096)
 def pieces(value: str) -> tuple[Piece, ...]:
-    """A dictionary value read into its pieces, neighbouring plain texts joined."""
+    """A dictionary value read into its pieces, neighbouring plain texts joined. (The
+    plain text is gathered as strings and made a Piece once, before the next piece of
+    another kind: most words of a text are plain.)"""
     out: list[Piece] = []
+    plain: list[str] = []   # the plain text since the last piece of another kind
     position = 0
     for match in _TOKEN.finditer(value):
-        found = [Piece(TEXT, value[position:match.start()]), *_token(match)]
+        plain.append(value[position:match.start()])
         position = match.end()
-        for piece in found:
-            if piece.kind == TEXT and out and out[-1].kind == TEXT:
-                out[-1] = Piece(TEXT, out[-1].text + piece.text)
-            elif piece.text or piece.kind != TEXT:
-                out.append(piece)
-    if value[position:]:
-        if out and out[-1].kind == TEXT:
-            out[-1] = Piece(TEXT, out[-1].text + value[position:])
-        else:
-            out.append(Piece(TEXT, value[position:]))
+        word = match["word"]
+        if word is not None and ("_" not in word or identifier(word)):
+            plain.append(word)   # as _word gives it: [Piece(TEXT, word)]
+            continue
+        for piece in _token(match):
+            if piece.kind == TEXT:
+                plain.append(piece.text)
+                continue
+            text = "".join(plain)
+            if text:
+                out.append(Piece(TEXT, text))
+            plain = []
+            out.append(piece)
+    plain.append(value[position:])
+    text = "".join(plain)
+    if text:
+        out.append(Piece(TEXT, text))
     return tuple(out)
 
 
@@ -175,6 +185,8 @@ def share_texts(made: dict[tuple[str, str | None], str]) -> None:
 def _rich_text(value: str, lang: str | None = None) -> Markup:
     found = pieces(value)
     allowed = set(breaks(plain_text(value, newlines=True), lang)) if model_of(lang) else set()
+    if not allowed and len(found) == 1 and found[0].kind == TEXT:   # most texts: plain
+        return _new_str(Markup, str(quick_escape(found[0].text)).replace("\n", "<br>"))
     out: list[Markup] = []
     position = 0
     for piece in found:

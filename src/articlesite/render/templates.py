@@ -267,10 +267,13 @@ class Renderer:
         source = self.site.language(self.site.source_language)
         lang = self.site.language(language).lang
 
+        texts, noted = self.dictionary.texts, read.add
+
         def text(key: str, phrased: bool = False) -> Markup:
             """A text as HTML; `phrased` (a figure's canvas): broken only between phrases."""
-            read.add((key, language))
-            value = self.dictionary.texts.get(key, {}).get(language, "")
+            noted((key, language))
+            values = texts.get(key)
+            value = values.get(language, "") if values is not None else ""
             if fallbacks and (key, language) in fallbacks:   # a language in progress
                 return Markup('<span data-fallback lang="{}">{}</span>').format(
                     source.lang, rich_text(value, source.lang if phrased else None))
