@@ -399,7 +399,8 @@ class Renderer:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
         tokens = self.parsed.pop(source.digest, None) or markdown.parse(text)
-        self.sections[source.digest] = sections_in(tokens, text, source.body_line)
+        if source.digest not in self.sections:   # (the parse stage's are given: parse.py)
+            self.sections[source.digest] = sections_in(tokens, text, source.body_line)
         if headings is None:
             headings = [(h.level, h.id, str(h.html), h.line)
                         for h in markdown.outline(tokens, source.body_line).headings]
