@@ -30,6 +30,7 @@ from markupsafe import Markup
 from .. import parallel
 from ..load.config import Site
 from ..load.content import Article
+from ..load.markup import quick_escape as escape
 from ..load.markup import rich_text
 from .record import SETTLED, Status, status
 
@@ -255,9 +256,9 @@ def view_script() -> str:
 def links_html(site: Site, links: dict[str, str]) -> Markup:
     """' en ja zh' linking to a figure on each language's page: made once per figure,
     as a shared key's row lists every figure showing it (thousands, in a large site)."""
-    link = Markup(' <a href="{}" hreflang="{}">{}</a>')
-    return Markup("").join(link.format(links[language.code], language.lang, language.code)
-                           for language in site.languages if language.code in links)
+    return Markup("".join(f' <a href="{escape(links[language.code])}" '
+                          f'hreflang="{escape(language.lang)}">{escape(language.code)}</a>'
+                          for language in site.languages if language.code in links))
 
 
 def figure_copy(renderer: Renderer, spec: Figure) -> Copy:
