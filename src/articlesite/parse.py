@@ -128,8 +128,11 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
         tokens = renderer.parsed[source.digest] = markdown.parse(text)
         outlines[source.digest] = outline_plain(tokens, source.body_line)
         memo.keep(OUTLINE, source.digest, outlines[source.digest])
-        # (Here also for the notices of the article's other languages: load/sections.py)
-        memo.keep(SECTIONS, source.digest, sections_in(tokens, text, source.body_line))
+        # (Here also for the notices of the article's other languages: load/sections.py;
+        # rendering the body below takes them, not finding them again)
+        sections = renderer.sections[source.digest] = sections_in(tokens, text,
+                                                                 source.body_line)
+        memo.keep(SECTIONS, source.digest, sections)
     placed: set[str] = set()
     for language in languages:
         source = article.sources[language]

@@ -35,6 +35,12 @@ from markupsafe import Markup, escape
 
 from .phrases import breaks, model_of
 
+try:   # markupsafe's own escaping of a str (C where it has its speedups)
+    from markupsafe import _escape_inner
+except ImportError:   # pragma: no cover - another markupsafe: its escape, always
+    _escape_inner = None
+_new_str = str.__new__
+
 _LETTER = "A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f\u0370-\u03ff"
 _SCRIPT_CHARS = "A-Za-z0-9\u0370-\u03ff"
 _TOKEN = re.compile(
@@ -87,23 +93,46 @@ def _token(match: re.Match) -> list[Piece]:
 
 @lru_cache(maxsize=4096)
 def pieces(value: str) -> tuple[Piece, ...]:
-    """A dictionary value read into its pieces, neighbouring plain texts joined."""
+    """A dictionary value read into its pieces, neighbouring plain texts joined. (The
+    plain text is gathered as strings and made a Piece once, before the next piece of
+    another kind: most words of a text are plain.)"""
     out: list[Piece] = []
+    plain: list[str] = []   # the plain text since the last piece of another kind
     position = 0
     for match in _TOKEN.finditer(value):
-        found = [Piece(TEXT, value[position:match.start()]), *_token(match)]
+        plain.append(value[position:match.start()])
         position = match.end()
-        for piece in found:
-            if piece.kind == TEXT and out and out[-1].kind == TEXT:
-                out[-1] = Piece(TEXT, out[-1].text + piece.text)
-            elif piece.text or piece.kind != TEXT:
-                out.append(piece)
-    if value[position:]:
-        if out and out[-1].kind == TEXT:
-            out[-1] = Piece(TEXT, out[-1].text + value[position:])
-        else:
-            out.append(Piece(TEXT, value[position:]))
+        word = match["word"]
+        if word is not None and ("_" not in word or identifier(word)):
+            plain.append(word)   # as _word gives it: [Piece(TEXT, word)]
+            continue
+        for piece in _token(match):
+            if piece.kind == TEXT:
+                plain.append(piece.text)
+                continue
+            text = "".join(plain)
+            if text:
+                out.append(Piece(TEXT, text))
+            plain = []
+            out.append(piece)
+    plain.append(value[position:])
+    text = "".join(plain)
+    if text:
+        out.append(Piece(TEXT, text))
     return tuple(out)
+
+
+def quick_escape(value: object) -> Markup:
+    """markupsafe.escape, the same Markup for every value, made at less cost for the two
+    kinds templates print most (a figure's macro some 230 values a figure): a plain str
+    is escaped without markupsafe's Python-level Markup constructor, and a Markup is
+    given back as it is (escape gives an equal copy)."""
+    kind = type(value)
+    if kind is str and _escape_inner is not None:
+        return _new_str(Markup, _escape_inner(value))
+    if kind is Markup:
+        return value
+    return escape(value)
 
 
 # Dictionary texts made into HTML by a build's workers, handed to the build's own
@@ -156,6 +185,8 @@ def share_texts(made: dict[tuple[str, str | None], str]) -> None:
 def _rich_text(value: str, lang: str | None = None) -> Markup:
     found = pieces(value)
     allowed = set(breaks(plain_text(value, newlines=True), lang)) if model_of(lang) else set()
+    if not allowed and len(found) == 1 and found[0].kind == TEXT:   # most texts: plain
+        return _new_str(Markup, str(quick_escape(found[0].text)).replace("\n", "<br>"))
     out: list[Markup] = []
     position = 0
     for piece in found:
@@ -165,7 +196,7 @@ def _rich_text(value: str, lang: str | None = None) -> Markup:
         if piece.kind == TEXT:
             cuts = [cut - position for cut in sorted(allowed) if position < cut < end]
             parts = [piece.text[a:b] for a, b in zip([0, *cuts], [*cuts, None])]
-            out.append(Markup(BREAK).join(escape(part) for part in parts))
+            out.append(Markup(BREAK).join(quick_escape(part) for part in parts))
         elif piece.kind == CODE:
             out.append(Markup("<code>{}</code>").format(piece.text))
         else:

@@ -177,8 +177,21 @@ class Record(Shape):
                 context.add(out.line, f"{self.what} is missing the field '{name}'", name)
                 out.ok = False
                 continue
-            line = lines.get(name, out.line) if lines is not None else \
-                context.line(value, name)
+            if type(shape) is Value:   # most fields: converted here, the line looked up
+                try:                   # only for a problem (as Value.read would refuse)
+                    found = out[name] = shape.convert(given)
+                    if isinstance(found, Checked) and not found.ok:
+                        out.ok = False
+                    continue
+                except (ValueError, TypeError):
+                    refused = Refused(shape.message.format(key=name, value=given))
+                except Refused as own:
+                    refused = own
+                context.add(self._line(value, name, out.line, lines, context), str(refused),
+                            name)
+                out.ok = False
+                continue
+            line = self._line(value, name, out.line, lines, context)
             try:
                 found = out[name] = shape.read(given, context, (name, line))
             except Refused as refused:
@@ -194,6 +207,13 @@ class Record(Shape):
                             f"{', '.join(self.fields)})", name)
                 out.ok = False
         return out
+
+
+    @staticmethod
+    def _line(value: Any, name: str, line: int | None, lines: dict[str, int] | None,
+              context: Context) -> int | None:
+        """The line of a field's key (a YAML mapping's own, or as the context finds it)."""
+        return lines.get(name, line) if lines is not None else context.line(value, name)
 
 
 class MapOf(Shape):

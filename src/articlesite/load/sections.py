@@ -165,6 +165,7 @@ class SectionStates:
         self._sections: dict[tuple[str, str], tuple[Section, ...]] = {}
         self._digests: dict[tuple[str, str], dict[str, str]] = {}
         self._notices: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._tables: dict[str, list[tuple[str, list[Cell]]]] = {}   # by slug
         self._key: list | None = None   # of every article
 
     def sections(self, slug: str, language: str) -> tuple[Section, ...]:
@@ -216,7 +217,13 @@ class SectionStates:
 
     def table(self, slug: str) -> list[tuple[str, list[Cell]]]:
         """Every section of the article (the source's order, then any only a translation
-        has), with a cell per language."""
+        has), with a cell per language. (Worked out once: the view's plan and the view
+        each ask for every article's.)"""
+        if slug not in self._tables:
+            self._tables[slug] = self._table(slug)
+        return self._tables[slug]
+
+    def _table(self, slug: str) -> list[tuple[str, list[Cell]]]:
         base = self.source_language(slug)
         ids = [s.id for s in self.sections(slug, base)]
         for code in self.site.codes:

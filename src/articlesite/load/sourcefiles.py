@@ -33,7 +33,7 @@ _STR, _SEQ, _MAP = (yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG,
                     yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG,
                     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG)
 _MERGE = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
-_SCALAR = yaml.ScalarNode
+_SCALAR, _SEQUENCE = yaml.ScalarNode, yaml.SequenceNode
 _PLAIN_TAGS: dict[str, str] = {}   # the resolved tag of a plain scalar, by its text
 _REMEMBERED = 4096
 
@@ -43,7 +43,7 @@ def _composer(base: type) -> type:
 
     class Composer(base):
         def resolve(self, kind, value, implicit):
-            if kind is yaml.ScalarNode:
+            if kind is _SCALAR:
                 if not implicit[0]:
                     return _STR
                 tag = _PLAIN_TAGS.get(value)
@@ -52,7 +52,7 @@ def _composer(base: type) -> type:
                     if len(_PLAIN_TAGS) < _REMEMBERED:
                         _PLAIN_TAGS[value] = tag
                 return tag
-            return _SEQ if kind is yaml.SequenceNode else _MAP
+            return _SEQ if kind is _SEQUENCE else _MAP
 
         # No path resolvers are registered: nothing to follow down the tree.
         def descend_resolver(self, current_node, current_index):
@@ -88,6 +88,9 @@ _SCALARS: dict[str, Callable[[str], Any]] = {
 }
 
 
+_UNKNOWN = object()
+
+
 class _Builder:
     """Plain values from a composed node tree: LineDicts, lists and scalars, as PyYAML's
     SafeConstructor would make them. An alias gives the same object again."""
@@ -106,8 +109,18 @@ class _Builder:
             return made
         if kind is yaml.SequenceNode and node.tag == _SEQ:
             items = self.made[id(node)] = []
-            items.extend([item.value if type(item) is _SCALAR and item.tag == _STR
-                          else self.value(item) for item in node.value])
+            append = items.append
+            for item in node.value:
+                if type(item) is _SCALAR:   # text, or a number remembered (coordinates)
+                    tag = item.tag
+                    if tag == _STR:
+                        append(item.value)
+                        continue
+                    common = _COMMON.get((tag, item.value), _UNKNOWN)
+                    if common is not _UNKNOWN:
+                        append(common)
+                        continue
+                append(self.value(item))
             return items
         if kind is yaml.MappingNode and node.tag == _MAP:
             return self.mapping(node)
@@ -115,8 +128,9 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         key = (node.tag, node.value)
-        if key in _COMMON:
-            return _COMMON[key]
+        common = _COMMON.get(key, _UNKNOWN)
+        if common is not _UNKNOWN:
+            return common
         convert = _SCALARS.get(node.tag)
         if convert is not None:
             with contextlib.suppress(ValueError):
@@ -154,8 +168,13 @@ class _Builder:
             if key in mapping:
                 _check_duplicate(key, first[key], key_node, written)
             first[key] = key_node
-            mapping[key] = value_node.value if type(value_node) is _SCALAR and \
-                value_node.tag == _STR else self.value(value_node)
+            if type(value_node) is _SCALAR:
+                tag = value_node.tag
+                value = value_node.value if tag == _STR else \
+                    _COMMON.get((tag, value_node.value), _UNKNOWN)
+                mapping[key] = self.scalar(value_node) if value is _UNKNOWN else value
+            else:
+                mapping[key] = self.value(value_node)
             key_lines.setdefault(str(key), key_node.start_mark.line + 1)
         return mapping
 

@@ -13,12 +13,14 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..check.geometry import TOUCH as ON_EDGE
 from ..check.geometry import Box, distance_to_box, distance_to_segment, label_box, node_box
 from ..load.figures import Edge, Figure, Label, Node
+from ..load.markup import quick_escape as escape
 
 TOUCH = 12.0         # px: an edge end this close to a box touches it
 _PLACEHOLDER = re.compile(r"\{(source|target|label)\}")
@@ -60,26 +62,38 @@ def describe(connections: list[Connection], name: Callable[[Node | Label], Marku
     names: dict[int, str] = {}
 
     def named(box: Node | Label) -> str:
-        if id(box) not in names:
-            names[id(box)] = str(escape(name(box)))
-        return names[id(box)]
+        found = names.get(id(box))
+        if found is None:
+            found = names[id(box)] = str(escape(name(box)))
+        return found
 
     def sentence(connection: Connection) -> Markup:
-        ends = {"source": connection.source, "target": connection.target}
         if connection.label and (connection.directed, 1) in patterns:
+            parts = patterns[connection.directed, 1]
             label = str(escape(text(connection.label)))
-            return Markup("".join((label if part == "label" else named(ends[part]))
-                                  if i % 2 else part for i, part in
-                                  enumerate(patterns[connection.directed, 1])))
-        return Markup("".join(named(ends[part]) if i % 2 else part
-                              for i, part in enumerate(patterns[connection.directed])))
+        else:
+            parts, label = patterns[connection.directed], None
+        out = [parts[0]]
+        for at in range(1, len(parts), 2):   # a placeholder, then the text after it
+            part = parts[at]
+            if part == "source":
+                out.append(named(connection.source))
+            elif part == "target":
+                out.append(named(connection.target))
+            elif label is not None:
+                out.append(label)
+            else:
+                raise KeyError(part)
+            out.append(parts[at + 1])
+        return Markup("".join(out))
     return [sentence(c) for c in connections]
 
 
-def _pattern(text: str) -> list[str]:
+@lru_cache(maxsize=256)   # a site's few sentence patterns, in each language
+def _pattern(text: str) -> tuple[str, ...]:
     """A sentence pattern split at its placeholders, the text between them escaped."""
     parts = _PLACEHOLDER.split(text)
-    return [part if i % 2 else str(escape(part)) for i, part in enumerate(parts)]
+    return tuple(part if i % 2 else str(escape(part)) for i, part in enumerate(parts))
 
 
 def _ends(figure: Figure, boxes: list[tuple[Node | Label, Box]], edge: Edge, *,

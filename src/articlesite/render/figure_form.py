@@ -18,9 +18,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..load.figures import Figure
+from ..load.markup import quick_escape as escape
 
 _MARK = re.compile("<\x00(\\d+)\x00>")
 TEXT, PHRASED, UI, SENTENCE = "text", "phrased", "ui", "sentence"
@@ -45,6 +46,9 @@ class FigureForm:
         pieces = _MARK.split(html)
         self.parts = pieces[0::2]
         self.slots = [slots[int(number)] for number in pieces[1::2]]
+        # Each gap with the HTML after it, for fill: (kind, value, part).
+        self._gaps = [(kind, value, part) for (kind, value), part
+                      in zip(self.slots, self.parts[1:])]
 
     def fill(self, text: Callable[..., Markup], sentences: list[Markup],
              ui: Callable[[str], str]) -> str:
@@ -52,17 +56,21 @@ class FigureForm:
         takes them, and the connection sentences. Values are escaped as the macro's
         autoescape would."""
         out = [self.parts[0]]
+        append = out.append
         escaped: dict[str, Markup] = {}   # each interface string once, not once per use
-        for (kind, value), part in zip(self.slots, self.parts[1:]):
-            if kind == UI:
+        for kind, value, part in self._gaps:
+            if kind is TEXT:
+                filled = text(value)
+            elif kind is PHRASED:
+                filled = text(value, True)
+            elif kind is SENTENCE:
+                filled = sentences[value]
+            else:
                 filled = escaped.get(value)
                 if filled is None:
                     filled = escaped[value] = escape(ui(value))
-            else:
-                filled = text(value) if kind == TEXT else text(value, True) \
-                    if kind == PHRASED else sentences[value]
-                if type(filled) is not Markup:   # (escape gives a Markup back as it is)
-                    filled = escape(filled)
-            out.append(filled)
-            out.append(part)
+            if type(filled) is not Markup:   # (escape gives a Markup back as it is)
+                filled = escape(filled)
+            append(filled)
+            append(part)
         return "".join(out)

@@ -17,15 +17,16 @@ from jinja2 import (
     Environment,
     FileSystemBytecodeCache,
     StrictUndefined,
+    Template,
     TemplateError,
     TemplateNotFound,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..load.config import Site
 from ..load.content import Article, Listing, newest_first
 from ..load.figures import Figure, FigureLibrary
-from ..load.markup import rich_text
+from ..load.markup import quick_escape, rich_text
 from ..load.numbering import source_numbered
 from ..load.sections import sections_in
 from ..load.sourcefiles import CHANGED, SourceChanged, digest
@@ -124,10 +125,24 @@ def compiled_head(checksum: str, code: bytes) -> bytes:
     return f"articlesite-compiled-1 {checksum} {digest(code)}".encode()
 
 
+class QuickTemplate(Template):
+    """A template whose printed values are escaped by quick_escape (load/markup.py): the
+    same HTML as markupsafe.escape gives, at less cost. Jinja's compiled code imports
+    its `escape` into the template's namespace (from jinja2.runtime, markupsafe's); here
+    that name is rebound, in this template's namespace only."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        if namespace.get("escape") is escape:
+            namespace["escape"] = quick_escape
+        return super()._from_namespace(environment, namespace, globals)
+
+
 def create_environment(folder: Path) -> Environment:
     env = Environment(loader=TextsLoader(folder), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
+    env.template_class = QuickTemplate
     env.filters["px"] = px
     env.filters["deg"] = deg
     env.filters["long_date"] = long_date
@@ -252,10 +267,13 @@ class Renderer:
         source = self.site.language(self.site.source_language)
         lang = self.site.language(language).lang
 
+        texts, noted = self.dictionary.texts, read.add
+
         def text(key: str, phrased: bool = False) -> Markup:
             """A text as HTML; `phrased` (a figure's canvas): broken only between phrases."""
-            read.add((key, language))
-            value = self.dictionary.texts.get(key, {}).get(language, "")
+            noted((key, language))
+            values = texts.get(key)
+            value = values.get(language, "") if values is not None else ""
             if fallbacks and (key, language) in fallbacks:   # a language in progress
                 return Markup('<span data-fallback lang="{}">{}</span>').format(
                     source.lang, rich_text(value, source.lang if phrased else None))
@@ -381,7 +399,8 @@ class Renderer:
             self.problems.add(source.path, None, CHANGED, language=language)
             return None
         tokens = self.parsed.pop(source.digest, None) or markdown.parse(text)
-        self.sections[source.digest] = sections_in(tokens, text, source.body_line)
+        if source.digest not in self.sections:   # (the parse stage's are given: parse.py)
+            self.sections[source.digest] = sections_in(tokens, text, source.body_line)
         if headings is None:
             headings = [(h.level, h.id, str(h.html), h.line)
                         for h in markdown.outline(tokens, source.body_line).headings]

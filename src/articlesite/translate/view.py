@@ -30,14 +30,17 @@ from markupsafe import Markup
 from .. import parallel
 from ..load.config import Site
 from ..load.content import Article
+from ..load.markup import quick_escape as escape
 from ..load.markup import rich_text
 from .record import SETTLED, Status, status
 
 SECTION_PROBLEMS = ("stale", "missing")   # a section's states a translator must act on
 
 if TYPE_CHECKING:
+    from ..cache import Store, Stored
     from ..load.figures import Figure
     from ..load.sources import Sources
+    from ..problems import Problem
     from ..render.templates import Renderer
 
 PATH = "translations.html"
@@ -123,12 +126,17 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
 
 
 def translator_view(renderer: Renderer, sources: Sources, links: Links,
-                    copies: dict[str, Copy]) -> dict[str, Iterable[str]]:
+                    copies: dict[str, Copy], store: Store | None = None
+                    ) -> dict[str, Iterable[str] | Stored]:
     """The view's files by path: the page, in pieces (written out as it is rendered), an
     index of the articles and figures and of every key; beside it under FOLDER, each
     group's file (an article's sections and the figures it shows, a figure no article
     shows, the keys no figure shows) and the rows of the keys, KEYS_PER_FILE a file, in
-    the dictionary's order. `copies` are view_copies' for every figure."""
+    the dictionary's order. `copies` are view_copies' for every figure.
+
+    With `store` (a build's), the files beside the page are made over the cores when
+    there are many, each stored where it is made: their Stored is given in place of
+    their text (at N=1000 they are some 1000 files, 36 MB)."""
     site, texts = sources.site, sources.dictionary.texts
     table = {key: Row(key) for key in texts}
     phrased: set[str] = set()   # shown on a figure's canvas, broken between phrases there
@@ -145,17 +153,40 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
                           status(sources, key, lang.code)) for lang in site.languages]
     parts = Parts(renderer, site)
     keys = list(table)
-    found = {f"{FOLDER}/keys-{number}.js": parts.data(f"keys-{number}", {"rows": [
-        [key, parts.row(table[key])] for key in keys[start:start + KEYS_PER_FILE]]})
-        for number, start in enumerate(range(0, len(keys), KEYS_PER_FILE))}
     groups = view_groups(sources, links, copies, table)
-    for group in groups:
-        found[f"{FOLDER}/{group.name}.js"] = parts.data(group.name, {
-            "sections": parts.sections(group.slug, sources.sections.table(group.slug))
-            if group.slug else None,
-            "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
-            "keys": group.keys})
-    size = sum(len(text) for text in found.values())
+    key_files = len(range(0, len(keys), KEYS_PER_FILE))
+
+    def data_file(number: int) -> tuple[str, int, str | Stored, list[Problem]]:
+        """The view's data file of this number (the keys' files, then the groups'): its
+        path, its length, its text or, with `store`, where it is stored; and the
+        problems making it found (a worker's are reported here)."""
+        found = len(renderer.problems)
+        if number < key_files:
+            path, start = f"{FOLDER}/keys-{number}.js", number * KEYS_PER_FILE
+            text = parts.data(f"keys-{number}", {"rows": [
+                [key, parts.row(table[key])] for key in keys[start:start + KEYS_PER_FILE]]})
+        else:
+            group = groups[number - key_files]
+            path = f"{FOLDER}/{group.name}.js"
+            text = parts.data(group.name, {
+                "sections": parts.sections(group.slug, sources.sections.table(group.slug))
+                if group.slug else None,
+                "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
+                "keys": group.keys})
+        return (path, len(text), text if store is None else store.put(text),
+                list(renderer.problems[found:]))
+
+    count = key_files + len(groups)
+    made, size = {}, 0
+    for path, length, file, problems in (
+            parallel.map_unordered(data_file, range(count), count) if store is not None
+            else map(data_file, range(count))):
+        made[path], size = file, size + length
+        renderer.problems.extend(problem for problem in problems
+                                 if problem not in renderer.problems)
+    found = {path: made[path] for path in
+             [f"{FOLDER}/keys-{number}.js" for number in range(key_files)] +
+             [f"{FOLDER}/{group.name}.js" for group in groups]}
     script = view_script()
     index = {"keys": keys, "per": KEYS_PER_FILE, "folder": FOLDER,
              "groups": [group.name for group in groups], "size": size,
@@ -164,7 +195,8 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
         PATH, "translations.html", site.default_language, groups=groups,
         keys=len(keys), figures=len(sources.figures), measure_script=Markup(script),
         index=Markup(json.dumps(index, ensure_ascii=False).replace("<", "\\u003c")),
-        dictionary=sources.dictionary.path.name), **{path: (text,) for path, text in found.items()}}
+        dictionary=sources.dictionary.path.name),
+        **{path: file if store is not None else (file,) for path, file in found.items()}}
 
 
 def view_groups(sources: Sources, links: Links, copies: dict[str, Copy],
@@ -255,9 +287,9 @@ def view_script() -> str:
 def links_html(site: Site, links: dict[str, str]) -> Markup:
     """' en ja zh' linking to a figure on each language's page: made once per figure,
     as a shared key's row lists every figure showing it (thousands, in a large site)."""
-    link = Markup(' <a href="{}" hreflang="{}">{}</a>')
-    return Markup("").join(link.format(links[language.code], language.lang, language.code)
-                           for language in site.languages if language.code in links)
+    return Markup("".join(f' <a href="{escape(links[language.code])}" '
+                          f'hreflang="{escape(language.lang)}">{escape(language.code)}</a>'
+                          for language in site.languages if language.code in links))
 
 
 def figure_copy(renderer: Renderer, spec: Figure) -> Copy:
