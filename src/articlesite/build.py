@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,7 +72,7 @@ from .plan import (
 )
 from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
-from .search import BUNDLE, early_service, search_bundle
+from .search import BUNDLE, early_service, feed_ahead, search_bundle
 from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
@@ -81,7 +81,15 @@ from .translate.view import (
     translator_view,
     view_copies,
 )
-from .unchanged import Unsure, forget, record, scan_inputs, summary_line, trusted_digests
+from .unchanged import (
+    Since,
+    Unsure,
+    forget,
+    record,
+    scan_inputs,
+    summary_line,
+    trusted_digests,
+)
 from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
@@ -167,7 +175,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
           drafts: bool = False, previous: Built | None = None,
           changed: list[Path] | None = None,
           interrupt: Callable[[], bool] | None = None,
-          search: Service | None = None, remember: bool = False) -> Built:
+          search: Service | None = None, remember: bool = False,
+          since: Since | None = None, started: Service | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
@@ -186,18 +195,44 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     `search` is a Pagefind service kept across builds (serve's): its word segmenters
     stay loaded, so an edit's shard is indexed without loading them again; the build
     leaves it running (it stops it only when it fails or is given up while indexing).
+
+    With `remember`, the build leaves the record of what it read (unchanged.py) for the
+    next; `since` is what the command line found changed since the last good build
+    (unchanged.since_last), its scan of the inputs taken before this build read any; and
+    `started` a Pagefind service it started for this build (search_service.early_service,
+    closed by the build), to which the build hands the edited pages' shard at once.
     """
-    started = time.perf_counter()
+    try:
+        return _build(root, out, clean, progress, cache, written, drafts, previous, changed,
+                      interrupt, search, remember, since, started)
+    finally:
+        if started is not None:
+            started.close()
+
+
+def _build(root: Path, out: Path | None, clean: bool,
+           progress: Callable[[int, int], None] | None, cache: Cache | None,
+           written: Written | None, drafts: bool, previous: Built | None,
+           changed: list[Path] | None, interrupt: Callable[[], bool] | None,
+           search: Service | None, remember: bool, since: Since | None,
+           started: Service | None) -> Built:
+    started_at = time.perf_counter()
     root = root.resolve()
     check_out(root, out or root / "site", default=out is None)
     out = (out or root / "site").resolve()
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
-    inputs = read_inputs(root, out, None if clean else run.cache.memo) if remember else None
+    inputs = read_inputs(root, out, None if clean else run.cache.memo, since) \
+        if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
+    if started is not None or (search is not None and base is not None and changed):
+        feed_ahead(started or search, run.cache.pages, run.cache.store,
+                   edited_pages(root, since.changed if since and since.changed is not None
+                                else [path.relative_to(root).as_posix()
+                                      for path in changed or () if path.is_relative_to(root)]))
     loaded = load(run, base, changed, drafts)
-    with contextlib.closing(search_service(run, loaded, search)) as service:
+    with contextlib.closing(search_service(run, loaded, search, started)) as service:
         renderers = Renderers.of(run, loaded)
         run.cache.store.settle()   # before workers that write to the store are forked
         parse(run, loaded, renderers)
@@ -207,6 +242,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
         with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
             view, pages = render_the_view(run, loaded, plan, rendered, renderers)
             pages, files = publish_files(run, pages, loaded.sources.site, warnings)
+            if loaded.base is None and run.interrupt is None:
+                # What the cache records but the bundle, while Pagefind still works.
+                run.cache.save_ahead(pages | files, loaded.sources.dictionary)
             bundle = indexed()
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
@@ -214,7 +252,7 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     built = Built(sum(not is_view_data(path) for path in pages),
                   sorted(path for path in rendered.pages | view.pages
                          if not is_view_data(path)),
-                  len(loaded.sources.site.codes), time.perf_counter() - started,
+                  len(loaded.sources.site.codes), time.perf_counter() - started_at,
                   loaded.sources, figures, drawn, out, incremental, len(files), warnings,
                   loaded.keys.site, notes)
     if inputs is not None:
@@ -225,24 +263,41 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
 def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple]) -> None:
     """The record of a good build, for the next to see whether it has anything to do
     (unchanged.py), with the digests it took of the sources."""
+    site = built.sources.site
     record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
            [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
-           source_digests(built.sources))
+           source_digests(built.sources), list(site.codes) if site.search else None)
 
 
-def read_inputs(root: Path, out: Path, memo: Memo | None) -> dict[str, tuple] | None:
+def read_inputs(root: Path, out: Path, memo: Memo | None, since: Since | None = None
+                ) -> dict[str, tuple] | None:
     """What every file the build may read is trusted by, taken before it reads any
-    (unchanged.py), and the digests of the sources unchanged since the last build took
-    them (the memo's `trusted`: not read again); the record of the last build goes
-    meanwhile: a build that fails leaves none."""
-    try:
-        inputs = scan_inputs(root, out)
-    except Unsure:
-        inputs = None
+    (unchanged.py: `since`'s scan, if the command line took one), and the digests of the
+    sources unchanged since the last build took them (the memo's `trusted`: not read
+    again); the record of the last build goes meanwhile: a build that fails leaves
+    none."""
+    if since is not None and since.inputs is not None:
+        inputs = since.inputs
+    else:
+        try:
+            inputs = scan_inputs(root, out)
+        except Unsure:
+            inputs = None
     if inputs is not None and memo is not None:   # (--clean trusts nothing)
-        memo.trusted = trusted_digests(root, inputs)
+        memo.trusted = trusted_digests(root, inputs, since.record if since else None)
     forget(root)
     return inputs
+
+
+def edited_pages(root: Path, names: Iterable[str]) -> list[str]:
+    """The paths in the site of the article pages of these files (names under `root`)
+    that are article sources (content/SLUG/CODE.md)."""
+    pages = []
+    for name in sorted(names):
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == "content" and parts[2].endswith(".md"):
+            pages.append(PageJob("article.html", parts[2][:-3], parts[1]).path)
+    return pages
 
 
 def source_digests(sources: Sources) -> dict[str, str]:
@@ -430,13 +485,19 @@ def publish_files(run: Run, pages: dict[str, Entry], site: Site, warnings: list[
     return pages, files
 
 
-def search_service(run: Run, loaded: Loaded, kept: Service | None) -> Service | Kept:
+def search_service(run: Run, loaded: Loaded, kept: Service | None,
+                   started: Service | None = None) -> Service | Kept:
     """Pagefind's service for the index stage, started now when it has word segmenters
     to load that take long, to load them while the pages are rendered
     (search.early_service). Not on top of a previous build of the same site: that one
     indexed its languages (looking through its 6500 cache entries at N=1000 would cost a
     quick rebuild 2-4 ms before its page is written). A service `kept` across builds is
-    started at once with every such segmenter, and not closed by this build."""
+    started at once with every such segmenter, and not closed by this build. One
+    `started` for this build (by the command line) is the one used (closed by it)."""
+    if started is not None:
+        if loaded.sources.site.search:
+            return started
+        started.close()
     if kept is not None:
         if loaded.sources.site.search:
             kept.warm(loaded.sources.site.codes)
