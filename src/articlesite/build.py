@@ -57,13 +57,14 @@ from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
-from .memo import COPY, SECTIONS, SPEC, Memo
+from .memo import BODY, COPY, OUTLINE, SECTIONS, SOURCE, SPEC, Memo
 from .pages import PageJob
 from .parse import entry_of, figure_copies, parse_spread
 from .plan import (
     Delta,
     Plan,
     compare,
+    delta_since,
     page_jobs,
     plan_pages,
     plan_view,
@@ -133,6 +134,7 @@ class Built:
     warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
     site_key: str = ""   # what every page depended on (cache.site_key)
     notes: list[str] = field(default_factory=list)   # said once, after the warnings
+    notes_of: list[tuple[str, str]] = field(default_factory=list)   # each with its slug
 
     def summary(self, where: str = "") -> str:
         return summary_line(self.pages, len(self.rendered), self.files, self.languages,
@@ -167,6 +169,17 @@ class Loaded:
     # The article pages the parse stage rendered (a full build), by path: the render
     # stage takes each whose key is the one it plans (plan.plan_pages).
     fresh: dict[str, Entry] = field(default_factory=dict)
+    # The last good build's record (unchanged.py) the delta is from, when the command
+    # line's build is on top of that build (plan.delta_since), and the article sources
+    # read again: the pages of their old versions, by path (their memo's results go).
+    record: dict | None = None
+    replaced: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def quick(self) -> bool:
+        """Whether only what changed is planned and checked: on top of a previous build
+        (serve's) or of the last good build's record (the command line's)."""
+        return self.delta is not None
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
@@ -231,7 +244,7 @@ def _build(root: Path, out: Path | None, clean: bool,
                    edited_pages(root, since.changed if since and since.changed is not None
                                 else [path.relative_to(root).as_posix()
                                       for path in changed or () if path.is_relative_to(root)]))
-    loaded = load(run, base, changed, drafts)
+    loaded = load(run, base, changed, drafts, since)
     with contextlib.closing(search_service(run, loaded, search, started)) as service:
         renderers = Renderers.of(run, loaded)
         run.cache.store.settle()   # before workers that write to the store are forked
@@ -244,6 +257,7 @@ def _build(root: Path, out: Path | None, clean: bool,
             pages, files = publish_files(run, pages, loaded.sources.site, warnings)
             if loaded.base is None and run.interrupt is None:
                 # What the cache records but the bundle, while Pagefind still works.
+                keep_memo(run.cache, loaded, pages)
                 run.cache.save_ahead(pages | files, loaded.sources.dictionary)
             bundle = indexed()
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
@@ -254,7 +268,7 @@ def _build(root: Path, out: Path | None, clean: bool,
                          if not is_view_data(path)),
                   len(loaded.sources.site.codes), time.perf_counter() - started_at,
                   loaded.sources, figures, drawn, out, incremental, len(files), warnings,
-                  loaded.keys.site, notes)
+                  loaded.keys.site, [note for _, note in notes], notes)
     if inputs is not None:
         remember_build(built, root, drafts, inputs)
     return built
@@ -266,7 +280,8 @@ def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tup
     site = built.sources.site
     record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
            [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
-           source_digests(built.sources), list(site.codes) if site.search else None)
+           source_digests(built.sources), list(site.codes) if site.search else None,
+           {"site_key": built.site_key, "notes_of": built.notes_of})
 
 
 def read_inputs(root: Path, out: Path, memo: Memo | None, since: Since | None = None
@@ -310,9 +325,12 @@ def source_digests(sources: Sources) -> dict[str, str]:
     return digests
 
 
-def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
+def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
+         since: Since | None = None) -> Loaded:
     """The load stage: every source, or on top of `base` only the `changed` files (when
-    nothing else changed), and the delta from `base`'s sources."""
+    nothing else changed), and the delta from `base`'s sources; or, the command line's
+    build, the delta from the last good build, when only article sources changed since
+    (`since`: plan.delta_since)."""
     parsed: dict[str, list] = {}
     sources = reload_sources(base.sources, changed, run.cache.memo, drafts, parsed) \
         if base and changed and base.sources else None
@@ -322,6 +340,19 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool)
     keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
         if base is not None and base.site_key == keys.site else None
+    if base is None and since is not None and since.record is not None and \
+            since.changed and run.cache.pages:
+        delta = delta_since(sources, keys.site, since.record, since.changed, run.cache.memo,
+                            parsed)
+        if delta is not None:
+            replaced = {}
+            for slug, code in delta.sources:
+                path = PageJob("article.html", code, slug).path
+                entry = run.cache.pages.get(path)
+                replaced[path] = entry.blob if entry is not None else ""
+            return Loaded(sources, keys, None, delta, parsed, record=since.record,
+                          replaced=replaced)
+        parsed.clear()
     return Loaded(sources, keys, base, delta, parsed)
 
 
@@ -331,24 +362,38 @@ def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
     full build, each body's page too, there and then (one message per article, and no
     body stored but inside its page)."""
     sources, delta = loaded.sources, loaded.delta
-    full = loaded.base is None
+    full = loaded.base is None and delta is None
     parse_spread(sources, sources.articles if delta is None else delta.articles, run.cache,
                  run.problems, renderers.make, loaded.parsed,
                  loaded.keys if full else None, loaded.fresh if full else None)
 
 
-def check(run: Run, loaded: Loaded, renderers: Renderers) -> tuple[list[Problem], list[str]]:
+def check(run: Run, loaded: Loaded, renderers: Renderers
+          ) -> tuple[list[Problem], list[tuple[str, str]]]:
     """The check stage, on the parsed sources: what it finds is listed with what rendering
     finds, at once. A quick rebuild checks the articles it edited (what the others' check
     reads, the site, the article and its outline, is what passed last time). Returns the
     warnings (what reaches readers as literal markup) and the notes, printed after the
-    summary."""
+    summary, each with its article's slug. On top of the last good build's record, those
+    of the articles not checked are that build's (a full build's are every article's)."""
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    warnings = Problems(run.root)
+    found = Problems(run.root)
     outlines = check_sources(sources.site, renderers.figures, checked, run.cache.memo,
-                             run.problems, warnings.add, loaded.parsed)
-    notes = numbering_notes(sources.site, checked, outlines, run.problems)
+                             run.problems, found.add, loaded.parsed)
+    notes = [(article.slug, note) for article in checked
+             for note in numbering_notes(sources.site, [article], outlines, run.problems)]
+    warnings = list(found)
+    if loaded.record is not None:
+        slugs = {article.slug for article in checked}
+        folders = tuple(f"content/{slug}/" for slug in slugs)
+        warnings += [warning for warning in (Problem(*fields) for fields in loaded.record["warnings"])
+                     if not warning.message.startswith(LEFT_OUT)
+                     and not warning.file.startswith(folders)]
+        order = {article.slug: number for number, article in enumerate(sources.articles)}
+        notes = sorted([(slug, note) for slug, note in loaded.record["notes_of"]
+                        if slug not in slugs and slug in order] + notes,
+                       key=lambda pair: order.get(pair[0], -1))
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)), notes
 
 
@@ -387,7 +432,8 @@ class Renderers:
     @classmethod
     def of(cls, run: Run, loaded: Loaded) -> Renderers:
         base, delta, sources = loaded.base, loaded.delta, loaded.sources
-        reuse = delta is not None and not delta.dictionary_changed and base.figures
+        reuse = base is not None and delta is not None and not delta.dictionary_changed \
+            and base.figures
         library = base.figures if reuse else \
             FigureLibrary(sources.figures, sources.dictionary, run.problems)
         library.problems = run.problems
@@ -419,7 +465,7 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
         # A full build renders the translator's view beside the pages, when it knows
         # before them which figures they place (plan_view_early).
         view = plan_view_early(sources, cache, plan) \
-            if loaded.base is None and plan.stale else None
+            if loaded.base is None and loaded.delta is None and plan.stale else None
         part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
                             run.problems, run.progress, view)
         rendered.update(part)
@@ -458,8 +504,8 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
             cache.keep_copy(key, stored)
     for spec, keys in (rendered.specs | view.specs).items():
         cache.memo.keep(SPEC, spec, list(keys))
-    if delta is None or (delta.dictionary_changed and
-                         not same_keys(loaded.base.sources, sources)):
+    if delta is None or (delta.dictionary_changed and (
+            loaded.base is None or not same_keys(loaded.base.sources, sources))):
         check_figures(sources.figures, sources.dictionary, cache.memo, run.problems)
     run.problems.raise_if_any()
     return view, pages | view_plan.cached | view.pages
@@ -622,9 +668,30 @@ def place_view(out: Path, view: dict[str, Entry], site: dict[str, Entry], cache:
 def save(run: Run, loaded: Loaded, site: dict[str, Entry]) -> None:
     """The save stage: the cache records the build (and what was not read again, on top
     of a previous build, still holds)."""
-    if loaded.base is not None:
-        run.cache.memo.kept.update(run.cache.memo.known)
+    keep_memo(run.cache, loaded, site)
     run.cache.save(site, loaded.sources.dictionary)
+
+
+def keep_memo(cache: Cache, loaded: Loaded, pages: dict[str, Entry]) -> None:
+    """What the memo keeps for the next build: on top of a previous build, what was not
+    read again still holds; on top of the last good build's record, that too, but what
+    it parsed of the old versions of the sources read again (a full build keeps only
+    what it recalled), and their pages' bodies (`pages`: this build's)."""
+    memo = cache.memo
+    if loaded.base is not None:
+        memo.kept.update(memo.known)
+    elif loaded.record is not None:
+        memo.kept = memo.known | memo.kept
+        digests, current = loaded.record.get("digests", {}), set()
+        articles = {article.slug: article for article in loaded.delta.articles}
+        for slug, code in loaded.delta.sources:
+            current.add(articles[slug].sources[code].digest)
+        old = {digests.get(f"content/{slug}/{code}.md") for slug, code in loaded.delta.sources}
+        memo.forget((SOURCE, OUTLINE, SECTIONS), old - current)
+        blobs = set(loaded.replaced.values()) - {
+            pages[path].blob for path in loaded.replaced if path in pages}
+        if blobs:
+            memo.forget_where(BODY, lambda value: KeptBody._make(value).blob in blobs)
 
 
 def warm_up(built: Built) -> None:

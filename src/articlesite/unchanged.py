@@ -33,7 +33,7 @@ from .problems import plural
 
 CACHE_FOLDER = ".articlesite-cache"   # cache.FOLDER (that module imports far more)
 RECORD = "inputs"
-FORMAT = 1
+FORMAT = 2
 RACY = 2.0   # seconds: a file changed this close to the scan is trusted by its digest
 THEME = Path(__file__).resolve().parent / "theme"
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
@@ -188,14 +188,16 @@ def trusted_digests(root: Path, inputs: dict[str, tuple], data: dict | None = No
 
 def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
            summary: tuple, warnings: list[tuple], notes: list[str],
-           hashed: dict[str, str] | None = None, search: list[str] | None = None) -> None:
+           hashed: dict[str, str] | None = None, search: list[str] | None = None,
+           more: dict | None = None) -> None:
     """After a good build that read `inputs` (scanned before it read anything) and wrote
     the whole of `out`: what the next build compares. `hashed`: the digest the build
     took of each source, by path, for the next build to trust (trusted_digests); one
     of a file scanned by its digest only if it is that digest (the file did not change
     between the scan and the build's reading). `search`: the languages the site indexes
     (None: no search index), for the next build to start Pagefind before it loads
-    anything (search_languages)."""
+    anything (search_service.early_service); `more`: what else the build keeps for the
+    next (the key every page depends on, the notes by article: build.py)."""
     start = len(str(root)) + 1
     digests = {}
     for path, digest in (hashed or {}).items():
@@ -214,7 +216,7 @@ def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
     data = {"options": options(root, out, drafts), "inputs": inputs, "site": site,
             "index": index,
             "summary": summary, "warnings": warnings, "notes": notes, "digests": digests,
-            "search": search}
+            "search": search, **(more or {})}
     temporary = folder / f".{RECORD}.{os.getpid()}.tmp"
     temporary.write_bytes(marshal.dumps(data))
     os.replace(temporary, path)
