@@ -166,3 +166,39 @@ def test_an_edit_built_by_the_command_line_feeds_its_shard_ahead(root: Path, tmp
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
     build(clean)
     assert snapshot(site) == snapshot(clean / "site")
+
+
+def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
+                                                                    tmp_path: Path,
+                                                                    monkeypatch):
+    """serve's quick rebuild hands Pagefind the edited page's shard once that page is in
+    place (not to slow it down), then that page again alone: the clean build's site."""
+    from articlesite import search_service
+    from articlesite.cache import Cache
+    from articlesite.search_service import Service
+
+    service = Service()
+    try:
+        cache = Cache(root)
+        first = build(root, cache=cache, search=service)
+        events = []
+        real = search_service.PagefindService.add_pages
+        monkeypatch.setattr(search_service.PagefindService, "add_pages",
+                            lambda self, pages, index=None: events.append(
+                                ("handed", [path for path, _ in pages], index)) or
+                            real(self, pages, index))
+        edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
+        build(root, cache=Cache(root, after=cache), previous=first, search=service,
+              changed=[root / "content/note-3/ja.md"],
+              written=lambda paths: events.append(("written", paths)))
+        assert events[0] == ("written", ["ja/note-3.html"])
+        handed = [event[1:] for event in events if event[0] == "handed"]
+        assert "ja/note-3.html" in handed[0][0] and handed[0][1] is None   # fed ahead
+        assert handed[1:] == [(["ja/note-3.html"], handed[1][1])]   # again, into it
+        assert handed[1][1] is not None
+    finally:
+        service.close()
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
+    build(clean)
+    assert snapshot(root / "site") == snapshot(clean / "site")

@@ -239,11 +239,18 @@ def _build(root: Path, out: Path | None, clean: bool,
     inputs = read_inputs(root, out, None if clean else run.cache.memo, since) \
         if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
+    # Pagefind is handed the edited pages' shard as the last build left it, ahead of the
+    # index stage: at once by the command line (its service started before the build),
+    # once the edited pages are in place in serve (not to slow them down).
+    ahead = None
     if started is not None or (search is not None and base is not None and changed):
-        feed_ahead(started or search, run.cache.pages, run.cache.store,
-                   edited_pages(root, since.changed if since and since.changed is not None
-                                else [path.relative_to(root).as_posix()
-                                      for path in changed or () if path.is_relative_to(root)]))
+        ahead = functools.partial(
+            feed_ahead, started or search, dict(run.cache.pages), run.cache.store,
+            edited_pages(root, since.changed if since and since.changed is not None
+                         else [path.relative_to(root).as_posix()
+                               for path in changed or () if path.is_relative_to(root)]))
+        if started is not None:
+            ahead()
     loaded = load(run, base, changed, drafts, since)
     with contextlib.closing(search_service(run, loaded, search, started)) as service:
         renderers = Renderers.of(run, loaded)
@@ -251,7 +258,8 @@ def _build(root: Path, out: Path | None, clean: bool,
         parse(run, loaded, renderers)
         warnings, notes = check(run, loaded, renderers)
         plan, phases = plan_site(run, loaded)
-        rendered = render(run, loaded, plan, phases, renderers)
+        rendered = render(run, loaded, plan, phases, renderers,
+                          ahead if started is None and loaded.base is not None else None)
         with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
             view, pages = render_the_view(run, loaded, plan, rendered, renderers)
             pages, files = publish_files(run, pages, loaded.sources.site, warnings)
@@ -452,11 +460,11 @@ class Renderers:
 
 
 def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
-           renderers: Renderers) -> Rendered:
+           renderers: Renderers, placed: Callable[[], None] | None = None) -> Rendered:
     """The render stage, phase by phase: plan the phase's pages, render the stale ones
     into the store, and on top of a previous build put them in place in site/ at once
     (only where site/ is what the previous build left). What the memo keeps of them is
-    kept for the next build."""
+    kept for the next build. `placed()` is called once the first phase is done."""
     sources, cache = loaded.sources, run.cache
     rendered = Rendered({}, {}, in_place=loaded.base is not None)
     for phase in phases:
@@ -474,6 +482,9 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
                                                       for path in part.pages)
         if rendered.in_place and not run.problems:
             place_pages(run.out, part.pages, cache.store, run.written)
+        if placed is not None:
+            placed()
+            placed = None
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
