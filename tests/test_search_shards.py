@@ -202,3 +202,27 @@ def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
     build(clean)
     assert snapshot(root / "site") == snapshot(clean / "site")
+
+
+def test_the_command_line_starts_pagefind_on_the_last_builds_guess(monkeypatch):
+    """Before it scans the project, the command line starts Pagefind with the segmenters
+    of the languages the last build found edited (an author saves the same article again
+    and again); the scan then says whether that guess holds, or which to start."""
+    from articlesite.search_service import EarlyService, Service
+
+    warmed = []
+    monkeypatch.setattr(Service, "warm", lambda self, languages=(): warmed.append(
+        (self, list(languages))))
+    monkeypatch.setattr(Service, "close", lambda self: None)
+    languages = ["en", "zh", "ja"]
+    early = EarlyService()
+    early.guess({"search": languages, "edited": ["ja"]})
+    guessed = early.service
+    assert warmed == [(guessed, ["ja"])]
+    # English has no segmenter to load: the guess holds.
+    assert early.settle(languages, {"content/a/ja.md", "content/b/en.md"}) is guessed
+    assert early.settle(languages, {"content/a/zh.md"}) not in (guessed, None)
+    assert warmed[-1][1] == ["zh"]
+    assert early.settle(languages, {"templates/base.html"}) is None
+    early.guess({"search": None, "edited": ["ja"]})   # (no index: no guess)
+    assert early.service is None

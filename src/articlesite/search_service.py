@@ -275,24 +275,61 @@ class Service:
             self._service.close()
 
 
-def early_service(languages: list[str] | None, changed: set[str] | None) -> Service | None:
-    """A Pagefind service for the build about to run, started now, before the build
-    loads anything, when the last build indexed `languages` (its record's) and article
-    sources of some of them changed since (`changed`: names under the project, as
-    unchanged.Since says): it loads the segmenters of those that take long to load (all
-    of them after a figure text changed) while the build reads the cache and the
-    sources. None when there is no such source."""
+def changed_languages(languages: list[str] | None, changed: set[str] | None) -> list[str]:
+    """Of the `languages` a site indexes, those whose article sources changed (`changed`:
+    names under the project, as unchanged.Since says; all of them after a figure text
+    changed): their edited pages' shards will be indexed again."""
     if not languages or not changed:
-        return None
+        return []
     edited = set(languages) if "figures/figure-texts.json" in changed else {
         parts[2][:-3] for parts in (name.split("/") for name in changed)
         if len(parts) == 3 and parts[0] == "content" and parts[2].endswith(".md")}
-    edited &= set(languages)
-    if not edited:
-        return None
-    service = Service()
-    service.warm(sorted(edited))
-    return service
+    return sorted(edited & set(languages))
+
+
+class EarlyService:
+    """A Pagefind service for the build the command line is about to run, started before
+    the build loads anything, so that it loads the word segmenters of the languages
+    whose article sources were edited (a second for Japanese) while the build reads the
+    cache and the sources, and reads the edited pages' shard (Service.feed). Started
+    first on a guess, before the inputs are scanned (`guess`: the languages the last
+    build found edited, from its record: an author edits the same article again and
+    again), then kept, or made again for the languages the scan says (`settle`)."""
+
+    def __init__(self):
+        self.service: Service | None = None
+        self.warming: set[str] = set()
+
+    def guess(self, record: dict) -> None:
+        """Start on the record's guess (unchanged.since_last calls this before its scan)."""
+        guessed = [code for code in record.get("edited") or ()
+                   if code in (record.get("search") or ())]
+        if guessed:
+            self.service = Service()
+            self.service.warm(guessed)
+            self.warming = {code for code in guessed if warm_text(code)}
+
+    def settle(self, languages: list[str] | None, changed: set[str] | None
+               ) -> Service | None:
+        """The service for the build, if the site indexes `languages` and article sources
+        of some of them `changed`: the one started on the guess if it loads the
+        segmenters needed (and no other that takes long), else a new one."""
+        edited = changed_languages(languages, changed)
+        slow = {code for code in edited if warm_text(code)}
+        if self.service is not None and edited and slow == self.warming:
+            return self.service
+        self.close()
+        if not edited:
+            return None
+        self.service = Service()
+        self.service.warm(edited)
+        self.warming = slow
+        return self.service
+
+    def close(self) -> None:
+        if self.service is not None:
+            self.service.close()
+            self.service = None
 
 
 def _warm(service: PagefindService, languages: list[str]) -> None:

@@ -27,6 +27,7 @@ import marshal
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .problems import plural
@@ -271,9 +272,11 @@ class Since:
         self.record, self.inputs, self.changed, self.nothing = record, inputs, changed, nothing
 
 
-def since_last(root: Path, out: Path, drafts: bool) -> Since:
+def since_last(root: Path, out: Path, drafts: bool,
+               guess: Callable[[dict], None] | None = None) -> Since:
     """What changed since the last good build (Since): one scan of the inputs, and of
-    site/ when no input changed."""
+    site/ when no input changed. `guess(record)` is called with the last build's record
+    before the scan (search_service.EarlyService)."""
     folder = root / CACHE_FOLDER
     try:
         data = load_marshal(folder / RECORD)
@@ -282,6 +285,8 @@ def since_last(root: Path, out: Path, drafts: bool) -> Since:
             data = None
     except (OSError, ValueError, EOFError, KeyError, TypeError):
         data = None
+    if data is not None and guess is not None:
+        guess(data)
     try:
         inputs = scan_inputs(root, out)
     except Unsure:
