@@ -204,10 +204,11 @@ def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
     assert snapshot(root / "site") == snapshot(clean / "site")
 
 
-def test_the_command_line_starts_pagefind_on_the_last_builds_guess(monkeypatch):
-    """Before it scans the project, the command line starts Pagefind with the segmenters
-    of the languages the last build found edited (an author saves the same article again
-    and again); the scan then says whether that guess holds, or which to start."""
+def test_the_command_line_starts_pagefind_once_it_has_scanned_content(monkeypatch):
+    """The command line starts Pagefind with the segmenters of the languages whose
+    article sources changed as soon as its scan of the project has been through
+    content/ (before figures/, templates/ and the theme); the whole scan then says
+    whether that holds (a figure text changed: every language), or which to start."""
     from articlesite.search_service import EarlyService, Service
 
     warmed = []
@@ -215,14 +216,34 @@ def test_the_command_line_starts_pagefind_on_the_last_builds_guess(monkeypatch):
         (self, list(languages))))
     monkeypatch.setattr(Service, "close", lambda self: None)
     languages = ["en", "zh", "ja"]
+    record = {"search": languages}
     early = EarlyService()
-    early.guess({"search": languages, "edited": ["ja"]})
-    guessed = early.service
-    assert warmed == [(guessed, ["ja"])]
-    # English has no segmenter to load: the guess holds.
-    assert early.settle(languages, {"content/a/ja.md", "content/b/en.md"}) is guessed
-    assert early.settle(languages, {"content/a/zh.md"}) not in (guessed, None)
+    early.content(record, {"content/a/ja.md"})
+    started = early.service
+    assert warmed == [(started, ["ja"])]
+    # English has no segmenter to load: what was started holds.
+    assert early.settle(languages, {"content/a/ja.md", "content/b/en.md"}) is started
+    assert early.settle(languages, {"content/a/zh.md"}) not in (started, None)
     assert warmed[-1][1] == ["zh"]
     assert early.settle(languages, {"templates/base.html"}) is None
-    early.guess({"search": None, "edited": ["ja"]})   # (no index: no guess)
-    assert early.service is None
+    early.content({"search": None}, {"content/a/ja.md"})
+    assert early.service is None   # (no index)
+
+
+@pytest.mark.parametrize("racy", [0.0, 1e9])
+def test_a_build_with_nothing_to_do_starts_no_pagefind(tmp_path: Path, monkeypatch, racy):
+    """Not even for a source the last build trusted by its digest only (changed within
+    RACY seconds of its scan): its bytes are the same."""
+    from conftest import fixture_site, run_build
+
+    from articlesite import unchanged
+    from articlesite.search_service import Service
+
+    monkeypatch.setattr(unchanged, "RACY", racy)
+    root = fixture_site("sources", tmp_path / "project", search=True).resolve()
+    assert run_build(root).returncode == 0
+    monkeypatch.setattr(unchanged, "RACY", 0.0)
+    started = []
+    monkeypatch.setattr(Service, "warm", lambda self, languages=(): started.append(languages))
+    assert "(0 rendered" in run_build(root).stdout
+    assert started == []

@@ -74,7 +74,7 @@ from .plan import (
 from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
 from .search import BUNDLE, early_service, feed_ahead, search_bundle
-from .search_service import Service, changed_languages
+from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
     is_view_data,
@@ -278,23 +278,18 @@ def _build(root: Path, out: Path | None, clean: bool,
                   loaded.sources, figures, drawn, out, incremental, len(files), warnings,
                   loaded.keys.site, [note for _, note in notes], notes)
     if inputs is not None:
-        remember_build(built, root, drafts, inputs, since)
+        remember_build(built, root, drafts, inputs)
     return built
 
 
-def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple],
-                   since: Since | None = None) -> None:
+def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple]) -> None:
     """The record of a good build, for the next to see whether it has anything to do
-    (unchanged.py), with the digests it took of the sources, and the languages of the
-    article sources edited since the last (`since`: the next build's guess of which
-    segmenters Pagefind will need, search_service.EarlyService)."""
+    (unchanged.py), with the digests it took of the sources."""
     site = built.sources.site
-    languages = list(site.codes) if site.search else None
-    edited = changed_languages(languages, since.changed) if since is not None else []
     record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
            [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
-           source_digests(built.sources), languages,
-           {"site_key": built.site_key, "notes_of": built.notes_of, "edited": edited})
+           source_digests(built.sources), list(site.codes) if site.search else None,
+           {"site_key": built.site_key, "notes_of": built.notes_of})
 
 
 def read_inputs(root: Path, out: Path, memo: Memo | None, since: Since | None = None

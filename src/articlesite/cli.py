@@ -213,11 +213,11 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False,
     # Pagefind's service, started before the build is even imported when the last build
     # indexed the languages of the article sources edited since: it loads their word
     # segmenters (a second for Japanese) and reads the edited pages' shard meanwhile;
-    # started on a guess before the inputs are scanned (EarlyService).
+    # started once the scan has been through content/ (EarlyService).
     early = EarlyService()
     try:
         since = None if clean else since_last(
-            root.resolve(), (out or root / "site").resolve(), drafts, early.guess)
+            root.resolve(), (out or root / "site").resolve(), drafts, early.content)
         if since is not None and since.nothing:   # nothing to do: from the last record
             early.close()
             held = since.record

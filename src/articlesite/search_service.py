@@ -291,28 +291,28 @@ class EarlyService:
     """A Pagefind service for the build the command line is about to run, started before
     the build loads anything, so that it loads the word segmenters of the languages
     whose article sources were edited (a second for Japanese) while the build reads the
-    cache and the sources, and reads the edited pages' shard (Service.feed). Started
-    first on a guess, before the inputs are scanned (`guess`: the languages the last
-    build found edited, from its record: an author edits the same article again and
-    again), then kept, or made again for the languages the scan says (`settle`)."""
+    cache and the sources, and reads the edited pages' shard (Service.feed). Started as
+    soon as the scan of the project has been through content/ (`content`), then kept,
+    or made again for the languages the whole scan says (`settle`)."""
 
     def __init__(self):
         self.service: Service | None = None
         self.warming: set[str] = set()
 
-    def guess(self, record: dict) -> None:
-        """Start on the record's guess (unchanged.since_last calls this before its scan)."""
-        guessed = [code for code in record.get("edited") or ()
-                   if code in (record.get("search") or ())]
-        if guessed:
+    def content(self, record: dict, changed: set[str]) -> None:
+        """Start for the languages of the article sources in content/ that `changed` since
+        the last build (its `record`): unchanged.since_last calls this once its scan has
+        been through content/."""
+        edited = changed_languages(record.get("search"), changed)
+        if edited:
             self.service = Service()
-            self.service.warm(guessed)
-            self.warming = {code for code in guessed if warm_text(code)}
+            self.service.warm(edited)
+            self.warming = {code for code in edited if warm_text(code)}
 
     def settle(self, languages: list[str] | None, changed: set[str] | None
                ) -> Service | None:
         """The service for the build, if the site indexes `languages` and article sources
-        of some of them `changed`: the one started on the guess if it loads the
+        of some of them `changed`: the one started from content/ if it loads the
         segmenters needed (and no other that takes long), else a new one."""
         edited = changed_languages(languages, changed)
         slow = {code for code in edited if warm_text(code)}

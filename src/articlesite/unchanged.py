@@ -68,13 +68,17 @@ class Unsure(Exception):
     folder): the build does its full work."""
 
 
-def scan_inputs(root: Path, out: Path) -> dict[str, tuple]:
+def scan_inputs(root: Path, out: Path,
+                content: Callable[[dict[str, tuple]], None] | None = None
+                ) -> dict[str, tuple]:
     """Every file and folder under `root` a build may read (all of it but the output
     folder, the cache, .git and the folders killed builds left beside the output) and
     the theme's files, each with what it is trusted by (see the module's text). Raises
-    Unsure on a symbolic link or an unreadable folder."""
+    Unsure on a symbolic link or an unreadable folder. The project's content/ is scanned
+    first: `content(found)` is called with what was found in it, before the rest."""
     skipped = {str(out), str(root / CACHE_FOLDER), str(root / ".git")}
     scan = Scan(skipped, f".{out.name}.", str(out.parent), time.time_ns())
+    scan.first, scan.then = str(root / "content"), content
     for base, label in ((root, ""), (THEME, "theme:")):
         scan.folder(str(base), str(base), label)
     return scan.found
@@ -87,12 +91,16 @@ class Scan:
         self.skipped, self.leftovers, self.beside = skipped, leftovers, beside
         self.now = now
         self.found: dict[str, tuple] = {}
+        self.first: str | None = None   # the folder scanned first, and then called
+        self.then: Callable[[dict[str, tuple]], None] | None = None
 
     def folder(self, base: str, folder: str, label: str) -> None:
         try:
             entries = list(os.scandir(folder))
         except OSError as error:
             raise Unsure(str(error)) from None
+        if folder == base and self.first is not None:
+            entries.sort(key=lambda entry: entry.path != self.first)
         for entry in entries:
             if entry.path in self.skipped or entry.name == "__pycache__" or \
                     (folder == self.beside and entry.name.startswith(self.leftovers)):
@@ -103,6 +111,8 @@ class Scan:
             if entry.is_dir():
                 self.found[name + "/"] = ()
                 self.folder(base, entry.path, label)
+                if entry.path == self.first and self.then is not None:
+                    self.then(self.found)
             else:
                 self.found[name] = signature(entry.path, entry.stat(), self.now)
 
@@ -273,10 +283,11 @@ class Since:
 
 
 def since_last(root: Path, out: Path, drafts: bool,
-               guess: Callable[[dict], None] | None = None) -> Since:
+               content: Callable[[dict, set[str]], None] | None = None) -> Since:
     """What changed since the last good build (Since): one scan of the inputs, and of
-    site/ when no input changed. `guess(record)` is called with the last build's record
-    before the scan (search_service.EarlyService)."""
+    site/ when no input changed. `content(record, changed)` is called with the last
+    build's record and the names in content/ that changed, before the scan goes on
+    through the rest (search_service.EarlyService)."""
     folder = root / CACHE_FOLDER
     try:
         data = load_marshal(folder / RECORD)
@@ -285,10 +296,15 @@ def since_last(root: Path, out: Path, drafts: bool,
             data = None
     except (OSError, ValueError, EOFError, KeyError, TypeError):
         data = None
-    if data is not None and guess is not None:
-        guess(data)
+
+    def scanned(found: dict[str, tuple]) -> None:
+        recorded = {name: trusted for name, trusted in data["inputs"].items()
+                    if name.startswith("content/")}
+        content(data, changed_inputs(recorded, found, root))
+
     try:
-        inputs = scan_inputs(root, out)
+        inputs = scan_inputs(root, out, None if data is None or content is None or
+                             not isinstance(data.get("inputs"), dict) else scanned)
     except Unsure:
         return Since(None, None, None)
     if data is None:
