@@ -175,12 +175,6 @@ class Loaded:
     record: dict | None = None
     replaced: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def quick(self) -> bool:
-        """Whether only what changed is planned and checked: on top of a previous build
-        (serve's) or of the last good build's record (the command line's)."""
-        return self.delta is not None
-
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
           progress: Callable[[int, int], None] | None = None,
@@ -395,8 +389,8 @@ def check(run: Run, loaded: Loaded, renderers: Renderers
     if loaded.record is not None:
         slugs = {article.slug for article in checked}
         folders = tuple(f"content/{slug}/" for slug in slugs)
-        warnings += [warning for warning in (Problem(*fields) for fields in loaded.record["warnings"])
-                     if not warning.message.startswith(LEFT_OUT)
+        kept = (Problem(*fields) for fields in loaded.record["warnings"])
+        warnings += [warning for warning in kept if not warning.message.startswith(LEFT_OUT)
                      and not warning.file.startswith(folders)]
         order = {article.slug: number for number, article in enumerate(sources.articles)}
         notes = sorted([(slug, note) for slug, note in loaded.record["notes_of"]

@@ -13,8 +13,8 @@ from typing import NoReturn
 
 from .problems import BuildError, Problem, Problems, UsageError, plural, warning_lines
 from .problems import command as command_name
-from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
 from .search_service import EarlyService
+from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
 from .unchanged import since_last, summary_line
 
 # A build that runs longer than this shows a progress line (on a terminal).

@@ -409,7 +409,7 @@ def belongs(name: str, key: str, record: dict) -> bool:
 def language_key(group: list, text: Callable[[tuple[str, str]], str]) -> str | None:
     """The language Pagefind files a language's pages under: their `<html lang>`, in
     lower case (the first page's, by path; each language's pages share it)."""
-    path, given, blob = min(group, key=lambda page: PurePosixPath(page[0]))
+    _, given, blob = min(group, key=lambda page: PurePosixPath(page[0]))
     found = HTML_LANG.search(text((given, blob))[:4096])
     return found.group(1).lower() if found else None
 

@@ -202,7 +202,7 @@ class Service:
         is given of it (`text(token)`). `index` then hands over only the pages whose
         token changed, in their place, if it indexes these very paths in this order.
         An index fed earlier and not taken goes."""
-        if self.program is None:
+        if self.program is None or self._closed:
             return
         self.warm(sorted({path.split("/", 1)[0] for path, _ in pages}))
         if self._feeding is not None:
