@@ -566,13 +566,13 @@ def test_the_pages_a_build_superseded_are_deleted_by_the_next(project: Path, tmp
 
 def test_a_build_deletes_what_the_last_one_left_unused(project: Path):
     """The build command ends as soon as its site is written, before the thread deleting
-    the stored files it no longer uses is done: the next build deletes those the cache's
-    index names."""
-    index = project / ".articlesite-cache" / "index"
+    the stored files it no longer uses is done: the next build deletes those the cache
+    names."""
+    bundle = project / ".articlesite-cache" / "bundle"   # (it names them: Cache.save)
     stray = project / ".articlesite-cache" / "pages" / "0123456789abcdef.html"
     stray.write_text("a page the last build superseded", encoding="utf-8")
-    data = marshal.loads(index.read_bytes())
+    data = marshal.loads(bundle.read_bytes())
     data["superseded"] = [*data.get("superseded", []), stray.name]
-    index.write_bytes(marshal.dumps(data))
+    bundle.write_bytes(marshal.dumps(data))
     assert build(project).rendered == []
     assert not stray.exists()

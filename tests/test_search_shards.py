@@ -110,3 +110,140 @@ def test_a_build_starts_pagefind_early_for_the_languages_edited_since_the_last(r
     assert edited_languages(load_sources(root, Problems(root)), index) == []
     edit(root, "content/note-2/ja.md", "ノート2:", "ノート2 改訂:")
     assert edited_languages(load_sources(root, Problems(root)), index) == ["ja"]
+
+
+def test_pages_fed_ahead_with_one_handed_again_make_the_index_made_afresh(tmp_path: Path):
+    """Pagefind's index depends on the order of its pages; a page handed again under its
+    URL takes its first version's place (fossick_one): the index of pages fed ahead,
+    the edited one in its old version, then handed again, is the fresh one's."""
+    from articlesite.search_service import Service
+
+    def page(number: int, word: str) -> str:
+        return (f'<!DOCTYPE html><html lang="en"><head><title>Note {number}</title></head>'
+                f"<body><article data-pagefind-body><h1>Note {number}</h1><p>{word} "
+                f"{'lattice ' * number}</p></article></body></html>")
+
+    texts = {(n, word): page(n, word) for n in range(1, 5) for word in ("old", "new")}
+    before = [(f"en/note-{n}.html", (n, "old")) for n in range(1, 5)]
+    after = [(f"en/note-{n}.html", (n, "new" if n == 2 else "old")) for n in range(1, 5)]
+    fresh, fed = Service(), Service()
+    try:
+        made, failure = fresh.index(after, texts.get)
+        assert failure is None and any(name.startswith("fragment/") for name in made)
+        fed.feed(before, texts.get)
+        assert fed.index(after, texts.get) == (made, None)
+        assert fed._fed is None   # taken
+        # Fed other pages (or in another order): the index is made afresh, the same.
+        fed.feed(list(reversed(before)), texts.get)
+        assert fed.index(after, texts.get) == (made, None)
+    finally:
+        fresh.close()
+        fed.close()
+
+
+def test_an_edit_built_by_the_command_line_feeds_its_shard_ahead(root: Path, tmp_path: Path,
+                                                                 monkeypatch):
+    """`python build.py` after an edit starts Pagefind before it loads anything and hands
+    it the edited page's shard as the last build made it; once the page is rendered, it
+    hands that page again alone: the site is the clean build's."""
+    from conftest import run_build
+
+    from articlesite import search_service
+
+    assert run_build(root).returncode == 0   # the command line's record
+    handed = []
+    real = search_service.PagefindService.add_pages
+    monkeypatch.setattr(search_service.PagefindService, "add_pages",
+                        lambda self, pages, index=None: handed.append(
+                            ([path for path, _ in pages], index)) or real(self, pages, index))
+    edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
+    result = run_build(root)
+    assert result.returncode == 0, result.stderr
+    site = root / "site"
+    assert "ja/note-3.html" in handed[0][0] and handed[0][1] is None   # fed ahead
+    assert handed[1:] == [(["ja/note-3.html"], handed[1][1])] and handed[1][1] is not None
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
+    build(clean)
+    assert snapshot(site) == snapshot(clean / "site")
+
+
+def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
+                                                                    tmp_path: Path,
+                                                                    monkeypatch):
+    """serve's quick rebuild hands Pagefind the edited page's shard once that page is in
+    place (not to slow it down), then that page again alone: the clean build's site."""
+    from articlesite import search_service
+    from articlesite.cache import Cache
+    from articlesite.search_service import Service
+
+    service = Service()
+    try:
+        cache = Cache(root)
+        first = build(root, cache=cache, search=service)
+        events = []
+        real = search_service.PagefindService.add_pages
+        monkeypatch.setattr(search_service.PagefindService, "add_pages",
+                            lambda self, pages, index=None: events.append(
+                                ("handed", [path for path, _ in pages], index)) or
+                            real(self, pages, index))
+        edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
+        build(root, cache=Cache(root, after=cache), previous=first, search=service,
+              changed=[root / "content/note-3/ja.md"],
+              written=lambda paths: events.append(("written", paths)))
+        assert events[0] == ("written", ["ja/note-3.html"])
+        handed = [event[1:] for event in events if event[0] == "handed"]
+        assert "ja/note-3.html" in handed[0][0] and handed[0][1] is None   # fed ahead
+        assert handed[1:] == [(["ja/note-3.html"], handed[1][1])]   # again, into it
+        assert handed[1][1] is not None
+    finally:
+        service.close()
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("site", FOLDER))
+    build(clean)
+    assert snapshot(root / "site") == snapshot(clean / "site")
+
+
+def test_the_command_line_starts_pagefind_once_it_has_scanned_content(monkeypatch):
+    """The command line starts Pagefind with the segmenters of the languages whose
+    article sources changed as soon as its scan of the project has been through
+    content/ (before figures/, templates/ and the theme); the whole scan then says
+    whether that holds (a figure text changed: every language), or which to start."""
+    from articlesite.search_service import EarlyService, Service
+
+    warmed = []
+    monkeypatch.setattr(Service, "warm", lambda self, languages=(): warmed.append(
+        (self, list(languages))))
+    monkeypatch.setattr(Service, "close", lambda self: None)
+    languages = ["en", "zh", "ja"]
+    record = {"search": languages}
+    early = EarlyService()
+    early.content(record, {"content/a/ja.md"})
+    started = early.service
+    assert warmed == [(started, ["ja"])]
+    # English has no segmenter to load: what was started holds.
+    assert early.settle(languages, {"content/a/ja.md", "content/b/en.md"}) is started
+    assert early.settle(languages, {"content/a/zh.md"}) not in (started, None)
+    assert warmed[-1][1] == ["zh"]
+    assert early.settle(languages, {"templates/base.html"}) is None
+    early.content({"search": None}, {"content/a/ja.md"})
+    assert early.service is None   # (no index)
+
+
+@pytest.mark.parametrize("racy", [0.0, 1e9])
+def test_a_build_with_nothing_to_do_starts_no_pagefind(tmp_path: Path, monkeypatch, racy):
+    """Not even for a source the last build trusted by its digest only (changed within
+    RACY seconds of its scan): its bytes are the same."""
+    from conftest import fixture_site, run_build
+
+    from articlesite import unchanged
+    from articlesite.search_service import Service
+
+    monkeypatch.setattr(unchanged, "RACY", racy)
+    root = fixture_site("sources", tmp_path / "project", search=True).resolve()
+    assert run_build(root).returncode == 0
+    monkeypatch.setattr(unchanged, "RACY", 0.0)
+    started = []
+    monkeypatch.setattr(Service, "warm", lambda self, languages=(): started.append(languages))
+    assert "(0 rendered" in run_build(root).stdout
+    assert started == []

@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,13 +57,14 @@ from .load.reload import reload_sources
 from .load.sourcefiles import SourceChanged
 from .load.sources import Sources, load_sources
 from .load.texts import Dictionary
-from .memo import COPY, SECTIONS, SPEC, Memo
+from .memo import BODY, COPY, OUTLINE, SECTIONS, SOURCE, SPEC, Memo
 from .pages import PageJob
 from .parse import entry_of, figure_copies, parse_spread
 from .plan import (
     Delta,
     Plan,
     compare,
+    delta_since,
     page_jobs,
     plan_pages,
     plan_view,
@@ -72,7 +73,7 @@ from .plan import (
 )
 from .problems import LEFT_OUT, Interrupted, Problem, Problems
 from .render import assets
-from .search import BUNDLE, early_service, search_bundle
+from .search import BUNDLE, early_service, feed_ahead, search_bundle
 from .search_service import Service
 from .translate.view import PATH as VIEW
 from .translate.view import (
@@ -81,7 +82,15 @@ from .translate.view import (
     translator_view,
     view_copies,
 )
-from .unchanged import Unsure, forget, record, scan_inputs, summary_line, trusted_digests
+from .unchanged import (
+    Since,
+    Unsure,
+    forget,
+    record,
+    scan_inputs,
+    summary_line,
+    trusted_digests,
+)
 from .write import Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
@@ -125,6 +134,7 @@ class Built:
     warnings: list[Problem] = field(default_factory=list)   # what readers see as markup
     site_key: str = ""   # what every page depended on (cache.site_key)
     notes: list[str] = field(default_factory=list)   # said once, after the warnings
+    notes_of: list[tuple[str, str]] = field(default_factory=list)   # each with its slug
 
     def summary(self, where: str = "") -> str:
         return summary_line(self.pages, len(self.rendered), self.files, self.languages,
@@ -159,6 +169,11 @@ class Loaded:
     # The article pages the parse stage rendered (a full build), by path: the render
     # stage takes each whose key is the one it plans (plan.plan_pages).
     fresh: dict[str, Entry] = field(default_factory=dict)
+    # The last good build's record (unchanged.py) the delta is from, when the command
+    # line's build is on top of that build (plan.delta_since), and the article sources
+    # read again: the pages of their old versions, by path (their memo's results go).
+    record: dict | None = None
+    replaced: dict[str, str] = field(default_factory=dict)
 
 
 def build(root: Path, out: Path | None = None, *, clean: bool = False,
@@ -167,7 +182,8 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
           drafts: bool = False, previous: Built | None = None,
           changed: list[Path] | None = None,
           interrupt: Callable[[], bool] | None = None,
-          search: Service | None = None, remember: bool = False) -> Built:
+          search: Service | None = None, remember: bool = False,
+          since: Since | None = None, started: Service | None = None) -> Built:
     """Build the site under `root` into `out` (default root/site). Raises BuildError.
 
     `clean` ignores the cache (a full build); `progress(done, total)` follows rendering;
@@ -186,27 +202,65 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     `search` is a Pagefind service kept across builds (serve's): its word segmenters
     stay loaded, so an edit's shard is indexed without loading them again; the build
     leaves it running (it stops it only when it fails or is given up while indexing).
+
+    With `remember`, the build leaves the record of what it read (unchanged.py) for the
+    next; `since` is what the command line found changed since the last good build
+    (unchanged.since_last), its scan of the inputs taken before this build read any; and
+    `started` a Pagefind service it started for this build (search_service.EarlyService,
+    closed by the build), to which the build hands the edited pages' shard at once.
     """
-    started = time.perf_counter()
+    try:
+        return _build(root, out, clean, progress, cache, written, drafts, previous, changed,
+                      interrupt, search, remember, since, started)
+    finally:
+        if started is not None:
+            started.close()
+
+
+def _build(root: Path, out: Path | None, clean: bool,
+           progress: Callable[[int, int], None] | None, cache: Cache | None,
+           written: Written | None, drafts: bool, previous: Built | None,
+           changed: list[Path] | None, interrupt: Callable[[], bool] | None,
+           search: Service | None, remember: bool, since: Since | None,
+           started: Service | None) -> Built:
+    started_at = time.perf_counter()
     root = root.resolve()
     check_out(root, out or root / "site", default=out is None)
     out = (out or root / "site").resolve()
     run = Run(root, out, Problems(root), cache or Cache(root, clean=clean), progress,
               written, interrupt)
     base = previous if previous is not None and previous.out == out and not clean else None
-    inputs = read_inputs(root, out, None if clean else run.cache.memo) if remember else None
+    inputs = read_inputs(root, out, None if clean else run.cache.memo, since) \
+        if remember else None
     run.cache.delete_superseded()   # in a thread, beside loading
-    loaded = load(run, base, changed, drafts)
-    with contextlib.closing(search_service(run, loaded, search)) as service:
+    # Pagefind is handed the edited pages' shard as the last build left it, ahead of the
+    # index stage: at once by the command line (its service started before the build),
+    # once the edited pages are in place in serve (not to slow them down).
+    ahead = None
+    if started is not None or (search is not None and base is not None and changed):
+        ahead = functools.partial(
+            feed_ahead, started or search, dict(run.cache.pages), run.cache.store,
+            edited_pages(root, since.changed if since and since.changed is not None
+                         else [path.relative_to(root).as_posix()
+                               for path in changed or () if path.is_relative_to(root)]))
+        if started is not None:
+            ahead()
+    loaded = load(run, base, changed, drafts, since)
+    with contextlib.closing(search_service(run, loaded, search, started)) as service:
         renderers = Renderers.of(run, loaded)
         run.cache.store.settle()   # before workers that write to the store are forked
         parse(run, loaded, renderers)
         warnings, notes = check(run, loaded, renderers)
         plan, phases = plan_site(run, loaded)
-        rendered = render(run, loaded, plan, phases, renderers)
+        rendered = render(run, loaded, plan, phases, renderers,
+                          ahead if started is None and loaded.base is not None else None)
         with index(run, loaded, plan.cached | rendered.pages, service) as indexed:
             view, pages = render_the_view(run, loaded, plan, rendered, renderers)
             pages, files = publish_files(run, pages, loaded.sources.site, warnings)
+            if loaded.base is None and run.interrupt is None:
+                # What the cache records but the bundle, while Pagefind still works.
+                keep_memo(run.cache, loaded, pages)
+                run.cache.save_ahead(pages | files, loaded.sources.dictionary)
             bundle = indexed()
     incremental = write(run, pages | files | bundle, files, bundle, rendered, view)
     save(run, loaded, pages | files | bundle)
@@ -214,9 +268,9 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
     built = Built(sum(not is_view_data(path) for path in pages),
                   sorted(path for path in rendered.pages | view.pages
                          if not is_view_data(path)),
-                  len(loaded.sources.site.codes), time.perf_counter() - started,
+                  len(loaded.sources.site.codes), time.perf_counter() - started_at,
                   loaded.sources, figures, drawn, out, incremental, len(files), warnings,
-                  loaded.keys.site, notes)
+                  loaded.keys.site, [note for _, note in notes], notes)
     if inputs is not None:
         remember_build(built, root, drafts, inputs)
     return built
@@ -225,24 +279,42 @@ def build(root: Path, out: Path | None = None, *, clean: bool = False,
 def remember_build(built: Built, root: Path, drafts: bool, inputs: dict[str, tuple]) -> None:
     """The record of a good build, for the next to see whether it has anything to do
     (unchanged.py), with the digests it took of the sources."""
+    site = built.sources.site
     record(root, built.out, drafts, inputs, (built.pages, built.languages, built.files),
            [tuple(vars(warning).values()) for warning in built.warnings], built.notes,
-           source_digests(built.sources))
+           source_digests(built.sources), list(site.codes) if site.search else None,
+           {"site_key": built.site_key, "notes_of": built.notes_of})
 
 
-def read_inputs(root: Path, out: Path, memo: Memo | None) -> dict[str, tuple] | None:
+def read_inputs(root: Path, out: Path, memo: Memo | None, since: Since | None = None
+                ) -> dict[str, tuple] | None:
     """What every file the build may read is trusted by, taken before it reads any
-    (unchanged.py), and the digests of the sources unchanged since the last build took
-    them (the memo's `trusted`: not read again); the record of the last build goes
-    meanwhile: a build that fails leaves none."""
-    try:
-        inputs = scan_inputs(root, out)
-    except Unsure:
-        inputs = None
+    (unchanged.py: `since`'s scan, if the command line took one), and the digests of the
+    sources unchanged since the last build took them (the memo's `trusted`: not read
+    again); the record of the last build goes meanwhile: a build that fails leaves
+    none."""
+    if since is not None and since.inputs is not None:
+        inputs = since.inputs
+    else:
+        try:
+            inputs = scan_inputs(root, out)
+        except Unsure:
+            inputs = None
     if inputs is not None and memo is not None:   # (--clean trusts nothing)
-        memo.trusted = trusted_digests(root, inputs)
+        memo.trusted = trusted_digests(root, inputs, since.record if since else None)
     forget(root)
     return inputs
+
+
+def edited_pages(root: Path, names: Iterable[str]) -> list[str]:
+    """The paths in the site of the article pages of these files (names under `root`)
+    that are article sources (content/SLUG/CODE.md)."""
+    pages = []
+    for name in sorted(names):
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == "content" and parts[2].endswith(".md"):
+            pages.append(PageJob("article.html", parts[2][:-3], parts[1]).path)
+    return pages
 
 
 def source_digests(sources: Sources) -> dict[str, str]:
@@ -255,9 +327,12 @@ def source_digests(sources: Sources) -> dict[str, str]:
     return digests
 
 
-def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool) -> Loaded:
+def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
+         since: Since | None = None) -> Loaded:
     """The load stage: every source, or on top of `base` only the `changed` files (when
-    nothing else changed), and the delta from `base`'s sources."""
+    nothing else changed), and the delta from `base`'s sources; or, the command line's
+    build, the delta from the last good build, when only article sources changed since
+    (`since`: plan.delta_since)."""
     parsed: dict[str, list] = {}
     sources = reload_sources(base.sources, changed, run.cache.memo, drafts, parsed) \
         if base and changed and base.sources else None
@@ -267,6 +342,19 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool)
     keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
         if base is not None and base.site_key == keys.site else None
+    if base is None and since is not None and since.record is not None and \
+            since.changed and run.cache.pages:
+        delta = delta_since(sources, keys.site, since.record, since.changed, run.cache.memo,
+                            parsed)
+        if delta is not None:
+            replaced = {}
+            for slug, code in delta.sources:
+                path = PageJob("article.html", code, slug).path
+                entry = run.cache.pages.get(path)
+                replaced[path] = entry.blob if entry is not None else ""
+            return Loaded(sources, keys, None, delta, parsed, record=since.record,
+                          replaced=replaced)
+        parsed.clear()
     return Loaded(sources, keys, base, delta, parsed)
 
 
@@ -276,24 +364,38 @@ def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
     full build, each body's page too, there and then (one message per article, and no
     body stored but inside its page)."""
     sources, delta = loaded.sources, loaded.delta
-    full = loaded.base is None
+    full = loaded.base is None and delta is None
     parse_spread(sources, sources.articles if delta is None else delta.articles, run.cache,
                  run.problems, renderers.make, loaded.parsed,
                  loaded.keys if full else None, loaded.fresh if full else None)
 
 
-def check(run: Run, loaded: Loaded, renderers: Renderers) -> tuple[list[Problem], list[str]]:
+def check(run: Run, loaded: Loaded, renderers: Renderers
+          ) -> tuple[list[Problem], list[tuple[str, str]]]:
     """The check stage, on the parsed sources: what it finds is listed with what rendering
     finds, at once. A quick rebuild checks the articles it edited (what the others' check
     reads, the site, the article and its outline, is what passed last time). Returns the
     warnings (what reaches readers as literal markup) and the notes, printed after the
-    summary."""
+    summary, each with its article's slug. On top of the last good build's record, those
+    of the articles not checked are that build's (a full build's are every article's)."""
     sources, delta = loaded.sources, loaded.delta
     checked = sources.articles if delta is None else delta.articles
-    warnings = Problems(run.root)
+    found = Problems(run.root)
     outlines = check_sources(sources.site, renderers.figures, checked, run.cache.memo,
-                             run.problems, warnings.add, loaded.parsed)
-    notes = numbering_notes(sources.site, checked, outlines, run.problems)
+                             run.problems, found.add, loaded.parsed)
+    notes = [(article.slug, note) for article in checked
+             for note in numbering_notes(sources.site, [article], outlines, run.problems)]
+    warnings = list(found)
+    if loaded.record is not None:
+        slugs = {article.slug for article in checked}
+        folders = tuple(f"content/{slug}/" for slug in slugs)
+        kept = (Problem(*fields) for fields in loaded.record["warnings"])
+        warnings += [warning for warning in kept if not warning.message.startswith(LEFT_OUT)
+                     and not warning.file.startswith(folders)]
+        order = {article.slug: number for number, article in enumerate(sources.articles)}
+        notes = sorted([(slug, note) for slug, note in loaded.record["notes_of"]
+                        if slug not in slugs and slug in order] + notes,
+                       key=lambda pair: order.get(pair[0], -1))
     return sorted(warnings, key=lambda warning: (warning.file, warning.line or 0)), notes
 
 
@@ -332,7 +434,8 @@ class Renderers:
     @classmethod
     def of(cls, run: Run, loaded: Loaded) -> Renderers:
         base, delta, sources = loaded.base, loaded.delta, loaded.sources
-        reuse = delta is not None and not delta.dictionary_changed and base.figures
+        reuse = base is not None and delta is not None and not delta.dictionary_changed \
+            and base.figures
         library = base.figures if reuse else \
             FigureLibrary(sources.figures, sources.dictionary, run.problems)
         library.problems = run.problems
@@ -351,11 +454,11 @@ class Renderers:
 
 
 def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
-           renderers: Renderers) -> Rendered:
+           renderers: Renderers, placed: Callable[[], None] | None = None) -> Rendered:
     """The render stage, phase by phase: plan the phase's pages, render the stale ones
     into the store, and on top of a previous build put them in place in site/ at once
     (only where site/ is what the previous build left). What the memo keeps of them is
-    kept for the next build."""
+    kept for the next build. `placed()` is called once the first phase is done."""
     sources, cache = loaded.sources, run.cache
     rendered = Rendered({}, {}, in_place=loaded.base is not None)
     for phase in phases:
@@ -364,7 +467,7 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
         # A full build renders the translator's view beside the pages, when it knows
         # before them which figures they place (plan_view_early).
         view = plan_view_early(sources, cache, plan) \
-            if loaded.base is None and plan.stale else None
+            if loaded.base is None and loaded.delta is None and plan.stale else None
         part = render_pages(plan, plan.stale[stale:], renderers.make, sources, cache,
                             run.problems, run.progress, view)
         rendered.update(part)
@@ -373,6 +476,9 @@ def render(run: Run, loaded: Loaded, plan: Plan, phases: list[list[PageJob]],
                                                       for path in part.pages)
         if rendered.in_place and not run.problems:
             place_pages(run.out, part.pages, cache.store, run.written)
+        if placed is not None:
+            placed()
+            placed = None
     for key, stored in rendered.copies.items():
         cache.keep_copy(key, stored)
     for key, kept in rendered.bodies.items():
@@ -403,8 +509,8 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
             cache.keep_copy(key, stored)
     for spec, keys in (rendered.specs | view.specs).items():
         cache.memo.keep(SPEC, spec, list(keys))
-    if delta is None or (delta.dictionary_changed and
-                         not same_keys(loaded.base.sources, sources)):
+    if delta is None or (delta.dictionary_changed and (
+            loaded.base is None or not same_keys(loaded.base.sources, sources))):
         check_figures(sources.figures, sources.dictionary, cache.memo, run.problems)
     run.problems.raise_if_any()
     return view, pages | view_plan.cached | view.pages
@@ -430,13 +536,19 @@ def publish_files(run: Run, pages: dict[str, Entry], site: Site, warnings: list[
     return pages, files
 
 
-def search_service(run: Run, loaded: Loaded, kept: Service | None) -> Service | Kept:
+def search_service(run: Run, loaded: Loaded, kept: Service | None,
+                   started: Service | None = None) -> Service | Kept:
     """Pagefind's service for the index stage, started now when it has word segmenters
     to load that take long, to load them while the pages are rendered
     (search.early_service). Not on top of a previous build of the same site: that one
     indexed its languages (looking through its 6500 cache entries at N=1000 would cost a
     quick rebuild 2-4 ms before its page is written). A service `kept` across builds is
-    started at once with every such segmenter, and not closed by this build."""
+    started at once with every such segmenter, and not closed by this build. One
+    `started` for this build (by the command line) is the one used (closed by it)."""
+    if started is not None:
+        if loaded.sources.site.search:
+            return started
+        started.close()
     if kept is not None:
         if loaded.sources.site.search:
             kept.warm(loaded.sources.site.codes)
@@ -561,9 +673,30 @@ def place_view(out: Path, view: dict[str, Entry], site: dict[str, Entry], cache:
 def save(run: Run, loaded: Loaded, site: dict[str, Entry]) -> None:
     """The save stage: the cache records the build (and what was not read again, on top
     of a previous build, still holds)."""
-    if loaded.base is not None:
-        run.cache.memo.kept.update(run.cache.memo.known)
+    keep_memo(run.cache, loaded, site)
     run.cache.save(site, loaded.sources.dictionary)
+
+
+def keep_memo(cache: Cache, loaded: Loaded, pages: dict[str, Entry]) -> None:
+    """What the memo keeps for the next build: on top of a previous build, what was not
+    read again still holds; on top of the last good build's record, that too, but what
+    it parsed of the old versions of the sources read again (a full build keeps only
+    what it recalled), and their pages' bodies (`pages`: this build's)."""
+    memo = cache.memo
+    if loaded.base is not None:
+        memo.kept.update(memo.known)
+    elif loaded.record is not None:
+        memo.kept = memo.known | memo.kept
+        digests, current = loaded.record.get("digests", {}), set()
+        articles = {article.slug: article for article in loaded.delta.articles}
+        for slug, code in loaded.delta.sources:
+            current.add(articles[slug].sources[code].digest)
+        old = {digests.get(f"content/{slug}/{code}.md") for slug, code in loaded.delta.sources}
+        memo.forget((SOURCE, OUTLINE, SECTIONS), old - current)
+        blobs = set(loaded.replaced.values()) - {
+            pages[path].blob for path in loaded.replaced if path in pages}
+        if blobs:
+            memo.forget_where(BODY, lambda value: KeptBody._make(value).blob in blobs)
 
 
 def warm_up(built: Built) -> None:

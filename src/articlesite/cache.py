@@ -43,10 +43,11 @@ from .memo import BODY, COPY, Memo
 from .pages import Body
 from .problems import BuildError, Problem, Problems
 from .render.assets import kept_out, published
-from .unchanged import CACHE_FOLDER, code_fingerprint
+from .search_shards import BUNDLE
+from .unchanged import CACHE_FOLDER, code_fingerprint, load_marshal
 
 FOLDER = CACHE_FOLDER
-FORMAT = 8
+FORMAT = 9
 # The templates only the page around an article's body reads (article.html and what it
 # includes): a change to them leaves every body as it is. Any other template may shape a
 # body (figure.html, notice.html do): body_key covers it.
@@ -357,7 +358,7 @@ def prepare_folder(folder: Path) -> None:
                                   f"delete it (`rm {FOLDER}`; the build makes the folder "
                                   "again) and build again")])
     for name, want_folder in (("pages", True), ("templates", True), ("index", False),
-                              ("copies", False)):
+                              ("copies", False), ("bundle", False)):
         path = folder / name
         if path.is_symlink() or (path.exists() and path.is_dir() != want_folder):
             if path.is_dir() and not path.is_symlink():
@@ -389,6 +390,9 @@ class Cache:
         # The files of the store the last build left unused, if a process that ended may
         # have left some of them (Cache.save).
         self.superseded: list[str] = []
+        # The index file's token, which the bundle file names (save_ahead, save).
+        self._token: str | None = None
+        self._ahead: bool | None = None   # whether save_ahead wrote the index
         prepare_folder(self.folder)
         if after is not None and after.saved is not None and after.folder == self.folder:
             self.texts = after.saved.texts
@@ -396,6 +400,7 @@ class Cache:
             self.memo = Memo(dict(after.saved.memo), parts={COPY: self._load_copies})
             self._copies = after._copies
             self.memo.part_keys[COPY] = after.memo.part_keys.get(COPY, set())
+            self._token = after._token
             if after._saved_copies:   # its memo holds every copy it kept: not read again
                 self.memo.loaded.add(COPY)
             self._texts_key = after._texts_key   # worked out for the same dictionary
@@ -425,7 +430,7 @@ class Cache:
         # marshal: the index is plain tuples, lists and strings, and marshal reads them
         # twice as fast as json, without pickle's running of code.
         try:
-            data = marshal.loads((self.folder / "index").read_bytes())
+            data = load_marshal(self.folder / "index")
             if data["format"] != FORMAT or data["code"] != code_fingerprint():
                 return
             self.pages = {path: Entry._make(row) for path, row in data["pages"].items()}
@@ -433,14 +438,27 @@ class Cache:
             self._copies = data["copies"]
             self.memo.part_keys[COPY] = set(data["copy_keys"])
             self.texts = data.get("texts")
-            self.superseded = data.get("superseded", [])
+            self._token = data["token"]
         except (OSError, ValueError, EOFError, KeyError, TypeError):
             self.pages = {}  # unreadable: start afresh
+            return
+        # The search bundle's files, saved once the index was made (save): each entry
+        # stands for itself (its key names what its language's pages gave Pagefind, and
+        # its stored file is checked), so those of an earlier save serve too; the files
+        # it left unused only if that save followed the index's.
+        try:
+            data = load_marshal(self.folder / "bundle")
+            self.pages.update((path, Entry._make(row)) for path, row in data["pages"].items()
+                              if path.startswith(f"{BUNDLE}/"))
+            if data["token"] == self._token:
+                self.superseded = data["superseded"]
+        except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
+            pass
 
     def _load_copies(self) -> dict:
         """The memo's figure copies, from their file, if it is the one the index names."""
         try:
-            data = marshal.loads((self.folder / "copies").read_bytes())
+            data = load_marshal(self.folder / "copies")
             if self._copies is not None and data["token"] == self._copies:
                 return dict(data["entries"])
         except (OSError, ValueError, EOFError, KeyError, TypeError):
@@ -563,34 +581,64 @@ class Cache:
                     dict(kept.cite_count), dict(kept.figures), set(kept.texts),
                     dict(kept.files))
 
+    def save_ahead(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
+        """Record the build's pages but its search bundle, and what it parsed: the index
+        file, written while the search index is still being made (the build then waits
+        for it); `save` records the rest. Pages and parsed files are cached by what they
+        depend on: a build that fails later leaves them for the next to reuse."""
+        self._ahead = self._save_index(
+            {path: entry for path, entry in pages.items() if not path.startswith(f"{BUNDLE}/")},
+            dictionary)
+
     def save(self, pages: dict[str, Entry], dictionary: Dictionary) -> None:
         """Record a successful build, whose pages were all checked against or rendered
         from `dictionary`, and delete the stored files it no longer uses, in a thread: a
         process that goes on (serve) deletes them all while it waits; one that ends at
         once (the build command) leaves them to the next build, which finds them named
-        in the index (delete_superseded)."""
+        in the cache (delete_superseded). The search bundle's files are recorded in a
+        file of their own (`bundle`, small), the rest in the index (save_ahead, unless
+        the build called it)."""
         texts = self.texts_key(dictionary)
-        main, copies = self.memo.without_parts(), self.memo.part_to_save(COPY)
         self.saved = Saved(pages, self.memo.kept, texts)   # (serve's next build: copies
         self._saved_copies = COPY in self.memo.loaded     # it loaded stay in memory)
-        if pages == self.pages and copies is None and texts == self.texts and \
-                main == self.memo.known_without_parts():
+        bundle = {path: entry for path, entry in pages.items()
+                  if path.startswith(f"{BUNDLE}/")}
+        written = self._save_index({path: entry for path, entry in pages.items()
+                                    if path not in bundle}, dictionary) \
+            if self._ahead is None else self._ahead
+        self._ahead = None
+        if not written and bundle == {path: entry for path, entry in self.pages.items()
+                                      if path.startswith(f"{BUNDLE}/")}:
             return
         bodies = {KeptBody._make(value).blob for value in self.memo.of_kind(BODY)}
         given = {entry.search for entry in pages.values()}   # (search.given_digest)
         self.store.settle()
         unused = self.store.unused({entry.blob for entry in pages.values()} | given |
                                    bodies)
+        self._write("bundle", {"token": self._token, "superseded": unused,
+                               "pages": {path: tuple(entry) for path, entry in bundle.items()}})
+        self.store.delete_soon(unused)
+
+    def _save_index(self, pages: dict[str, Entry], dictionary: Dictionary) -> bool:
+        """Write the index (pages without the search bundle's files), and the copies'
+        file, if they changed; whether they did."""
+        texts = self.texts_key(dictionary)
+        main, copies = self.memo.without_parts(), self.memo.part_to_save(COPY)
+        if pages == {path: entry for path, entry in self.pages.items()
+                     if not path.startswith(f"{BUNDLE}/")} and copies is None and \
+                texts == self.texts and main == self.memo.known_without_parts():
+            return False
         if copies is not None:   # (else the file stays as it is, and its token)
             self._copies = os.urandom(8).hex()
             self._write("copies", {"token": self._copies, "entries": copies})
             self.memo.part_keys[COPY] = set(copies)
+        self._token = os.urandom(8).hex()
         self._write("index", {
             "format": FORMAT, "code": code_fingerprint(), "parsed": main, "texts": texts,
             "pages": {path: tuple(entry) for path, entry in pages.items()},
-            "superseded": unused, "copies": self._copies,
+            "token": self._token, "copies": self._copies,
             "copy_keys": sorted(self.memo.part_keys.get(COPY, ()))})
-        self.store.delete_soon(unused)
+        return True
 
     def _write(self, name: str, data: dict) -> None:
         temporary = self.folder / f".{name}.{os.getpid()}.tmp"

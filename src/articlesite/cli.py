@@ -13,8 +13,9 @@ from typing import NoReturn
 
 from .problems import BuildError, Problem, Problems, UsageError, plural, warning_lines
 from .problems import command as command_name
+from .search_service import EarlyService
 from .serve.watchdog import BUILD_LIMIT, BUILD_MEMORY
-from .unchanged import summary_line, unchanged
+from .unchanged import since_last, summary_line
 
 # A build that runs longer than this shows a progress line (on a terminal).
 PROGRESS_AFTER = 1.0
@@ -209,24 +210,35 @@ def run_build(root: Path, out: Path | None, *, clean: bool = False,
               drafts: bool = False) -> int:
     started = time.perf_counter()
     where = f" into {out or root / 'site'}"
-    held = None if clean else unchanged(root.resolve(), (out or root / "site").resolve(),
-                                        drafts)
-    if held is not None:   # nothing to do: said from the last build's record
-        pages, languages, files = held["summary"]
-        print(summary_line(pages, 0, files, languages, where,
-                           time.perf_counter() - started) + ".")
-        warnings = [Problem(*fields) for fields in held["warnings"]]
-        for line in warning_lines(warnings) + held["notes"]:
-            print(line, file=sys.stderr)
-        return 0
-    from .build import build
-
+    # Pagefind's service, started before the build is even imported when the last build
+    # indexed the languages of the article sources edited since: it loads their word
+    # segmenters (a second for Japanese) and reads the edited pages' shard meanwhile;
+    # started once the scan has been through content/ (EarlyService).
+    early = EarlyService()
     try:
+        since = None if clean else since_last(
+            root.resolve(), (out or root / "site").resolve(), drafts, early.content)
+        if since is not None and since.nothing:   # nothing to do: from the last record
+            early.close()
+            held = since.record
+            pages, languages, files = held["summary"]
+            print(summary_line(pages, 0, files, languages, where,
+                               time.perf_counter() - started) + ".")
+            warnings = [Problem(*fields) for fields in held["warnings"]]
+            for line in warning_lines(warnings) + held["notes"]:
+                print(line, file=sys.stderr)
+            return 0
+        service = early.settle(since.record.get("search"), since.changed) \
+            if since is not None and since.record is not None else early.close()
+        from .build import build
+
         built = build(root, out, clean=clean, progress=ProgressLine(), drafts=drafts,
-                      remember=True)
+                      remember=True, since=since, started=service)
     except BuildError as error:
         print_problems(error)
         return 1
+    finally:
+        early.close()
     print(built.summary(where) + ".")
     for line in warning_lines(built.warnings) + built.notes:
         print(line, file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import marshal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .problems import Problems
@@ -69,6 +69,21 @@ class Memo:
                 self.kept[memo_key(kind, digest)] = value
         except ValueError:  # not plain values: parse again next time
             pass
+
+    def forget(self, kinds: Iterable[str], digests: Iterable[str | None]) -> None:
+        """What this build keeps of these kinds of results for these digests goes (those
+        of the old version of a file read again)."""
+        for kind in kinds:
+            for digest in digests:
+                if digest is not None:
+                    self.kept.pop(memo_key(kind, digest), None)
+
+    def forget_where(self, kind: str, gone: Callable[[Any], bool]) -> None:
+        """What this build keeps of a kind of results goes where `gone(value)`."""
+        prefix = memo_key(kind, "")
+        for key in [key for key, value in self.kept.items()
+                    if key.startswith(prefix) and gone(value)]:
+            del self.kept[key]
 
     def kept_since(self, count: int) -> dict[str, Any]:
         """What this memo kept after its first `count` entries (a build worker's, for

@@ -6,6 +6,7 @@ what changed (page_jobs); the others keep their entries.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .cache import (
@@ -19,10 +20,12 @@ from .cache import (
     listings_digest,
     view_key,
 )
-from .load.content import Article
+from .load.content import Article, remembered_source
+from .load.sections import parse_source
+from .load.sourcefiles import SourceChanged
 from .load.sources import Sources
 from .load.texts import Dictionary
-from .memo import OUTLINE
+from .memo import OUTLINE, SECTIONS, Memo
 from .pages import PageJob, site_pages
 from .render import assets
 from .translate.view import PATH as VIEW
@@ -80,6 +83,56 @@ def compare(previous: Sources | None, sources: Sources) -> Delta | None:
                    if before.sources.get(code) is not source]
     return Delta(articles, edited, changed_texts(previous.dictionary, sources.dictionary),
                  previous.dictionary is not sources.dictionary)
+
+
+def delta_since(sources: Sources, site_key: str, record: dict, changed: set[str],
+                memo: Memo, parsed: dict[str, list]) -> Delta | None:
+    """The delta from the last good build to `sources`, when only article sources of
+    articles it had changed since (`changed`: the names under the project that differ
+    from its record, unchanged.Since) and its memo remembers what it parsed of each: the
+    command line's quick rebuild, as serve's (compare), the previous sources made again
+    from the record's digests and the memo without reading a file. None when more
+    changed (a file added or removed, a figure, a template, the dictionary, a listing,
+    the sections' states): then the build plans and checks every page. Each edited
+    source is parsed, its tokens put in `parsed` by digest."""
+    if not changed or record.get("site_key") != site_key:
+        return None
+    digests, edited = record.get("digests", {}), {}
+    for name in changed:
+        parts = name.split("/")
+        if len(parts) != 3 or parts[0] != "content" or not parts[2].endswith(".md") \
+                or name not in digests:
+            return None
+        edited.setdefault(parts[1], {})[parts[2][:-3]] = digests[name]
+    articles = []
+    for article in sources.articles:
+        was = edited.get(article.slug)
+        if was is None:
+            articles.append(article)
+            continue
+        before = dict(article.sources)
+        for code, digest in was.items():
+            source = article.sources.get(code)
+            remembered = None if source is None or not memo.has(SECTIONS, digest) else \
+                remembered_source(source.path, code, digest, memo)
+            if remembered is None:   # a draft now, or parsed by no build the memo knows
+                return None
+            before[code] = remembered
+        articles.append(dataclasses.replace(article, sources=before))
+    previous = dataclasses.replace(sources, articles=articles)
+    delta = compare(previous, sources)
+    if delta is None or {article.slug for article in delta.articles} != edited.keys():
+        return None
+    for slug, code in delta.sources:
+        source = next(a for a in delta.articles if a.slug == slug).sources[code]
+        try:
+            parsed.setdefault(source.digest, parse_source(source, memo)[0])
+        except SourceChanged:
+            return None
+    slugs = sorted(edited)
+    if previous.sections.key(slugs) != sources.sections.key(slugs):
+        return None   # sections' states changed: other pages and the view show them
+    return delta
 
 
 def changed_texts(before: Dictionary, after: Dictionary) -> set[tuple[str, str]]:

@@ -13,12 +13,12 @@ language in that shard changed (search_input), and put in place with the pages.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
-import os
 import re
-import tempfile
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .cache import Entry, Store, key_of
 from .load.sourcefiles import digest
@@ -219,9 +219,8 @@ def shard_bundle(shard: int, groups: dict[str, list], known: dict[str, Entry],
     if main and not shared and not stale:
         stale = [next(iter(groups))]   # the program's own files come with any language
     if stale:
-        with tempfile.TemporaryDirectory(prefix=".search-", dir=store.folder.parent) as work:
-            made = index_languages({code: groups[code] for code in stale}, Path(work),
-                                   store, problems, root, service, where)
+        made = index_languages({code: groups[code] for code in stale}, store, problems, root,
+                               service, where)
         if made is None:
             return None
         for code, (own, common, entry) in made.items():
@@ -288,6 +287,25 @@ def early_service(codes: list[str], cached: dict[str, Entry],
     return service
 
 
+def feed_ahead(service: Service, pages: dict[str, Entry], store: Store,
+               edited: list[str]) -> None:
+    """Hand Pagefind's service, now (Service.feed), the pages of the shard the first of
+    the `edited` pages (their paths in the site) is in, as the last build's `pages` (the
+    cache's entries) have them, with the languages of the other edited pages in that
+    shard: the index stage will likely index these pages again, most of them as they
+    were, the edited ones in their new versions. Only if the last build made an
+    index."""
+    if not edited or not any(path.startswith(f"{BUNDLE}/") for path in pages):
+        return
+    groups = language_groups(pages, sorted({path.split("/", 1)[0] for path in edited}))
+    for members in by_shard(groups).values():
+        stale = {code: group for code, group in members.items()
+                 if any(page[0] in edited for page in group)}
+        if any(page[0] == edited[0] for group in stale.values() for page in group):
+            service.feed(given_pages(stale), functools.partial(given_text, store))
+            return
+
+
 ENTRY_NAME = "pagefind-entry.json"
 ENTRY = f"{BUNDLE}/{ENTRY_NAME}"
 # The program's own files, the same for every language (with its UI's pagefind-*.js/css).
@@ -295,18 +313,22 @@ SHARED = ("pagefind.js", "pagefind-worker.js", "pagefind-highlight.js", "wasm.un
 HTML_LANG = re.compile(r"<html\b[^>]*?\blang=[\"']?([^\"'\s>]+)", re.IGNORECASE)
 
 
-def index_languages(groups: dict[str, list], work: Path, store: Store, problems: Problems,
-                    root: Path, service: Service | None = None, where: str = BUNDLE,
+def index_languages(groups: dict[str, list], store: Store, problems: Problems, root: Path,
+                    service: Service | None = None, where: str = BUNDLE,
                     ) -> dict[str, tuple[dict, dict, dict]] | None:
     """Have Pagefind index the languages' pages in one run (of `service`, which may have
-    been started early); for each language, its own files and the program's shared ones
-    (path -> stored), and an entry file's content naming its language only.
+    been started early, and fed some of them ahead: Service.feed); for each language, its
+    own files and the program's shared ones (path -> stored), and an entry file's content
+    naming its language only.
 
-    One run over several languages makes each language's files byte for byte as a run
-    over that language alone, with less CPU and memory than one run per language at once
-    (one process: at N = 200, 5.95 s of CPU and 611 MiB against 7.4 s and 768 MiB);
-    the paths are in the bundle folder `where`. Where Pagefind would not tell two
-    languages apart (the same `<html lang>`), each is indexed alone."""
+    The pages are handed over in the order of their paths (given_pages): the index
+    depends on that order, and `pagefind --site` takes the order its folder lists them
+    in, which depends on the file system. One run over several languages makes each
+    language's files byte for byte as a run over that language alone, with less CPU and
+    memory than one run per language at once (one process: at N = 200, 5.95 s of CPU
+    and 611 MiB against 7.4 s and 768 MiB); the paths are in the bundle folder `where`.
+    Where Pagefind would not tell two languages apart (the same `<html lang>`), each is
+    indexed alone."""
     service = service or Service()
     if service.program is None:
         for code in groups:
@@ -315,12 +337,8 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                          "or the PAGEFIND_BINARY_PATH environment variable names no program)",
                          language=code)
         return None
-    for group in groups.values():
-        for path, given, blob in group:   # (a page's path starts with its language's code)
-            target = work / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            hand_over(store, given, blob, target)
-    files, failure = service.index(work)
+    text = functools.partial(given_text, store)
+    files, failure = service.index(given_pages(groups), text)
     if failure or "pagefind-entry.json" not in files:
         for code in groups:
             problems.add(root / "site" / BUNDLE, None, "the search index could not be "
@@ -329,12 +347,12 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
                          language=code)
         return None
     entry = json.loads(files.pop("pagefind-entry.json"))
-    owners = file_owners(sorted(files), entry, {code: work / code for code in groups})
+    keys = {code: language_key(group, text) for code, group in groups.items()}
+    owners = file_owners(sorted(files), entry, keys)
     if owners is None:
         made: dict[str, tuple[dict, dict, dict]] = {}
         for code, group in groups.items():
-            alone = index_languages({code: group}, work / f".{code}", store, problems, root,
-                                    service, where)
+            alone = index_languages({code: group}, store, problems, root, service, where)
             if alone is None:
                 return None
             made |= alone
@@ -346,19 +364,26 @@ def index_languages(groups: dict[str, list], work: Path, store: Store, problems:
               for name, owner in owners.items() if owner is None and main}
     made = {code: ({}, common, entry | {"languages": {
         key: record for key, record in entry["languages"].items()
-        if len(groups) == 1 or key == language_key(work / code)}}) for code in groups}
+        if len(groups) == 1 or key == keys[code]}}) for code in groups}
     for name, owner in owners.items():
         if owner is not None and (main or not name.startswith("wasm.")):
             made[owner][0][f"{where}/{name}"] = store.put_bytes(files[name])
     return made
 
 
-def file_owners(names: list[str], entry: dict, folders: dict[str, Path]) -> dict | None:
+def given_pages(groups: dict[str, list]) -> list[tuple[str, tuple[str, str]]]:
+    """The languages' pages as Pagefind is given them: in the order of their paths, each
+    with the digests of what it is given and of the page ((given, blob): given_text)."""
+    return sorted((path, (given, blob)) for group in groups.values()
+                  for path, given, blob in group)
+
+
+def file_owners(names: list[str], entry: dict, keys: dict[str, str | None]) -> dict | None:
     """Each file of a bundle but its entry file (path in it) -> the language it belongs
-    to, None for the program's own; None if some file's language is not certain."""
+    to (of `keys`: each language's Pagefind key, language_key), None for the program's
+    own; None if some file's language is not certain."""
     owners: dict[str, str | None] = {}
-    keys = {code: language_key(folder) for code, folder in folders.items()}
-    one = len(folders) == 1
+    one = len(keys) == 1
     if not one and (len(set(keys.values())) < len(keys) or set(keys.values()) !=
                     set(entry["languages"])):
         return None
@@ -366,8 +391,8 @@ def file_owners(names: list[str], entry: dict, folders: dict[str, Path]) -> dict
         if name in SHARED or (name.startswith("pagefind-") and name.endswith((".js", ".css"))):
             owners[name] = None
             continue
-        found = list(folders) if one else [code for code, key in keys.items()
-                                           if belongs(name, key, entry["languages"][key])]
+        found = list(keys) if one else [code for code, key in keys.items()
+                                        if belongs(name, key, entry["languages"][key])]
         if len(found) != 1:
             return None
         owners[name] = found[0]
@@ -381,21 +406,22 @@ def belongs(name: str, key: str, record: dict) -> bool:
         (bool(record.get("wasm")) and name == f"wasm.{record['wasm']}.pagefind")
 
 
-def language_key(folder: Path) -> str | None:
+def language_key(group: list, text: Callable[[tuple[str, str]], str]) -> str | None:
     """The language Pagefind files a language's pages under: their `<html lang>`, in
-    lower case (the first page's; each language's pages share it)."""
-    page = next(iter(sorted(folder.rglob("*.html"))), None)
-    found = page and HTML_LANG.search(page.read_text("utf-8", "replace")[:4096])
+    lower case (the first page's, by path; each language's pages share it)."""
+    _, given, blob = min(group, key=lambda page: PurePosixPath(page[0]))
+    found = HTML_LANG.search(text((given, blob))[:4096])
     return found.group(1).lower() if found else None
 
 
-def hand_over(store: Store, given: str, blob: str, target: Path) -> None:
-    """Put what Pagefind is given of the page `blob` at `target`: the text stored as the
-    page was rendered (given_digest), linked rather than copied; else (a page with no
-    digest of its own, a stored text gone, no hard links here) worked out again."""
+def given_text(store: Store, page: tuple[str, str]) -> str:
+    """What Pagefind is given of a page ((given, blob): what language_groups lists of
+    it): the text stored as the page was rendered (given_digest), if it is intact; else
+    worked out again from the page."""
+    given, blob = page
     if given != blob:
-        with contextlib.suppress(OSError):
-            if digest(store.path(given).read_bytes()) == given:   # not damaged since
-                os.link(store.path(given), target)
-                return
-    target.write_text(search_input(store.path(blob).read_text("utf-8")), "utf-8")
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            data = store.path(given).read_bytes()
+            if digest(data) == given:   # not damaged since
+                return data.decode("utf-8")
+    return search_input(store.path(blob).read_text("utf-8"))

@@ -16,11 +16,14 @@ import base64
 import contextlib
 import functools
 import html
+import importlib
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -48,23 +51,36 @@ class PagefindService:
                                         stdout=subprocess.PIPE, stderr=self._errors)
         self._numbers = iter(range(1, 1 << 62))
         self._pending = b""
+        self._answers: dict[int | None, dict[str, Any]] = {}
 
     def ask(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Send a request and wait for its response's payload; raises ServiceError."""
+        return self.receive(self.send(payload))
+
+    def send(self, payload: dict[str, Any]) -> int:
+        """Send a request without waiting for its response (receive); its number. The
+        service reads requests as they come and answers them in order, one at a time:
+        requests sent together leave it no pause between two."""
         number = next(self._numbers)
-        message = json.dumps({"message_id": number, "payload": payload}).encode("utf-8")
+        message = json.dumps({"message_id": number, "payload": payload},
+                             ensure_ascii=False).encode("utf-8")
         try:
             self.process.stdin.write(base64.b64encode(message) + b",")
             self.process.stdin.flush()
         except OSError:
             raise ServiceError(self._ended()) from None
-        while True:
+        return number
+
+    def receive(self, number: int) -> dict[str, Any]:
+        """The payload of the response to request `number` (send); raises ServiceError if
+        it is an error. The responses read before it, to later requests, are kept."""
+        while number not in self._answers:
             response = self._next()
-            if response.get("message_id") == number:
-                answer = response.get("payload") or {}
-                if answer.get("type") == "Error":
-                    raise ServiceError(answer.get("message") or "an error")
-                return answer
+            self._answers[response.get("message_id")] = response.get("payload") or {}
+        answer = self._answers.pop(number)
+        if answer.get("type") == "Error":
+            raise ServiceError(answer.get("message") or "an error")
+        return answer
 
     def _next(self) -> dict[str, Any]:
         """The next response the service writes (the bundle's files come in one, tens of
@@ -102,12 +118,23 @@ class PagefindService:
             self.ask({"type": "AddDir", "index_id": index, "path": folder})
             self.ask({"type": "DeleteIndex", "index_id": index})
 
-    def index_folder(self, folder: Path) -> dict[str, bytes]:
-        """Index the HTML pages under `folder` as `pagefind --site FOLDER` would; the
-        bundle's files, by their path in it. (They are asked for, not written by the
-        service: it answers a request to write them before they are all written.)"""
-        index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
-        self.ask({"type": "AddDir", "index_id": index, "path": str(folder)})
+    def add_pages(self, pages: list[tuple[str, str]], index: int | None = None
+                  ) -> tuple[int, list[int]]:
+        """Hand these pages (path in the site, what Pagefind is given of it) to an index
+        (a new one if `index` is None), in this order, as `pagefind --site` would read
+        them: each under its URL (page_url). The index's id and the numbers of the
+        requests, whose responses say whether each page was read (receive). A page
+        handed again under the same URL takes the place of the first in the index (the
+        order of the pages is what the index's bytes depend on)."""
+        if index is None:
+            index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
+        return index, [self.send({"type": "AddFile", "index_id": index, "url": page_url(path),
+                                  "file_contents": text}) for path, text in pages]
+
+    def files(self, index: int) -> dict[str, bytes]:
+        """The bundle's files of an index, by their path in it; the index then goes.
+        (They are asked for, not written by the service: it answers a request to write
+        them before they are all written.)"""
         files = {}
         for file in self.ask({"type": "GetFiles", "index_id": index})["files"]:
             name = file["path"]
@@ -141,6 +168,8 @@ class Service:
         self._warming: threading.Thread | None = None
         self._closed = False
         self._lock = threading.Lock()   # (the index stage may run beside the build's thread)
+        self._feeding: threading.Thread | None = None   # (feed)
+        self._fed: tuple[int, list[tuple[str, Hashable]], list[int]] | None = None
 
     @functools.cached_property
     def program(self) -> str | None:
@@ -165,13 +194,65 @@ class Service:
                                              daemon=True)
             self._warming.start()
 
-    def index(self, folder: Path) -> tuple[dict[str, bytes], str | None]:
-        """The bundle's files for the pages under `folder` (PagefindService.index_folder),
-        or what went wrong (also when `stop` ended the service meanwhile)."""
+    def feed(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
+             ) -> None:
+        """Hand these pages to a new index now, in a thread (after the warming), ahead of
+        the index stage that will likely index them (Pagefind takes some 15 ms a
+        Japanese page): each page is a path in the site and a token for what Pagefind
+        is given of it (`text(token)`). `index` then hands over only the pages whose
+        token changed, in their place, if it indexes these very paths in this order.
+        An index fed earlier and not taken goes."""
+        if self.program is None or self._closed:
+            return
+        self.warm(sorted({path.split("/", 1)[0] for path, _ in pages}))
+        if self._feeding is not None:
+            self._feeding.join()
+        self._feeding = threading.Thread(target=self._feed, args=(pages, text), daemon=True)
+        self._feeding.start()
+
+    def _feed(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
+              ) -> None:
+        with contextlib.suppress(ServiceError, OSError, ValueError):
+            self._warming.join()
+            old, self._fed = self._fed, None
+            if old is not None:
+                self._service.ask({"type": "DeleteIndex", "index_id": old[0]})
+            index, numbers = self._service.add_pages(
+                [(path, text(token)) for path, token in pages])
+            self._fed = (index, pages, numbers)
+
+    def index(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
+              ) -> tuple[dict[str, bytes], str | None]:
+        """The bundle's files for these pages (path in the site, token: as `feed`), or
+        what went wrong (also when `stop` ended the service meanwhile). If pages were
+        fed ahead with the same paths in the same order, that index is taken, and the
+        pages whose token changed are handed over again: each takes its first version's
+        place (Pagefind's fossick_one), so the index is the one these pages make handed
+        over afresh."""
         try:
             self.warm()
             self._warming.join()
-            return self._service.index_folder(folder), None
+            if self._feeding is not None:
+                self._feeding.join()
+            service, fed = self._service, self._fed
+            if fed is not None and [path for path, _ in fed[1]] == [path for path, _ in pages]:
+                self._fed = None
+                index, before, numbers = fed
+                try:
+                    for number in numbers:
+                        service.receive(number)
+                except ServiceError:   # a page it could not read: afresh
+                    service.ask({"type": "DeleteIndex", "index_id": index})
+                else:
+                    _, again = service.add_pages([(path, text(token)) for (path, token), (
+                        _, was) in zip(pages, before, strict=True) if token != was], index)
+                    for number in again:
+                        service.receive(number)
+                    return service.files(index), None
+            index, numbers = service.add_pages([(path, text(token)) for path, token in pages])
+            for number in numbers:
+                service.receive(number)
+            return service.files(index), None
         except (ServiceError, OSError, ValueError) as error:
             return {}, str(error)
 
@@ -189,7 +270,66 @@ class Service:
         self.stop()
         if self._service is not None:
             self._warming.join()
+            if self._feeding is not None:
+                self._feeding.join()
             self._service.close()
+
+
+def changed_languages(languages: list[str] | None, changed: set[str] | None) -> list[str]:
+    """Of the `languages` a site indexes, those whose article sources changed (`changed`:
+    names under the project, as unchanged.Since says; all of them after a figure text
+    changed): their edited pages' shards will be indexed again."""
+    if not languages or not changed:
+        return []
+    edited = set(languages) if "figures/figure-texts.json" in changed else {
+        parts[2][:-3] for parts in (name.split("/") for name in changed)
+        if len(parts) == 3 and parts[0] == "content" and parts[2].endswith(".md")}
+    return sorted(edited & set(languages))
+
+
+class EarlyService:
+    """A Pagefind service for the build the command line is about to run, started before
+    the build loads anything, so that it loads the word segmenters of the languages
+    whose article sources were edited (a second for Japanese) while the build reads the
+    cache and the sources, and reads the edited pages' shard (Service.feed). Started as
+    soon as the scan of the project has been through content/ (`content`), then kept,
+    or made again for the languages the whole scan says (`settle`)."""
+
+    def __init__(self):
+        self.service: Service | None = None
+        self.warming: set[str] = set()
+
+    def content(self, record: dict, changed: set[str]) -> None:
+        """Start for the languages of the article sources in content/ that `changed` since
+        the last build (its `record`): unchanged.since_last calls this once its scan has
+        been through content/."""
+        edited = changed_languages(record.get("search"), changed)
+        if edited:
+            self.service = Service()
+            self.service.warm(edited)
+            self.warming = {code for code in edited if warm_text(code)}
+
+    def settle(self, languages: list[str] | None, changed: set[str] | None
+               ) -> Service | None:
+        """The service for the build, if the site indexes `languages` and article sources
+        of some of them `changed`: the one started from content/ if it loads the
+        segmenters needed (and no other that takes long), else a new one."""
+        edited = changed_languages(languages, changed)
+        slow = {code for code in edited if warm_text(code)}
+        if self.service is not None and edited and slow == self.warming:
+            return self.service
+        self.close()
+        if not edited:
+            return None
+        self.service = Service()
+        self.service.warm(edited)
+        self.warming = slow
+        return self.service
+
+    def close(self) -> None:
+        if self.service is not None:
+            self.service.close()
+            self.service = None
 
 
 def _warm(service: PagefindService, languages: list[str]) -> None:
@@ -198,12 +338,28 @@ def _warm(service: PagefindService, languages: list[str]) -> None:
 
 
 def pagefind_program() -> str | None:
-    """The Pagefind program the `pagefind` package would run (PAGEFIND_BINARY_PATH, else
-    its `pagefind[extended]` wheel's, else one on PATH; get_executable is in the package
-    since its first release, 1.2.0), run directly: `python -m pagefind` starts a Python
-    that imports asyncio only to exec it (0.1 s of CPU a language). Imported here, since
-    only a build that indexes needs it."""
-    from pagefind.service import get_executable
-
-    program = get_executable()
+    """The Pagefind program the `pagefind` package would run (its get_executable, in the
+    package since its first release, 1.2.0: PAGEFIND_BINARY_PATH, else the
+    `pagefind[extended]` wheel's program, else the `pagefind` wheel's, else one on PATH),
+    run directly: `python -m pagefind` starts a Python that imports asyncio only to exec
+    it (0.1 s of CPU a language). Found here as get_executable finds it, without
+    importing `pagefind.service` (which imports asyncio: some 45 ms)."""
+    program = os.environ.get("PAGEFIND_BINARY_PATH")
+    if program is None:
+        for wheel in ("pagefind_bin_extended", "pagefind_bin"):
+            try:
+                program = importlib.import_module(wheel).get_executable()
+                break
+            except ImportError:
+                continue
+        else:
+            program = shutil.which("pagefind_extended") or shutil.which("pagefind")
     return str(program) if program is not None and os.access(program, os.X_OK) else None
+
+
+def page_url(path: str) -> str:
+    """The URL Pagefind gives a page at `path` in the folder it indexes (its build_url,
+    without keep_index_url): `/` and the path, an `index.html` at its end left out."""
+    if path == "index.html" or path.endswith("/index.html"):
+        path = path[:-len("index.html")]
+    return f"/{path}"

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import hashlib
 import marshal
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .problems import plural
 
 CACHE_FOLDER = ".articlesite-cache"   # cache.FOLDER (that module imports far more)
 RECORD = "inputs"
-FORMAT = 1
+FORMAT = 2
 RACY = 2.0   # seconds: a file changed this close to the scan is trusted by its digest
 THEME = Path(__file__).resolve().parent / "theme"
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "math-core",
@@ -66,15 +68,17 @@ class Unsure(Exception):
     folder): the build does its full work."""
 
 
-def scan_inputs(root: Path, out: Path, hashed: frozenset[str] = frozenset()
+def scan_inputs(root: Path, out: Path,
+                content: Callable[[dict[str, tuple]], None] | None = None
                 ) -> dict[str, tuple]:
     """Every file and folder under `root` a build may read (all of it but the output
     folder, the cache, .git and the folders killed builds left beside the output) and
-    the theme's files, each with what it is trusted by (see the module's text; the
-    files named in `hashed` by their digest in any case). Raises Unsure on a symbolic
-    link or an unreadable folder."""
+    the theme's files, each with what it is trusted by (see the module's text). Raises
+    Unsure on a symbolic link or an unreadable folder. The project's content/ is scanned
+    first: `content(found)` is called with what was found in it, before the rest."""
     skipped = {str(out), str(root / CACHE_FOLDER), str(root / ".git")}
-    scan = Scan(skipped, f".{out.name}.", str(out.parent), time.time_ns(), hashed)
+    scan = Scan(skipped, f".{out.name}.", str(out.parent), time.time_ns())
+    scan.first, scan.then = str(root / "content"), content
     for base, label in ((root, ""), (THEME, "theme:")):
         scan.folder(str(base), str(base), label)
     return scan.found
@@ -83,17 +87,20 @@ def scan_inputs(root: Path, out: Path, hashed: frozenset[str] = frozenset()
 class Scan:
     """One scan of the inputs (scan_inputs)."""
 
-    def __init__(self, skipped: set[str], leftovers: str, beside: str, now: int,
-                 hashed: frozenset[str]):
+    def __init__(self, skipped: set[str], leftovers: str, beside: str, now: int):
         self.skipped, self.leftovers, self.beside = skipped, leftovers, beside
-        self.now, self.hashed = now, hashed
+        self.now = now
         self.found: dict[str, tuple] = {}
+        self.first: str | None = None   # the folder scanned first, and then called
+        self.then: Callable[[dict[str, tuple]], None] | None = None
 
     def folder(self, base: str, folder: str, label: str) -> None:
         try:
             entries = list(os.scandir(folder))
         except OSError as error:
             raise Unsure(str(error)) from None
+        if folder == base and self.first is not None:
+            entries.sort(key=lambda entry: entry.path != self.first)
         for entry in entries:
             if entry.path in self.skipped or entry.name == "__pycache__" or \
                     (folder == self.beside and entry.name.startswith(self.leftovers)):
@@ -104,15 +111,16 @@ class Scan:
             if entry.is_dir():
                 self.found[name + "/"] = ()
                 self.folder(base, entry.path, label)
+                if entry.path == self.first and self.then is not None:
+                    self.then(self.found)
             else:
-                self.found[name] = signature(entry.path, entry.stat(), self.now,
-                                             name in self.hashed)
+                self.found[name] = signature(entry.path, entry.stat(), self.now)
 
 
-def signature(path: str, stat: os.stat_result, now: int, hashed: bool = False) -> tuple:
+def signature(path: str, stat: os.stat_result, now: int) -> tuple:
     """What a file is trusted by: (size, mtime, ctime, inode), or, changed within RACY
-    seconds of `now` (or `hashed`), the digest of its bytes."""
-    if hashed or now - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY * 1e9:
+    seconds of `now`, the digest of its bytes."""
+    if now - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY * 1e9:
         try:
             with open(path, "rb") as file:
                 return ("digest", _digest(file.read()))
@@ -121,11 +129,22 @@ def signature(path: str, stat: os.stat_result, now: int, hashed: bool = False) -
     return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
 
 
-def same_inputs(recorded: dict[str, tuple], root: Path, out: Path) -> bool:
-    """Whether the files under `root` are those `recorded` (a file recorded by its
-    digest is hashed again)."""
-    hashed = frozenset(name for name, was in recorded.items() if was[:1] == ("digest",))
-    return scan_inputs(root, out, hashed) == recorded
+def changed_inputs(recorded: dict[str, tuple], inputs: dict[str, tuple], root: Path
+                   ) -> set[str]:
+    """The names of the files and folders that differ between the `recorded` inputs and
+    `inputs`, a scan taken now: added, removed, or trusted by other values. A file the
+    record trusts by its digest (it changed just before that scan) is hashed: if its
+    bytes are those, it is the same."""
+    changed = {name for name in inputs.keys() | recorded.keys()
+               if inputs.get(name) != recorded.get(name)}
+    for name in list(changed):
+        was, now = recorded.get(name, ()), inputs.get(name, ())
+        if was[:1] == ("digest",) and len(now) == 4:   # trusted by its times now
+            path = THEME / name[len("theme:"):] if name.startswith("theme:") else root / name
+            with contextlib.suppress(OSError):
+                if _digest(path.read_bytes()) == was[1]:
+                    changed.discard(name)
+    return changed
 
 
 def scan_site(out: Path) -> dict[str, tuple]:
@@ -160,30 +179,36 @@ def options(root: Path, out: Path, drafts: bool) -> tuple:
     return (FORMAT, code_fingerprint(), str(root), str(out), drafts, environment)
 
 
-def trusted_digests(root: Path, inputs: dict[str, tuple]) -> dict[str, str]:
+def trusted_digests(root: Path, inputs: dict[str, tuple], data: dict | None = None
+                    ) -> dict[str, str]:
     """The digests the last good build took of the files that are, by `inputs` (this
     build's scan), unchanged since: by path. None of a file trusted by its digest only
-    (changed just before this scan): it is read."""
+    (changed just before this scan): it is read. `data`: the record, if read already."""
     try:
-        data = marshal.loads((root / CACHE_FOLDER / RECORD).read_bytes())
+        if data is None:
+            data = load_marshal(root / CACHE_FOLDER / RECORD)
         if data["options"][:1] != (FORMAT,) or data["options"][2] != str(root):
             return {}
         before, digests = data["inputs"], data["digests"]
     except (OSError, ValueError, EOFError, KeyError, TypeError, IndexError):
         return {}
-    return {str(root / name): digest for name, digest in digests.items()
+    return {f"{root}/{name}": digest for name, digest in digests.items()
             if name in inputs and inputs[name] == before.get(name)
             and inputs[name][:1] != ("digest",)}
 
 
 def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
            summary: tuple, warnings: list[tuple], notes: list[str],
-           hashed: dict[str, str] | None = None) -> None:
+           hashed: dict[str, str] | None = None, search: list[str] | None = None,
+           more: dict | None = None) -> None:
     """After a good build that read `inputs` (scanned before it read anything) and wrote
     the whole of `out`: what the next build compares. `hashed`: the digest the build
     took of each source, by path, for the next build to trust (trusted_digests); one
     of a file scanned by its digest only if it is that digest (the file did not change
-    between the scan and the build's reading)."""
+    between the scan and the build's reading). `search`: the languages the site indexes
+    (None: no search index), for the next build to start Pagefind before it loads
+    anything (search_service.early_service); `more`: what else the build keeps for the
+    next (the key every page depends on, the notes by article: build.py)."""
     start = len(str(root)) + 1
     digests = {}
     for path, digest in (hashed or {}).items():
@@ -195,16 +220,45 @@ def record(root: Path, out: Path, drafts: bool, inputs: dict[str, tuple],
     path = folder / RECORD
     try:
         site = scan_site(out)
-        index = os.stat(folder / "index")
+        index = cache_files(folder)
     except (Unsure, OSError):
         forget(root)
         return
     data = {"options": options(root, out, drafts), "inputs": inputs, "site": site,
-            "index": (index.st_ino, index.st_size, index.st_mtime_ns),
-            "summary": summary, "warnings": warnings, "notes": notes, "digests": digests}
+            "index": index,
+            "summary": summary, "warnings": warnings, "notes": notes, "digests": digests,
+            "search": search, **(more or {})}
     temporary = folder / f".{RECORD}.{os.getpid()}.tmp"
     temporary.write_bytes(marshal.dumps(data))
     os.replace(temporary, path)
+
+
+def load_marshal(path: Path) -> object:
+    """A marshal file's data, read without the cyclic garbage collector running: the
+    cache's index is a million small tuples and strings, none in a cycle, and the
+    collections their making set off cost a third of the reading (some 0.1 s at N =
+    1000); the record, ten thousand. Raises OSError, ValueError, EOFError, TypeError."""
+    data = path.read_bytes()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return marshal.loads(data)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def cache_files(folder: Path) -> tuple:
+    """What the cache's index and bundle files (cache.py) are trusted by: each one's
+    inode, size and modification time (the bundle's None if there is none). Raises
+    OSError if there is no index."""
+    index = os.stat(folder / "index")
+    try:
+        bundle = os.stat(folder / "bundle")
+        bundled = (bundle.st_ino, bundle.st_size, bundle.st_mtime_ns)
+    except OSError:
+        bundled = None
+    return (index.st_ino, index.st_size, index.st_mtime_ns, bundled)
 
 
 def forget(root: Path) -> None:
@@ -214,20 +268,59 @@ def forget(root: Path) -> None:
         os.unlink(root / CACHE_FOLDER / RECORD)
 
 
-def unchanged(root: Path, out: Path, drafts: bool) -> dict | None:
-    """The record of the last good build, if nothing it read or wrote changed since."""
+class Since:
+    """What changed since the last good build (its record), as the command line sees it
+    before a build: `record`, the record, if the last build ran with the same options
+    (settings, code, where it read and wrote) and its cache index is still the one it
+    saved (else None); `inputs`, this scan of the inputs, taken before the build reads
+    any (None: Unsure); `changed`, the names of the inputs that differ from the record
+    (None without a record); `nothing`, whether there is nothing to do: no input
+    changed and site/ holds exactly what the last build wrote."""
+
+    def __init__(self, record: dict | None, inputs: dict[str, tuple] | None,
+                 changed: set[str] | None, nothing: bool = False):
+        self.record, self.inputs, self.changed, self.nothing = record, inputs, changed, nothing
+
+
+def since_last(root: Path, out: Path, drafts: bool,
+               content: Callable[[dict, set[str]], None] | None = None) -> Since:
+    """What changed since the last good build (Since): one scan of the inputs, and of
+    site/ when no input changed. `content(record, changed)` is called with the last
+    build's record and the names in content/ that changed, before the scan goes on
+    through the rest (search_service.EarlyService)."""
     folder = root / CACHE_FOLDER
     try:
-        data = marshal.loads((folder / RECORD).read_bytes())
-        index = os.stat(folder / "index")
+        data = load_marshal(folder / RECORD)
         if data["options"] != options(root, out, drafts) or \
-                data["index"] != (index.st_ino, index.st_size, index.st_mtime_ns):
-            return None
-        if scan_site(out) != data["site"] or not same_inputs(data["inputs"], root, out):
-            return None
-    except (OSError, ValueError, EOFError, KeyError, TypeError, Unsure):
-        return None
-    return data
+                data["index"] != cache_files(folder):
+            data = None
+    except (OSError, ValueError, EOFError, KeyError, TypeError):
+        data = None
+
+    def scanned(found: dict[str, tuple]) -> None:
+        recorded = {name: trusted for name, trusted in data["inputs"].items()
+                    if name.startswith("content/")}
+        content(data, changed_inputs(recorded, found, root))
+
+    try:
+        inputs = scan_inputs(root, out, None if data is None or content is None or
+                             not isinstance(data.get("inputs"), dict) else scanned)
+    except Unsure:
+        return Since(None, None, None)
+    if data is None:
+        return Since(None, inputs, None)
+    try:
+        changed = changed_inputs(data["inputs"], inputs, root)
+        nothing = not changed and scan_site(out) == data["site"]
+    except (KeyError, TypeError, AttributeError, Unsure):
+        return Since(None, inputs, None)
+    return Since(data, inputs, changed, nothing)
+
+
+def unchanged(root: Path, out: Path, drafts: bool) -> dict | None:
+    """The record of the last good build, if nothing it read or wrote changed since."""
+    since = since_last(root, out, drafts)
+    return since.record if since.nothing else None
 
 
 def summary_line(pages: int, rendered: int, files: int, languages: int, where: str,

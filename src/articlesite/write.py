@@ -181,7 +181,12 @@ def differences(out: Path, pages: dict[str, Entry], store: Store
         return None
     if here.get(MARKER) is None:
         return None
-    needed = {parent.as_posix() for page in pages for parent in PurePosixPath(page).parents}
+    needed = {"."}   # the folders pages go in, and theirs (as PurePosixPath.parents)
+    for page in pages:
+        folder = page.rpartition("/")[0]
+        while folder and folder not in needed:
+            needed.add(folder)
+            folder = folder.rpartition("/")[0]
     wrong = []
     for path, entry in pages.items():
         inode = here.get(path, 0)

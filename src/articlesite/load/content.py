@@ -248,12 +248,28 @@ def load_source(path: Path, language: str, problems: Problems,
         meta = FrontMatter(title=path.name, description="")
         return Source(path, language, meta, body_line, body_start, hashed)
     image_line = fields.get(IMAGE_LINE)
-    meta = FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
-                          for key, value in fields.items() if key != IMAGE_LINE})
+    meta = _meta(fields)
     if meta.image and "://" not in meta.image and not (path.parent / meta.image).is_file():
         problems.add(path, image_line, f"the front matter's image '{meta.image}' is not a "
                      f"file in {path.parent.name}/", key="image", language=language)
     return Source(path, language, meta, body_line, body_start, hashed, image_line)
+
+
+def _meta(fields: dict) -> FrontMatter:
+    return FrontMatter(**{key: tuple(value) if key in ("authors", "tags") else value
+                          for key, value in fields.items() if key != IMAGE_LINE})
+
+
+def remembered_source(path: Path, language: str, digest: str, memo: Memo) -> Source | None:
+    """The source whose file had this digest, as the memo remembers what an earlier build
+    parsed of it, without reading the file (which may have changed since); None if the
+    memo has no usable front matter of it."""
+    head = memo.recall(SOURCE, digest)
+    if head is None or head[0] is None:
+        return None
+    fields, body_line, body_start = head
+    return Source(path, language, _meta(fields), body_line, body_start, digest,
+                  fields.get(IMAGE_LINE))
 
 
 def _front_matter(path: Path, data: bytes, language: str, problems: Problems) -> list | None:
