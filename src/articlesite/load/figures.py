@@ -181,7 +181,7 @@ def remove_bands(figure: Figure, bands: list[tuple[float, float]]) -> Figure:
         removed = 0.0
         for start, end in bands:
             if y > start:
-                removed += (y if y < end else end) - start
+                removed += min(end, y) - start
         return y - removed
     return _map(figure, _same, sy, width=figure.width, height=sy(figure.height),
                 scale_w=1.0)
