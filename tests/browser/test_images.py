@@ -125,15 +125,37 @@ def images_loaded(page) -> list[dict]:
     return found
 
 
+@pytest.fixture(scope="module")
+def language_pages(chromium, origin: str):
+    """A page of its own for each language's gallery, in a context of its own, kept for the
+    file's tests, each in its theme and width, and loading the page again: a new context
+    costs about 0.2 s. Its route (every request must go to the site) keeps the HTTP cache
+    off, so each image is fetched again on each load. page -> (page, its troubles)."""
+    pages: dict[str, tuple] = {}
+    yield pages
+    for page, _ in pages.values():
+        page.context.close()
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("path", PAGES)
-def test_images_load_from_the_site_and_pass_axe(chromium, origin: str, path: str,
-                                                theme: str, width: int):
-    troubles: list[str] = []
-    context, page = open_page(chromium, origin + path, origin, troubles,
-                              viewport={"width": width, "height": 900}, color_scheme=theme)
+def test_images_load_from_the_site_and_pass_axe(chromium, origin: str, language_pages: dict,
+                                                path: str, theme: str, width: int):
+    viewport = {"width": width, "height": 900}
+    if path not in language_pages:
+        troubles: list[str] = []
+        language_pages[path] = open_page(chromium, "about:blank", origin, troubles,
+                                         viewport=viewport, color_scheme=theme)[1], troubles
+    page, troubles = language_pages[path]
+    page.goto("about:blank")   # whatever the last test's page still had running, ended
+    troubles.clear()
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme=theme)
+    page.goto(origin + path)
     try:
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == \
+            (theme == "dark")
         images = images_loaded(page)
         assert len(images) == 6
         for image in images:
@@ -152,8 +174,10 @@ def test_images_load_from_the_site_and_pass_axe(chromium, origin: str, path: str
         page.locator("#figures").scroll_into_view_if_needed()
         screenshot(page, f"images-{path.split('/')[0]}-{theme}-{width}.png", full_page=True)
         assert troubles == []
-    finally:
-        context.close()
+    except BaseException:   # the next test of this page starts from a new context
+        del language_pages[path]
+        page.context.close()
+        raise
 
 
 def test_images_and_downloads_load_from_disk(chromium, gallery: Path):
