@@ -113,9 +113,10 @@ def test_a_build_starts_pagefind_early_for_the_languages_edited_since_the_last(r
 
 
 def test_pages_fed_ahead_with_one_handed_again_make_the_index_made_afresh(tmp_path: Path):
-    """Pagefind's index depends on the order of its pages; a page handed again under its
-    URL takes its first version's place (fossick_one): the index of pages fed ahead,
-    the edited one in its old version, then handed again, is the fresh one's."""
+    """Pagefind's index depends on the order of its pages (the order a fresh folder of
+    them lists them in); a page handed again under its URL takes its first version's
+    place (fossick_one): the index of pages fed ahead, the edited one in its old
+    version, then handed again, is the fresh one's."""
     from articlesite.search_service import Service
 
     def page(number: int, word: str) -> str:
@@ -123,22 +124,68 @@ def test_pages_fed_ahead_with_one_handed_again_make_the_index_made_afresh(tmp_pa
                 f"<body><article data-pagefind-body><h1>Note {number}</h1><p>{word} "
                 f"{'lattice ' * number}</p></article></body></html>")
 
-    texts = {(n, word): page(n, word) for n in range(1, 5) for word in ("old", "new")}
-    before = [(f"en/note-{n}.html", (n, "old")) for n in range(1, 5)]
-    after = [(f"en/note-{n}.html", (n, "new" if n == 2 else "old")) for n in range(1, 5)]
+    texts = {(n, word): page(n, word) for n in range(1, 9) for word in ("old", "new")}
+
+    def hand(pages):
+        def to(folder: Path) -> None:
+            for path, token in pages:
+                (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                (folder / path).write_text(texts[token], "utf-8")
+        return to
+
+    before = [(f"en/note-{n}.html", (n, "old")) for n in range(1, 9)]
+    after = [(f"en/note-{n}.html", (n, "new" if n == 3 else "old")) for n in range(1, 9)]
     fresh, fed = Service(), Service()
     try:
-        made, failure = fresh.index(after, texts.get)
+        made, failure = fresh.index(after, hand(after), texts.get, tmp_path)
         assert failure is None and any(name.startswith("fragment/") for name in made)
-        fed.feed(before, texts.get)
-        assert fed.index(after, texts.get) == (made, None)
+        fed.feed(before, hand(before), tmp_path)
+        assert fed.index(after, hand(after), texts.get, tmp_path) == (made, None)
         assert fed._fed is None   # taken
-        # Fed other pages (or in another order): the index is made afresh, the same.
-        fed.feed(list(reversed(before)), texts.get)
-        assert fed.index(after, texts.get) == (made, None)
+        # Other pages fed: the index is made afresh, the same.
+        fed.feed(before[1:], hand(before[1:]), tmp_path)
+        assert fed.index(after, hand(after), texts.get, tmp_path) == (made, None)
+        # A page handed again at its end, not in its place, gives another index.
+        fed.feed(before, hand(before), tmp_path)
+        fed._feeding.join()
+        index, _ = fed._fed
+        fed._service.ask({"type": "DeleteIndex", "index_id": index})
+        index = fed._service.add_folder(_folder(tmp_path, hand([p for p in before
+                                                                  if p[1][0] != 3])))
+        for number in fed._service.add_pages([("en/note-3.html", texts[3, "new"])], index)[1]:
+            fed._service.receive(number)
+        assert fed._service.files(index) != made
     finally:
         fresh.close()
         fed.close()
+
+
+def _folder(parent: Path, hand) -> Path:
+    folder = parent / "folder"
+    hand(folder)
+    return folder
+
+
+def spy_handed(monkeypatch, then=None) -> list[tuple[list[str], int | None]]:
+    """The pages handed to Pagefind from now on: a folder's (a new index, None) or pages
+    one by one (into the index named)."""
+    from articlesite import search_service
+
+    handed = []
+    service = search_service.PagefindService
+    folder, pages = service.add_folder, service.add_pages
+
+    def note(paths: list[str], index: int | None) -> None:
+        handed.append((paths, index))
+        if then is not None:
+            then(paths, index)
+
+    monkeypatch.setattr(service, "add_folder", lambda self, path: note(sorted(
+        p.relative_to(path).as_posix() for p in path.rglob("*.html")), None) or
+        folder(self, path))
+    monkeypatch.setattr(service, "add_pages", lambda self, given, index=None: note(
+        [p for p, _ in given], index) or pages(self, given, index))
+    return handed
 
 
 def test_an_edit_built_by_the_command_line_feeds_its_shard_ahead(root: Path, tmp_path: Path,
@@ -148,14 +195,9 @@ def test_an_edit_built_by_the_command_line_feeds_its_shard_ahead(root: Path, tmp
     hands that page again alone: the site is the clean build's."""
     from conftest import run_build
 
-    from articlesite import search_service
 
     assert run_build(root).returncode == 0   # the command line's record
-    handed = []
-    real = search_service.PagefindService.add_pages
-    monkeypatch.setattr(search_service.PagefindService, "add_pages",
-                        lambda self, pages, index=None: handed.append(
-                            ([path for path, _ in pages], index)) or real(self, pages, index))
+    handed = spy_handed(monkeypatch)
     edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
     result = run_build(root)
     assert result.returncode == 0, result.stderr
@@ -173,7 +215,6 @@ def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
                                                                     monkeypatch):
     """serve's quick rebuild hands Pagefind the edited page's shard once that page is in
     place (not to slow it down), then that page again alone: the clean build's site."""
-    from articlesite import search_service
     from articlesite.cache import Cache
     from articlesite.search_service import Service
 
@@ -182,17 +223,13 @@ def test_a_quick_rebuild_feeds_its_shard_once_its_page_is_in_place(root: Path,
         cache = Cache(root)
         first = build(root, cache=cache, search=service)
         events = []
-        real = search_service.PagefindService.add_pages
-        monkeypatch.setattr(search_service.PagefindService, "add_pages",
-                            lambda self, pages, index=None: events.append(
-                                ("handed", [path for path, _ in pages], index)) or
-                            real(self, pages, index))
+        handed = spy_handed(monkeypatch, lambda paths, index: events.append(
+            ("handed", paths, index)))
         edit(root, "content/note-3/ja.md", "ノート3:", "ノート3 改訂:")
         build(root, cache=Cache(root, after=cache), previous=first, search=service,
               changed=[root / "content/note-3/ja.md"],
               written=lambda paths: events.append(("written", paths)))
         assert events[0] == ("written", ["ja/note-3.html"])
-        handed = [event[1:] for event in events if event[0] == "handed"]
         assert "ja/note-3.html" in handed[0][0] and handed[0][1] is None   # fed ahead
         assert handed[1:] == [(["ja/note-3.html"], handed[1][1])]   # again, into it
         assert handed[1][1] is not None

@@ -118,14 +118,22 @@ class PagefindService:
             self.ask({"type": "AddDir", "index_id": index, "path": folder})
             self.ask({"type": "DeleteIndex", "index_id": index})
 
+    def add_folder(self, folder: Path) -> int:
+        """A new index of the HTML pages under `folder`, as `pagefind --site FOLDER` reads
+        them: in the order the folder lists them (which the index's bytes depend on: a
+        fresh folder of the same files lists them in the same order), read over the
+        cores; its id."""
+        index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
+        self.ask({"type": "AddDir", "index_id": index, "path": str(folder)})
+        return index
+
     def add_pages(self, pages: list[tuple[str, str]], index: int | None = None
                   ) -> tuple[int, list[int]]:
         """Hand these pages (path in the site, what Pagefind is given of it) to an index
-        (a new one if `index` is None), in this order, as `pagefind --site` would read
-        them: each under its URL (page_url). The index's id and the numbers of the
+        (a new one if `index` is None), one after the other, each under the URL
+        `pagefind --site` gives it (page_url). The index's id and the numbers of the
         requests, whose responses say whether each page was read (receive). A page
-        handed again under the same URL takes the place of the first in the index (the
-        order of the pages is what the index's bytes depend on)."""
+        handed again under the same URL takes the place of the first in the index."""
         if index is None:
             index = self.ask({"type": "NewIndex", "config": {}})["index_id"]
         return index, [self.send({"type": "AddFile", "index_id": index, "url": page_url(path),
@@ -169,7 +177,7 @@ class Service:
         self._closed = False
         self._lock = threading.Lock()   # (the index stage may run beside the build's thread)
         self._feeding: threading.Thread | None = None   # (feed)
-        self._fed: tuple[int, list[tuple[str, Hashable]], list[int]] | None = None
+        self._fed: tuple[int, list[tuple[str, Hashable]]] | None = None
 
     @functools.cached_property
     def program(self) -> str | None:
@@ -194,41 +202,45 @@ class Service:
                                              daemon=True)
             self._warming.start()
 
-    def feed(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
-             ) -> None:
-        """Hand these pages to a new index now, in a thread (after the warming), ahead of
-        the index stage that will likely index them (Pagefind takes some 15 ms a
-        Japanese page): each page is a path in the site and a token for what Pagefind
-        is given of it (`text(token)`). `index` then hands over only the pages whose
-        token changed, in their place, if it indexes these very paths in this order.
-        An index fed earlier and not taken goes."""
+    def feed(self, pages: list[tuple[str, Hashable]], hand: Callable[[Path], None],
+             work: Path) -> None:
+        """Have Pagefind read these pages now, into an index of their own, in a thread
+        (after the warming), ahead of the index stage that will likely index them
+        (Pagefind takes some 15 ms of CPU a Japanese page): each page is a path in the
+        site and a token for what Pagefind is given of it; `hand(folder)` puts them in a
+        folder (made in `work`). `index` then hands over only the pages whose token
+        changed, each in its page's place, if it indexes these very pages. An index fed
+        earlier and not taken goes."""
         if self.program is None or self._closed:
             return
         self.warm(sorted({path.split("/", 1)[0] for path, _ in pages}))
         if self._feeding is not None:
             self._feeding.join()
-        self._feeding = threading.Thread(target=self._feed, args=(pages, text), daemon=True)
+        self._feeding = threading.Thread(target=self._feed, args=(pages, hand, work),
+                                         daemon=True)
         self._feeding.start()
 
-    def _feed(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
-              ) -> None:
+    def _feed(self, pages: list[tuple[str, Hashable]], hand: Callable[[Path], None],
+              work: Path) -> None:
         with contextlib.suppress(ServiceError, OSError, ValueError):
             self._warming.join()
             old, self._fed = self._fed, None
             if old is not None:
                 self._service.ask({"type": "DeleteIndex", "index_id": old[0]})
-            index, numbers = self._service.add_pages(
-                [(path, text(token)) for path, token in pages])
-            self._fed = (index, pages, numbers)
+            with tempfile.TemporaryDirectory(prefix=".search-", dir=work) as folder:
+                hand(Path(folder))
+                self._fed = (self._service.add_folder(Path(folder)), pages)
 
-    def index(self, pages: list[tuple[str, Hashable]], text: Callable[[Hashable], str]
+    def index(self, pages: list[tuple[str, Hashable]], hand: Callable[[Path], None],
+              text: Callable[[Hashable], str], work: Path
               ) -> tuple[dict[str, bytes], str | None]:
-        """The bundle's files for these pages (path in the site, token: as `feed`), or
-        what went wrong (also when `stop` ended the service meanwhile). If pages were
-        fed ahead with the same paths in the same order, that index is taken, and the
-        pages whose token changed are handed over again: each takes its first version's
-        place (Pagefind's fossick_one), so the index is the one these pages make handed
-        over afresh."""
+        """The bundle's files for these pages (path in the site, token: as `feed`; `hand`
+        puts them in a folder made in `work`, `text(token)` is one's text), or what
+        went wrong (also when `stop` ended the service meanwhile). If these very pages
+        were fed ahead (a fresh folder of the same files lists them in the same order),
+        that index is taken, and the pages whose token changed are handed over again:
+        each takes its first version's place (Pagefind's fossick_one), so the index is
+        the one these pages make read afresh."""
         try:
             self.warm()
             self._warming.join()
@@ -237,21 +249,15 @@ class Service:
             service, fed = self._service, self._fed
             if fed is not None and [path for path, _ in fed[1]] == [path for path, _ in pages]:
                 self._fed = None
-                index, before, numbers = fed
-                try:
-                    for number in numbers:
-                        service.receive(number)
-                except ServiceError:   # a page it could not read: afresh
-                    service.ask({"type": "DeleteIndex", "index_id": index})
-                else:
-                    _, again = service.add_pages([(path, text(token)) for (path, token), (
-                        _, was) in zip(pages, before, strict=True) if token != was], index)
-                    for number in again:
-                        service.receive(number)
-                    return service.files(index), None
-            index, numbers = service.add_pages([(path, text(token)) for path, token in pages])
-            for number in numbers:
-                service.receive(number)
+                index, before = fed
+                _, again = service.add_pages([(path, text(token)) for (path, token), (
+                    _, was) in zip(pages, before, strict=True) if token != was], index)
+                for number in again:
+                    service.receive(number)
+                return service.files(index), None
+            with tempfile.TemporaryDirectory(prefix=".search-", dir=work) as folder:
+                hand(Path(folder))
+                index = service.add_folder(Path(folder))
             return service.files(index), None
         except (ServiceError, OSError, ValueError) as error:
             return {}, str(error)
