@@ -666,7 +666,7 @@ def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
             cache.store_copy(copies[figure_id])
     job, digest = plan.stale[0], texts_digest((), sources.dictionary)
     for path, file in translator_view(renderer, sources, plan.links, copies,
-                                      cache.store).items():
+                                      cache.store.put).items():
         # (A data file stored with the same bytes stays the same file: not written again;
         # translator_view stores them, over the cores when there are many.)
         stored = cache.store.put_chunks(file) if path == VIEW else file

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -37,7 +37,6 @@ from .record import SETTLED, Status, status
 SECTION_PROBLEMS = ("stale", "missing")   # a section's states a translator must act on
 
 if TYPE_CHECKING:
-    from ..cache import Store, Stored
     from ..load.figures import Figure
     from ..load.sources import Sources
     from ..problems import Problem
@@ -126,17 +125,17 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
 
 
 def translator_view(renderer: Renderer, sources: Sources, links: Links,
-                    copies: dict[str, Copy], store: Store | None = None
-                    ) -> dict[str, Iterable[str] | Stored]:
+                    copies: dict[str, Copy], put: Callable[[str], Any] | None = None
+                    ) -> dict[str, Any]:
     """The view's files by path: the page, in pieces (written out as it is rendered), an
     index of the articles and figures and of every key; beside it under FOLDER, each
     group's file (an article's sections and the figures it shows, a figure no article
     shows, the keys no figure shows) and the rows of the keys, KEYS_PER_FILE a file, in
     the dictionary's order. `copies` are view_copies' for every figure.
 
-    With `store` (a build's), the files beside the page are made over the cores when
-    there are many, each stored where it is made: their Stored is given in place of
-    their text (at N=1000 they are some 1000 files, 36 MB)."""
+    With `put` (a build's: its store's), the files beside the page are made over the
+    cores when there are many, each stored where it is made: what `put` gives back is
+    given in place of their text (at N=1000 they are some 1000 files, 36 MB)."""
     site, texts = sources.site, sources.dictionary.texts
     table = {key: Row(key) for key in texts}
     phrased: set[str] = set()   # shown on a figure's canvas, broken between phrases there
@@ -156,10 +155,10 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
     groups = view_groups(sources, links, copies, table)
     key_files = len(range(0, len(keys), KEYS_PER_FILE))
 
-    def data_file(number: int) -> tuple[str, int, str | Stored, list[Problem]]:
+    def data_file(number: int) -> tuple[str, int, Any, list[Problem]]:
         """The view's data file of this number (the keys' files, then the groups'): its
-        path, its length, its text or, with `store`, where it is stored; and the
-        problems making it found (a worker's are reported here)."""
+        path, its length, its text or, with `put`, where it is stored; and the problems
+        making it found (a worker's are reported here)."""
         found = len(renderer.problems)
         if number < key_files:
             path, start = f"{FOLDER}/keys-{number}.js", number * KEYS_PER_FILE
@@ -173,13 +172,13 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
                 if group.slug else None,
                 "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
                 "keys": group.keys})
-        return (path, len(text), text if store is None else store.put(text),
+        return (path, len(text), text if put is None else put(text),
                 list(renderer.problems[found:]))
 
     count = key_files + len(groups)
     made, size = {}, 0
     for path, length, file, problems in (
-            parallel.map_unordered(data_file, range(count), count) if store is not None
+            parallel.map_unordered(data_file, range(count), count) if put is not None
             else map(data_file, range(count))):
         made[path], size = file, size + length
         renderer.problems.extend(problem for problem in problems
@@ -196,7 +195,7 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
         keys=len(keys), figures=len(sources.figures), measure_script=Markup(script),
         index=Markup(json.dumps(index, ensure_ascii=False).replace("<", "\\u003c")),
         dictionary=sources.dictionary.path.name),
-        **{path: file if store is not None else (file,) for path, file in found.items()}}
+        **{path: file if put is not None else (file,) for path, file in found.items()}}
 
 
 def view_groups(sources: Sources, links: Links, copies: dict[str, Copy],
