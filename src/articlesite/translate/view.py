@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -125,17 +125,17 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
 
 
 def translator_view(renderer: Renderer, sources: Sources, links: Links,
-                    copies: dict[str, Copy], put: Callable[[str], object] | None = None
-                    ) -> dict[str, Iterable[str] | object]:
+                    copies: dict[str, Copy], put: Callable[[str], Any] | None = None
+                    ) -> dict[str, Any]:
     """The view's files by path: the page, in pieces (written out as it is rendered), an
     index of the articles and figures and of every key; beside it under FOLDER, each
     group's file (an article's sections and the figures it shows, a figure no article
     shows, the keys no figure shows) and the rows of the keys, KEYS_PER_FILE a file, in
     the dictionary's order. `copies` are view_copies' for every figure.
 
-    With `put` (a build's store's), the files beside the page are made over the cores
-    when there are many, each stored where it is made: what `put` gives is given in place
-    of their text (at N=1000 they are some 1000 files, 36 MB)."""
+    With `put` (a build's: its store's), the files beside the page are made over the
+    cores when there are many, each stored where it is made: what `put` gives back is
+    given in place of their text (at N=1000 they are some 1000 files, 36 MB)."""
     site, texts = sources.site, sources.dictionary.texts
     table = {key: Row(key) for key in texts}
     phrased: set[str] = set()   # shown on a figure's canvas, broken between phrases there
@@ -155,10 +155,10 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
     groups = view_groups(sources, links, copies, table)
     key_files = len(range(0, len(keys), KEYS_PER_FILE))
 
-    def data_file(number: int) -> tuple[str, int, object, list[Problem]]:
+    def data_file(number: int) -> tuple[str, int, Any, list[Problem]]:
         """The view's data file of this number (the keys' files, then the groups'): its
-        path, its length, its text or, with `put`, where it is stored; and the
-        problems making it found (a worker's are reported here)."""
+        path, its length, its text or, with `put`, where it is stored; and the problems
+        making it found (a worker's are reported here)."""
         found = len(renderer.problems)
         if number < key_files:
             path, start = f"{FOLDER}/keys-{number}.js", number * KEYS_PER_FILE
