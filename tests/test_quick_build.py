@@ -174,3 +174,26 @@ def test_a_quick_build_needs_the_record_of_the_last(root, checked, tmp_path):
     assert built.returncode == 0, built.stderr
     assert len(checked[0]) == 3
     same_as_clean(root, tmp_path, built.stderr)
+
+
+@pytest.mark.parametrize("damage", ["a page edited through site/", "a stored page replaced"])
+def test_a_page_damaged_since_the_last_build_checks_every_article(root, checked, tmp_path,
+                                                                   damage):
+    """A page of site/ edited in place (its stored file with it), or a stored page
+    replaced, since the last build: a build on top of it would keep the page as it is
+    now; every page is planned again, and the damaged one made again."""
+    page = root / "site" / "en" / "warned.html"
+    if damage == "a page edited through site/":
+        with page.open("r+b") as file:
+            file.write(b"X")
+    else:
+        blob = Cache(root).pages["en/warned.html"].blob
+        stored = root / ".articlesite-cache" / "pages" / f"{blob}.html"
+        data = stored.read_bytes()
+        stored.unlink()
+        stored.write_bytes(data.replace(b"Warned", b"Damaged"))
+    edit(root, "content/loop/ja.md", "## 学習 {#learn}", "## 学習（改訂） {#learn}")
+    built = run_build(root)
+    assert built.returncode == 0, built.stderr
+    assert len(checked[0]) == 3
+    same_as_clean(root, tmp_path, built.stderr)

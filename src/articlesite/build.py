@@ -88,6 +88,7 @@ from .unchanged import (
     forget,
     record,
     scan_inputs,
+    scan_site,
     summary_line,
     trusted_digests,
 )
@@ -343,7 +344,7 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
     delta = compare(base.sources, sources) \
         if base is not None and base.site_key == keys.site else None
     if base is None and since is not None and since.record is not None and \
-            since.changed and run.cache.pages:
+            since.changed and run.cache.pages and as_recorded(run, since.record):
         delta = delta_since(sources, keys.site, since.record, since.changed, run.cache.memo,
                             parsed)
         if delta is not None:
@@ -356,6 +357,21 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
                           replaced=replaced)
         parsed.clear()
     return Loaded(sources, keys, base, delta, parsed)
+
+
+def as_recorded(run: Run, record: dict) -> bool:
+    """Whether site/ holds exactly what the last good build wrote (its `record`), and the
+    stored file of every page it kept is still as it was written (the search bundle's
+    are checked by search.py): then a build on top of it may plan only what changed (a
+    page edited by hand, or its stored file, and every page is planned again)."""
+    try:
+        if scan_site(run.out) != record.get("site"):
+            return False
+    except Unsure:
+        return False
+    store = run.cache.store
+    return all(store.holds(entry) for path, entry in run.cache.pages.items()
+               if not path.startswith(f"{BUNDLE}/"))
 
 
 def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
