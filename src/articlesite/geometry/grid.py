@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from itertools import accumulate, pairwise
+from itertools import accumulate, compress, pairwise
 
 BEND = 30.0     # what a bend costs, in px of length
 SHARED = 2.0    # a segment already used by another edge costs this much more per px
@@ -88,7 +88,8 @@ class Grid:
 
     def part(self, point: int) -> int:
         """The number of the part of the free grid a point lies in (the parts found once,
-        when first needed): a search between two parts is not started. Found by runs:
+        when first needed): no search of the whole grid between two parts is started
+        (a window's may be: it stays small). Found by runs:
         the points of a row that free horizontal segments join are one run; a run meets
         the runs of the next row where free vertical segments join them (between two
         breaks of either row, one pair of runs)."""
@@ -155,7 +156,7 @@ class Grid:
             points: tuple[Point, ...] = (a, b)
         else:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
-            if start is None or goal is None or self.part(start) != self.part(goal):
+            if start is None or goal is None:
                 return None
             path = self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
             if path is None:
@@ -172,6 +173,7 @@ class Grid:
         low = (min(px[start], px[goal]), min(py[start], py[goal]))
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
+        saved: dict = {}   # a window's search, for the next one to go on from
         for pad in (WINDOW, 4 * WINDOW, math.inf):
             window = None if pad == math.inf else (
                 bisect_left(self.xs, low[0] - pad), bisect_right(self.xs, high[0] + pad) - 1,
@@ -179,8 +181,10 @@ class Grid:
             if window is not None and window[0] == 0 and window[2] == 0 and \
                     window[1] == self.nx - 1 and window[3] == len(self.ys) - 1:
                 window = None   # the whole grid: no route lies beyond
+            if window is None and self.part(start) != self.part(goal):
+                return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
-            found = self._search(start, out_a, goal, arrive, bound, window)
+            found = self._search(start, out_a, goal, arrive, bound, window, saved)
             if found is not None or window is None or bound >= limit:
                 return found
         return None
@@ -211,16 +215,14 @@ class Grid:
                 point = key >> 1
                 runs[point] = max(0, min(255, runs[point] + by))
         if self._costs is not None:
-            nx = self.nx
-            if axis:     # vertical segments, either way; then the steps across its points
-                moves = [m for key in keys for m in ((1, key >> 1), (3, (key >> 1) + nx))]
-                moves += [m for key in keys[1:] for m in ((0, (key >> 1) - 1),
-                                                          (2, (key >> 1) + 1))]
+            firsts = [key >> 1 for key in keys]
+            inner = firsts[1:]     # the points it runs through: steps onto them cross it
+            if axis:
+                self._recost(1, firsts, 3, [p + self.nx for p in firsts])
+                self._recost(0, [p - 1 for p in inner], 2, [p + 1 for p in inner])
             else:
-                moves = [m for key in keys for m in ((0, key >> 1), (2, (key >> 1) + 1))]
-                moves += [m for key in keys[1:] for m in ((1, (key >> 1) - nx),
-                                                          (3, (key >> 1) + nx))]
-            self._recost(moves)
+                self._recost(0, firsts, 2, [p + 1 for p in firsts])
+                self._recost(1, [p - self.nx for p in inner], 3, [p + self.nx for p in inner])
 
     def _step_costs(self) -> tuple[list[float], ...]:
         """For each heading, what a step from each point costs (see _search): its length,
@@ -230,31 +232,37 @@ class Grid:
         if self._costs is None:
             self._costs = tuple(list(costs) for costs in self._moves()[4])
             nx = self.nx
-            moves = [m for key in self.used for m in (
-                ((1, key >> 1), (3, (key >> 1) + nx)) if key & 1 else
-                ((0, key >> 1), (2, (key >> 1) + 1)))]
-            moves += [m for point, through in enumerate(self.runs[0]) if through
-                      for m in ((1, point - nx), (3, point + nx))]
-            moves += [m for point, through in enumerate(self.runs[1]) if through
-                      for m in ((0, point - 1), (2, point + 1))]
-            self._recost(moves)
+            for vertical in (0, 1):
+                firsts = [key >> 1 for key in self.used if key & 1 == vertical]
+                if vertical:
+                    self._recost(1, firsts, 3, [p + nx for p in firsts])
+                else:
+                    self._recost(0, firsts, 2, [p + 1 for p in firsts])
+            through = list(compress(range(len(self.runs[0])), self.runs[0]))
+            self._recost(1, [p - nx for p in through], 3, [p + nx for p in through])
+            through = list(compress(range(len(self.runs[1])), self.runs[1]))
+            self._recost(0, [p - 1 for p in through], 2, [p + 1 for p in through])
         return self._costs
 
-    def _recost(self, moves: list[tuple[int, int]]) -> None:
-        """The cost of each step (heading, from point) that can be taken, anew."""
-        _, offset, _, _, lengths = self._moves()
-        costs, used, runs, size = self._costs, self.used, self.runs, len(self.blocked_h)
-        for turn, point in moves:
-            if 0 <= point < size:   # (not off the grid: a route given, not found on it)
-                length = lengths[turn][point]
-                if length != _INF:
-                    step = point + offset[turn]
-                    shared = used.get((point if turn < 2 else step) * 2 + (turn & 1), 0)
-                    if shared:
-                        length *= 1 + SHARED * shared
-                    if runs[1 - (turn & 1)][step]:
-                        length += CROSS
-                    costs[turn][point] = length
+    def _recost(self, *turns_points) -> None:
+        """The cost of each step that can be taken, anew: the steps along heading `turn`
+        from each of `points`, for each pair (turn, points) given."""
+        _, offset, _, _, lengths, _ = self._moves()
+        used, size = self.used, len(self.blocked_h)
+        for turn, points in zip(turns_points[0::2], turns_points[1::2], strict=True):
+            costs, base, ahead = self._costs[turn], lengths[turn], offset[turn]
+            runs, vertical, forward = self.runs[1 - (turn & 1)], turn & 1, turn < 2
+            for point in points:
+                if 0 <= point < size:   # (not off the grid: a route given, not found on it)
+                    length = base[point]
+                    if length != _INF:
+                        step = point + ahead
+                        shared = used.get((point if forward else step) * 2 + vertical, 0)
+                        if shared:
+                            length *= 1 + SHARED * shared
+                        if runs[step]:
+                            length += CROSS
+                        costs[point] = length
 
     def _escape(self, port: Point, out: int) -> int | None:
         """The grid point `margin` px out from a port, if nothing is in the way."""
@@ -291,48 +299,94 @@ class Grid:
             left[0::nx] = bytes(len(left[0::nx]))                     # the first column
             up = bytearray(nx) + down[:-nx]
             xs = self.xs * len(self.ys)
-            ys = [y for y in self.ys for _ in range(nx)]
+            ys: list[float] = []
+            for y in self.ys:
+                ys += [y] * nx
             free, offset = (right, down, left, up), (1, nx, -1, -nx)
             across = [b - a for a, b in pairwise(self.xs)]
             along = [b - a for a, b in pairwise(self.ys)]
-            down_lengths = [d for d in along for _ in range(nx)] + [_INF] * nx
+            down_lengths = []
+            for d in along:
+                down_lengths += [d] * nx
+            down_lengths += [_INF] * nx
             lengths = ((across + [_INF]) * len(self.ys), down_lengths,
                        ([_INF] + across) * len(self.ys), [_INF] * nx + down_lengths[:-nx])
-            lengths = tuple([length if can else _INF for length, can in zip(costs, ways)]
-                            for costs, ways in zip(lengths, free, strict=True))
-            self._ways = (free, offset, xs, ys, lengths)
+            lengths = tuple(_masked(costs, ways) for costs, ways in zip(lengths, free, strict=True))
+            rows: list[int] = []
+            for j in range(len(self.ys)):
+                rows += [j] * nx
+            where = (list(range(nx)) * len(self.ys), rows)
+            self._ways = (free, offset, xs, ys, lengths, where)
         return self._ways
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
-                limit: float = math.inf, window: tuple | None = None) -> list[int] | None:
+                limit: float = math.inf, window: tuple | None = None,
+                saved: dict | None = None) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path that costs less
         than `limit` and keeps within `window` (first and last column, first and last
         row), or None. A state is point * 4 + heading; a segment's key in `used` is its
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
-        runs through across the step costs CROSS."""
+        runs through across the step costs CROSS.
+
+        `saved`: where a search that finds nothing leaves what it found, and one in a
+        larger window of the same ends goes on from (as _windowed searches). Every
+        state beyond a window costs more than that window's search may, so the search
+        in the larger one would have taken the same states first in the same order;
+        it goes on from there, once the steps out of the smaller window it skipped are
+        taken, in the order they came."""
         px, py = self._moves()[2:4]
         costs, table = self._step_costs(), _BENDS[arrive]
-        inside = self._inside(window)
+        column, row_of = self._moves()[5]
+        i0, i1, j0, j1 = window if window is not None else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
-        first = start * 4 + heading
-        best = {first: 0.0}
-        came: dict[int, int] = {}
-        dx, dy = gx - px[start], gy - py[start]
-        todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
-                                           + (dy > 0) - (dy < 0)], -0.0, first)]
+        if saved:
+            todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
+                                        saved["beyond"])
+            get = best.get
+            if saved["last"] is not None:
+                heapq.heappush(todo, saved["last"])
+            saved["beyond"] = skipped = []
+            for entry, state, step in beyond:
+                if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
+                    skipped.append((entry, state, step))
+                elif -entry[1] < get(entry[2], _INF):
+                    best[entry[2]] = -entry[1]
+                    came[entry[2]] = state
+                    heapq.heappush(todo, entry)
+        else:
+            first = start * 4 + heading
+            best = {first: 0.0}
+            came = {}
+            dx, dy = gx - px[start], gy - py[start]
+            todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
+                                               + (dy > 0) - (dy < 0)], -0.0, first)]
+            skipped = []
+            if saved is not None and window is not None:
+                saved.update(todo=todo, best=best, came=came, beyond=skipped, last=None)
+        if window is None or saved is None:
+            skipped = None
         back = (arrive + 2) % 4
         pop, push, get = heapq.heappop, heapq.heappush, best.get
+        # The heuristic by column and by row: the distance to the goal's, and the side of
+        # it (times 3 across, for the bends table).
+        far_x = [abs(gx - x) for x in self.xs]
+        far_y = [abs(gy - y) for y in self.ys]
+        side_x = [3 * ((gx > x) - (gx < x)) for x in self.xs]
+        side_y = [(gy > y) - (gy < y) for y in self.ys]
         # From each heading: the headings a step may take (on, then the two turns), each
         # with its offset, what it costs from each point (infinite: none can be taken), its
-        # bend, its row of the bends table, and whether the goal may be reached along it.
+        # bend and its row of the bends table.
         offset = (1, self.nx, -1, -self.nx)
         moves = tuple(tuple((turn, offset[turn], costs[turn], 0.0 if turn == d else BEND,
-                             turn * 9 + 4, turn != back)
+                             turn * 9 + 4)
                             for turn in (d, (d + 1) % 4, (d + 3) % 4)) for d in range(4))
         while todo:
-            bound, cost, state = pop(todo)
+            entry = pop(todo)
+            bound, cost, state = entry
             if bound >= limit:
+                if skipped is not None:
+                    saved["last"] = entry
                 return None
             cost = -cost
             if state < 0:                    # the goal, turned into if need be
@@ -340,34 +394,27 @@ class Grid:
             if cost > best[state]:
                 continue
             point = state >> 2
-            for turn, ahead, paid, bend, row, arriving in moves[state & 3]:
+            for turn, ahead, paid, bend, row in moves[state & 3]:
                 new = cost + paid[point] + bend
                 step = point + ahead
                 state2 = step * 4 + turn
-                if new < get(state2, _INF) and (inside is None or inside[step]):
+                if new < get(state2, _INF):
+                    i, j = column[step], row_of[step]
+                    entry = (new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]],
+                             -new, state2)
+                    if not (i0 <= i <= i1 and j0 <= j <= j1):    # beyond the window
+                        if skipped is not None:    # for a larger window to take
+                            skipped.append((entry, state, step))
+                        continue
                     best[state2] = new
                     came[state2] = state
-                    dx, dy = gx - px[step], gy - py[step]
-                    push(todo, (new + (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
-                                + table[row + ((dx > 0) - (dx < 0)) * 3
-                                        + (dy > 0) - (dy < 0)], -new, state2))
-                    if step == goal and arriving:
+                    push(todo, entry)
+                    if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
                         push(todo, (done, -done, -1 - state2))
+        if skipped is not None:
+            saved["last"] = None
         return None
-
-    def _inside(self, window: tuple | None) -> bytearray | None:
-        """For each grid point, whether it lies within `window` (None: no window)."""
-        if window is None:
-            return None
-        i0, i1, j0, j1 = window
-        nx = self.nx
-        inside = bytearray(nx * len(self.ys))
-        row = b"\x01" * (i1 - i0 + 1)
-        for j in range(j0, j1 + 1):
-            inside[j * nx + i0:j * nx + i1 + 1] = row
-        return inside
-
 
 def _bend_table(arrive: int) -> list[float]:
     """BEND times the fewest bends from each heading to a goal reached along `arrive`,
@@ -439,11 +486,23 @@ def _any_crossed(a: Point, b: Point, boxes: list[Box]) -> bool:
                for left, top, right, bottom in boxes)
 
 
+def _masked(lengths: list[float], free: bytearray) -> list[float]:
+    """The lengths where `free` says a step can be taken, infinite elsewhere."""
+    found = [_INF] * len(free)
+    at = free.find(1)
+    while at >= 0:
+        end = free.find(0, at)
+        end = len(free) if end < 0 else end
+        found[at:end] = lengths[at:end]
+        at = free.find(1, end)
+    return found
+
+
 def _lines(borders: list[float], ports: list[float],
            limits: tuple[float, float] | None) -> list[float]:
     """The grid's lines on one axis: the borders pushed out by the margin and the
     ports', within the limits."""
-    found = sorted({half(v) for v in borders} | {half(v) for v in ports})
+    found = sorted({round(v * 2) / 2 for v in borders} | {round(v * 2) / 2 for v in ports})
     if limits is not None:
         found = [v for v in found if limits[0] <= v <= limits[1]]
     return found
