@@ -344,9 +344,10 @@ class Grid:
             todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
                                         saved["beyond"])
             get = best.get
-            if saved["last"] is not None:
-                heapq.heappush(todo, saved["last"])
+            todo += saved["later"]     # (the entries that cost too much for that window)
+            heapq.heapify(todo)
             saved["beyond"] = skipped = []
+            saved["later"] = later = []
             for entry, state, step in beyond:
                 if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
                     skipped.append((entry, state, step))
@@ -361,11 +362,11 @@ class Grid:
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
                                                + (dy > 0) - (dy < 0)], -0.0, first)]
-            skipped = []
+            skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, came=came, beyond=skipped, last=None)
+                saved.update(todo=todo, best=best, came=came, beyond=skipped, later=later)
         if window is None or saved is None:
-            skipped = None
+            skipped = later = None
         back = (arrive + 2) % 4
         pop, push, get = heapq.heappop, heapq.heappush, best.get
         # The heuristic by column and by row: the distance to the goal's, and the side of
@@ -385,8 +386,8 @@ class Grid:
             entry = pop(todo)
             bound, cost, state = entry
             if bound >= limit:
-                if skipped is not None:
-                    saved["last"] = entry
+                if later is not None:
+                    later.append(entry)
                 return None
             cost = -cost
             if state < 0:                    # the goal, turned into if need be
@@ -408,12 +409,16 @@ class Grid:
                         continue
                     best[state2] = new
                     came[state2] = state
-                    push(todo, entry)
+                    if entry[0] < limit:
+                        push(todo, entry)
+                    elif later is not None:     # (popped, it would end this search)
+                        later.append(entry)
                     if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
-                        push(todo, (done, -done, -1 - state2))
-        if skipped is not None:
-            saved["last"] = None
+                        if done < limit:
+                            push(todo, (done, -done, -1 - state2))
+                        elif later is not None:
+                            later.append((done, -done, -1 - state2))
         return None
 
 def _bend_table(arrive: int) -> list[float]:
