@@ -338,7 +338,8 @@ class Grid:
         px, py = self._moves()[2:4]
         costs, table = self._step_costs(), _BENDS[arrive]
         column, row_of = self._moves()[5]
-        i0, i1, j0, j1 = window if window is not None else (0, self.nx, 0, len(self.ys))
+        windowed = window is not None
+        i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
         if saved:
             todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
@@ -401,18 +402,17 @@ class Grid:
                 state2 = step * 4 + turn
                 if new < get(state2, _INF):
                     i, j = column[step], row_of[step]
-                    entry = (new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]],
-                             -new, state2)
-                    if not (i0 <= i <= i1 and j0 <= j <= j1):    # beyond the window
-                        if skipped is not None:    # for a larger window to take
-                            skipped.append((entry, state, step))
+                    bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
+                    if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
+                        if skipped is not None:    # beyond the window: for a larger one
+                            skipped.append(((bound, -new, state2), state, step))
                         continue
                     best[state2] = new
                     came[state2] = state
-                    if entry[0] < limit:
-                        push(todo, entry)
+                    if bound < limit:
+                        push(todo, (bound, -new, state2))
                     elif later is not None:     # (popped, it would end this search)
-                        later.append(entry)
+                        later.append((bound, -new, state2))
                     if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
                         if done < limit:
