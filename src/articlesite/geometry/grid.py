@@ -338,15 +338,17 @@ class Grid:
         px, py = self._moves()[2:4]
         costs, table = self._step_costs(), _BENDS[arrive]
         column, row_of = self._moves()[5]
-        i0, i1, j0, j1 = window if window is not None else (0, self.nx, 0, len(self.ys))
+        windowed = window is not None
+        i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
         if saved:
             todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
                                         saved["beyond"])
             get = best.get
-            if saved["last"] is not None:
-                heapq.heappush(todo, saved["last"])
+            todo += saved["later"]     # (the entries that cost too much for that window)
+            heapq.heapify(todo)
             saved["beyond"] = skipped = []
+            saved["later"] = later = []
             for entry, state, step in beyond:
                 if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
                     skipped.append((entry, state, step))
@@ -361,11 +363,11 @@ class Grid:
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
                                                + (dy > 0) - (dy < 0)], -0.0, first)]
-            skipped = []
+            skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, came=came, beyond=skipped, last=None)
+                saved.update(todo=todo, best=best, came=came, beyond=skipped, later=later)
         if window is None or saved is None:
-            skipped = None
+            skipped = later = None
         back = (arrive + 2) % 4
         pop, push, get = heapq.heappop, heapq.heappush, best.get
         # The heuristic by column and by row: the distance to the goal's, and the side of
@@ -385,8 +387,8 @@ class Grid:
             entry = pop(todo)
             bound, cost, state = entry
             if bound >= limit:
-                if skipped is not None:
-                    saved["last"] = entry
+                if later is not None:
+                    later.append(entry)
                 return None
             cost = -cost
             if state < 0:                    # the goal, turned into if need be
@@ -400,20 +402,23 @@ class Grid:
                 state2 = step * 4 + turn
                 if new < get(state2, _INF):
                     i, j = column[step], row_of[step]
-                    entry = (new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]],
-                             -new, state2)
-                    if not (i0 <= i <= i1 and j0 <= j <= j1):    # beyond the window
-                        if skipped is not None:    # for a larger window to take
-                            skipped.append((entry, state, step))
+                    bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
+                    if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
+                        if skipped is not None:    # beyond the window: for a larger one
+                            skipped.append(((bound, -new, state2), state, step))
                         continue
                     best[state2] = new
                     came[state2] = state
-                    push(todo, entry)
+                    if bound < limit:
+                        push(todo, (bound, -new, state2))
+                    elif later is not None:     # (popped, it would end this search)
+                        later.append((bound, -new, state2))
                     if step == goal and turn != back:
                         done = new + (BEND if turn != arrive else 0.0)
-                        push(todo, (done, -done, -1 - state2))
-        if skipped is not None:
-            saved["last"] = None
+                        if done < limit:
+                            push(todo, (done, -done, -1 - state2))
+                        elif later is not None:
+                            later.append((done, -done, -1 - state2))
         return None
 
 def _bend_table(arrive: int) -> list[float]:

@@ -114,7 +114,7 @@ class Orderer:
         """One sweep (down for an even `sweep`, up for an odd one, with sifting for the
         fourth) from `order`, and its crossings; a sweep from an order met before (the
         starts soon meet) is taken from `self.sweeps`."""
-        key = (sweep, tuple(map(tuple, order)))
+        key = (sweep % 2, sweep == 3, tuple(map(tuple, order)))   # sweeps 0 and 2 alike
         if key not in self.sweeps:
             order = [list(layer) for layer in order]
             downwards = sweep % 2 == 0
