@@ -68,6 +68,7 @@ class Grid:
         self._parts: tuple | None = None
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
+        self._escapes: dict[tuple[Point, int], int | None] = {}
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -265,7 +266,13 @@ class Grid:
                         costs[point] = length
 
     def _escape(self, port: Point, out: int) -> int | None:
-        """The grid point `margin` px out from a port, if nothing is in the way."""
+        """The grid point `margin` px out from a port, if nothing is in the way (found
+        once a port and heading)."""
+        if (port, out) not in self._escapes:
+            self._escapes[port, out] = self._escaped(port, out)
+        return self._escapes[port, out]
+
+    def _escaped(self, port: Point, out: int) -> int | None:
         dx, dy = STEP[out]
         x, y = half(port[0] + dx * self.margin), half(port[1] + dy * self.margin)
         i, j = bisect_left(self.xs, x), bisect_left(self.ys, y)
