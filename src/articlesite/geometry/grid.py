@@ -7,6 +7,11 @@ found once per figure. A route is an A* search over (grid point, heading): a ste
 its length (SHARED times more along a segment another route runs on), a bend BEND; the
 heuristic is the Manhattan distance plus BEND times the fewest bends still needed, from
 a table (_BENDS) of what depends only on the heading and the side of the goal one is on.
+
+For speed (the same routes): what each step costs is kept in a table per heading, made
+once a grid and changed where a route is counted; the heuristic is taken by column and
+by row; a search in a larger window goes on from where the smaller window's stopped;
+the free grid's parts are found only for a search of the whole grid.
 """
 
 from __future__ import annotations
