@@ -7,6 +7,11 @@ found once per figure. A route is an A* search over (grid point, heading): a ste
 its length (SHARED times more along a segment another route runs on), a bend BEND; the
 heuristic is the Manhattan distance plus BEND times the fewest bends still needed, from
 a table (_BENDS) of what depends only on the heading and the side of the goal one is on.
+
+For speed (the same routes): what each step costs is kept in a table per heading, made
+once a grid and changed where a route is counted; the heuristic is taken by column and
+by row; a search in a larger window goes on from where the smaller window's stopped;
+the free grid's parts are found only for a search of the whole grid.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class Grid:
         self._parts: tuple | None = None
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
+        self._escapes: dict[tuple[Point, int], int | None] = {}
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -265,7 +271,13 @@ class Grid:
                         costs[point] = length
 
     def _escape(self, port: Point, out: int) -> int | None:
-        """The grid point `margin` px out from a port, if nothing is in the way."""
+        """The grid point `margin` px out from a port, if nothing is in the way (found
+        once a port and heading)."""
+        if (port, out) not in self._escapes:
+            self._escapes[port, out] = self._escaped(port, out)
+        return self._escapes[port, out]
+
+    def _escaped(self, port: Point, out: int) -> int | None:
         dx, dy = STEP[out]
         x, y = half(port[0] + dx * self.margin), half(port[1] + dy * self.margin)
         i, j = bisect_left(self.xs, x), bisect_left(self.ys, y)

@@ -27,6 +27,7 @@ only to choose a fold).
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
@@ -56,6 +57,7 @@ TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the ot
 TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
 FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
+TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
 OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
 SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
 
@@ -463,17 +465,16 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     then the balanced ones (_balance: the narrowest, then the one whose shortest row is
     longest, then the longer rows first: a chain of four wide boxes folds 2 + 2, not
     3 + 1 with the last box alone under the first and a long edge back to it),
-    rows_of's first on a tie: the one whose
-    routes (geometry/route.py, from the sides `figure layout` starts from) cross fewest
-    (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
+    rows_of's first on a tie. Of those, the one whose routes (geometry/route.py, from
+    the sides `figure layout` starts from) cross fewest (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
     rows the other way (_toward_rows' `lean` 2) if that crosses fewer. The layers are
     left in the order chosen."""
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
         return first
     passing = _passing(plan, screen)
-    options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first))
-                         if rows != first]
+    options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first),
+                                                    FOLD_TRIES + 1) if rows != first]
     options = sorted(options, key=lambda rows: (
         sum(passing[screen.index(row[-1])] for row in rows[:-1]),
         _balance(plan, rows, screen, gaps)))[:FOLD_TRIES + 1]
@@ -517,11 +518,13 @@ def _tried(plan: Plan, order: list[list[Item]], rows: list[list[int]], lean: int
 
 
 def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
-              many: int) -> list[list[list[int]]]:
-    """Every cut of `screen` into `many` rows that rows_of's rules allow, fewest edges
-    passing the cuts first (then in the order of the cuts). Found cut by cut, each
-    after the last: a row's length only grows with its next layer, so no cut past
-    one that makes the row too long, nor past a group's bound, is tried."""
+              many: int, most: int) -> list[list[list[int]]]:
+    """The first `most` of the cuts of `screen` into `many` rows that rows_of's rules
+    allow, fewest edges passing the cuts first, and those that tie with the last of
+    them (at most TIES * `most` in all), for _fold to weigh their balance. Found
+    best first, cut by cut, each after the last, knowing the fewest edges the cuts still
+    to make can pass (`fewest`): a row's length only grows with its next layer, so no
+    cut past one that makes the row too long, nor past a group's bound, is tried."""
     member = _members(plan, screen)
     passing = _passing(plan, screen)
     bounds = sorted(_long_groups(plan, screen, gaps, width))
@@ -532,24 +535,45 @@ def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
         if (a, b) not in lengths:
             lengths[a, b] = sum(thick[a:b]) + sum(gaps[a:b - 1])
         return lengths[a, b]
-    found = []
 
-    def extend(cuts: list[int]) -> None:
-        start = cuts[-1] if cuts else 0
-        if len(cuts) == many - 1:
-            if length(start, len(screen)) <= width and all(b <= start for b in bounds):
-                ends = [0, *cuts, len(screen)]
-                found.append((sum(passing[c - 1] for c in cuts),
-                              [screen[a:b] for a, b in pairwise(ends)]))
-            return
+    def after(start: int) -> list[int]:
+        """Where the row from `start` may end, another row after it."""
+        ends = []
         for c in range(start + 1, len(screen)):
             if any(start < b < c for b in bounds) or length(start, c) > width:
                 break
-            if member[c - 1] & member[c] or length(start, c) < width / SHORTEST:
-                continue
-            extend([*cuts, c])
-    extend([])
-    return [rows for _, rows in sorted(found, key=lambda option: option[0])]
+            if not member[c - 1] & member[c] and length(start, c) >= width / SHORTEST:
+                ends.append(c)
+        return ends
+    least: dict[tuple[int, int], float] = {}
+
+    def fewest(start: int, left: int) -> float:
+        """The fewest edges `left` more cuts after `start` can pass (inf: none fit)."""
+        if (start, left) not in least:
+            if not left:
+                least[start, left] = 0 if length(start, len(screen)) <= width and all(
+                    b <= start for b in bounds) else math.inf
+            else:
+                least[start, left] = min((passing[c - 1] + fewest(c, left - 1)
+                                          for c in after(start)), default=math.inf)
+        return least[start, left]
+    found: list[list[list[int]]] = []
+    todo, enough = [(fewest(0, many - 1), (), 0)], math.inf
+    while todo and todo[0][0] <= enough and len(found) < TIES * most:
+        bound, cuts, passed = heapq.heappop(todo)
+        if bound == math.inf:
+            break
+        if len(cuts) == many - 1:
+            ends = [0, *cuts, len(screen)]
+            found.append([screen[a:b] for a, b in pairwise(ends)])
+            enough = bound if len(found) == most else enough
+            continue
+        for c in after(cuts[-1] if cuts else 0):
+            rest = fewest(c, many - 2 - len(cuts))
+            if rest < math.inf:
+                heapq.heappush(todo, (passed + passing[c - 1] + rest, (*cuts, c),
+                                      passed + passing[c - 1]))
+    return found
 
 
 def _crossed(plan: Plan, boxes: Boxes, edges: list[tuple[str, str]]) -> int:

@@ -6,6 +6,7 @@ fixed seeds: the same input gives the same order), sweeps down and up the layers
 each layer by the weighted median of where its items' neighbours lie in the layer just
 fixed (an item with none keeps its place), then transpositions swap neighbours in a
 layer while that removes crossings. The order with the fewest crossings found is kept.
+The starts soon meet: a sweep from an order one has already made is not made again.
 
 Constraints: the items of one group (a node's group; a placeholder's when both ends of
 its edge are in that group) stay together in each layer, and groups that share layers

@@ -55,8 +55,12 @@ by the margin and through the ports, with the segments the boxes block and the f
 grid's connected parts found once per call, and an A* search per edge over (grid point,
 heading) with the cost above and, as heuristic, the Manhattan distance plus BEND times
 the fewest bends still needed (grid.py); last, the inner segments moved into the middle
-of their gaps (nudge.py). A figure of 15 nodes and 20 edges takes about 2 ms of CPU
+of their gaps (nudge.py). A figure of 15 nodes and 20 edges takes about 3 ms of CPU
 (bench/route.py).
+
+The last REMEMBERED calls' routes are kept: a call with the same arguments (as
+`figure layout` makes when it chooses a fold, then the sides, then counts what crosses)
+gets them without routing again; `forget()` drops them (for a benchmark).
 """
 
 from __future__ import annotations
