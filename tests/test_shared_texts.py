@@ -61,27 +61,3 @@ def test_the_workers_texts_reach_the_view(tmp_path: Path, monkeypatch: pytest.Mo
     canvas = ("行動", "ja")
     assert canvas in made and canvas not in made_spread
     assert any(b"copy-figure-steps" in data for data in files(alone).values())
-
-
-def test_a_mistake_in_the_views_files_made_by_a_worker_is_reported(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The view's data files are made over the cores (translate/view.py): a template's
-    mistake found in a worker stops the build as it does in one process."""
-    import articlesite
-    from articlesite.problems import BuildError
-
-    monkeypatch.setattr(parallel, "cores", lambda: 2)
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    spread_work = parallel.map_unordered
-    monkeypatch.setattr(parallel, "map_unordered", lambda function, items, count: (
-        map(function, items) if getattr(function, "__name__", "") == "render_group"
-        else spread_work(function, items, count)))
-    root = two_articles(fixture_site("sources", tmp_path / "project"))
-    rows = Path(articlesite.__file__).parent / "theme" / "translation-rows.html"
-    text = rows.read_text(encoding="utf-8")
-    broken = text.replace('<th scope="row"><code>{{ row.key }}</code></th>',
-                          '<th scope="row"><code>{{ row.key }}{{ 1 / 0 }}</code></th>', 1)
-    assert broken != text
-    (root / "templates" / "translation-rows.html").write_text(broken, encoding="utf-8")
-    with pytest.raises(BuildError, match="translation-rows.html.*ZeroDivisionError"):
-        build(root, clean=True)

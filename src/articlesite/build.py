@@ -814,11 +814,10 @@ def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
         rendered.copies[copy_key(rendering, sources.figures[figure_id].digest)] = \
             cache.store_copy(copies[figure_id])
     job, digest = plan.stale[0], texts_digest((), sources.dictionary)
-    for path, file in translator_view(renderer, sources, plan.links, copies,
-                                      cache.store.put).items():
-        # (A data file stored with the same bytes stays the same file: not written again;
-        # translator_view stores them, over the cores when there are many.)
-        stored = cache.store.put_chunks(file) if path == VIEW else file
+    for path, chunks in translator_view(renderer, sources, plan.links, copies).items():
+        # (A data file stored with the same bytes stays the same file: not written again.)
+        stored = cache.store.put_chunks(chunks) if path == VIEW else \
+            cache.store.put("".join(chunks))
         if not found:
             rendered.pages[path] = Entry(plan.keys[job], (), (), digest, *stored)
     rendered.specs, renderer.figures.clean = renderer.figures.clean, {}

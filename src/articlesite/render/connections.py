@@ -118,11 +118,13 @@ def _ends(figure: Figure, boxes: list[tuple[Node | Label, Box]], edge: Edge, *,
 def _touched_box(boxes: list[tuple[Node | Label, Box]],
                  point: tuple[float, float]) -> Node | Label | None:
     x, y = point
-    distance, box = min(((distance_to_box(x, y, rect), i) for i, (_, rect) in enumerate(boxes)
-                         if rect[0] - TOUCH <= x <= rect[2] + TOUCH
-                         and rect[1] - TOUCH <= y <= rect[3] + TOUCH),  # the only near ones
-                        default=(math.inf, -1))
-    return boxes[box][0] if distance <= TOUCH else None
+    distance, found = math.inf, None
+    for box, rect in boxes:   # the nearest of the near ones (the first, of equals)
+        if rect[0] - TOUCH <= x <= rect[2] + TOUCH and rect[1] - TOUCH <= y <= rect[3] + TOUCH:
+            near = distance_to_box(x, y, rect)
+            if near < distance:
+                distance, found = near, box
+    return found if distance <= TOUCH else None
 
 
 def _on_edge(point: tuple[float, float], edge: Edge) -> bool:

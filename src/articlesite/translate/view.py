@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
@@ -39,7 +39,6 @@ SECTION_PROBLEMS = ("stale", "missing")   # a section's states a translator must
 if TYPE_CHECKING:
     from ..load.figures import Figure
     from ..load.sources import Sources
-    from ..problems import Problem
     from ..render.templates import Renderer
 
 PATH = "translations.html"
@@ -125,17 +124,12 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
 
 
 def translator_view(renderer: Renderer, sources: Sources, links: Links,
-                    copies: dict[str, Copy], put: Callable[[str], Any] | None = None
-                    ) -> dict[str, Any]:
+                    copies: dict[str, Copy]) -> dict[str, Iterable[str]]:
     """The view's files by path: the page, in pieces (written out as it is rendered), an
     index of the articles and figures and of every key; beside it under FOLDER, each
     group's file (an article's sections and the figures it shows, a figure no article
     shows, the keys no figure shows) and the rows of the keys, KEYS_PER_FILE a file, in
-    the dictionary's order. `copies` are view_copies' for every figure.
-
-    With `put` (a build's: its store's), the files beside the page are made over the
-    cores when there are many, each stored where it is made: what `put` gives back is
-    given in place of their text (at N=1000 they are some 1000 files, 36 MB)."""
+    the dictionary's order. `copies` are view_copies' for every figure."""
     site, texts = sources.site, sources.dictionary.texts
     table = {key: Row(key) for key in texts}
     phrased: set[str] = set()   # shown on a figure's canvas, broken between phrases there
@@ -152,40 +146,17 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
                           status(sources, key, lang.code)) for lang in site.languages]
     parts = Parts(renderer, site)
     keys = list(table)
+    found = {f"{FOLDER}/keys-{number}.js": parts.data(f"keys-{number}", {"rows": [
+        [key, parts.row(table[key])] for key in keys[start:start + KEYS_PER_FILE]]})
+        for number, start in enumerate(range(0, len(keys), KEYS_PER_FILE))}
     groups = view_groups(sources, links, copies, table)
-    key_files = len(range(0, len(keys), KEYS_PER_FILE))
-
-    def data_file(number: int) -> tuple[str, int, Any, list[Problem]]:
-        """The view's data file of this number (the keys' files, then the groups'): its
-        path, its length, its text or, with `put`, where it is stored; and the problems
-        making it found (a worker's are reported here)."""
-        found = len(renderer.problems)
-        if number < key_files:
-            path, start = f"{FOLDER}/keys-{number}.js", number * KEYS_PER_FILE
-            text = parts.data(f"keys-{number}", {"rows": [
-                [key, parts.row(table[key])] for key in keys[start:start + KEYS_PER_FILE]]})
-        else:
-            group = groups[number - key_files]
-            path = f"{FOLDER}/{group.name}.js"
-            text = parts.data(group.name, {
-                "sections": parts.sections(group.slug, sources.sections.table(group.slug))
-                if group.slug else None,
-                "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
-                "keys": group.keys})
-        return (path, len(text), text if put is None else put(text),
-                list(renderer.problems[found:]))
-
-    count = key_files + len(groups)
-    made, size = {}, 0
-    for path, length, file, problems in (
-            parallel.map_unordered(data_file, range(count), count) if put is not None
-            else map(data_file, range(count))):
-        made[path], size = file, size + length
-        renderer.problems.extend(problem for problem in problems
-                                 if problem not in renderer.problems)
-    found = {path: made[path] for path in
-             [f"{FOLDER}/keys-{number}.js" for number in range(key_files)] +
-             [f"{FOLDER}/{group.name}.js" for group in groups]}
+    for group in groups:
+        found[f"{FOLDER}/{group.name}.js"] = parts.data(group.name, {
+            "sections": parts.sections(group.slug, sources.sections.table(group.slug))
+            if group.slug else None,
+            "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
+            "keys": group.keys})
+    size = sum(len(text) for text in found.values())
     script = view_script()
     index = {"keys": keys, "per": KEYS_PER_FILE, "folder": FOLDER,
              "groups": [group.name for group in groups], "size": size,
@@ -194,8 +165,7 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
         PATH, "translations.html", site.default_language, groups=groups,
         keys=len(keys), figures=len(sources.figures), measure_script=Markup(script),
         index=Markup(json.dumps(index, ensure_ascii=False).replace("<", "\\u003c")),
-        dictionary=sources.dictionary.path.name),
-        **{path: file if put is not None else (file,) for path, file in found.items()}}
+        dictionary=sources.dictionary.path.name), **{path: (text,) for path, text in found.items()}}
 
 
 def view_groups(sources: Sources, links: Links, copies: dict[str, Copy],
