@@ -211,6 +211,48 @@ def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
     assert "Traceback" not in running.output()
 
 
+def test_a_build_stuck_in_c_code_ends_when_serve_is_killed(tmp_path: Path):
+    """serve killed outright (SIGKILL: no cleanup) while its build is stuck in C code,
+    where no check of the server process's own runs: that process ends too, rather than
+    run on for ever, orphaned, heeding no signal but SIGKILL."""
+    root = fixture_site("sources", tmp_path / "project")
+    template = root / "templates/article.html"
+    text = template.read_text("utf-8")
+    template.write_text(text.replace("{% block title %}", "{% block title %}" + SLOW_LOOP, 1),
+                        "utf-8")
+    source = root / SOURCE
+    original = source.read_text("utf-8")
+    assert run_build(root).returncode == 0
+    with Server(root, "--port", "0", "--build-limit", "600") as running:
+        assert running.get("/en/loop.html")[0] == 200
+        child = server_process(running.process.pid)
+        try:
+            idle = cpu_seconds(child)
+            save(root, source, original.replace("The training loop", "The SLOW loop"))
+            # The build has begun once the process has worked a second: in C from then.
+            assert poll(lambda: cpu_seconds(child) > idle + 1.0)
+            running.process.kill()
+            running.process.wait()
+            assert poll(lambda: not alive(child)), "the server process runs on"
+        finally:
+            if alive(child):
+                os.kill(child, signal.SIGKILL)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process `pid` has used (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs still (not ended, nor ended and left unreaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 # Files beside an article are not trusted -------------------------------------------------
 SCRIPTED_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">'
                 '<script>alert(1)</script><rect width="40" height="20"/></svg>')

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,50 @@ def test_few_items_are_done_here():
     results = list(parallel.map_unordered(lambda number: (number, os.getpid()),
                                           list(range(5)), 5))
     assert results == [(number, os.getpid()) for number in range(5)]
+
+
+STUCK_IN_C = """
+import os, sys, time
+from articlesite import parallel
+parallel.cores = lambda: 2
+def stuck(number):
+    print(os.getpid(), flush=True)
+    return sum(range(10**13))   # C code: no Python check runs until it ends
+list(parallel.map_unordered(stuck, list(range(20)), 20))
+"""
+
+
+def test_workers_stuck_in_c_code_end_with_their_build(tmp_path):
+    """A build killed outright (as serve's watchdog kills one that hangs) takes its
+    workers with it, even those stuck in C code, where no check of their own runs."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    build = subprocess.Popen([sys.executable, "-c", STUCK_IN_C], stdout=subprocess.PIPE,
+                             text=True)
+    workers = {int(build.stdout.readline()) for _ in range(2)}
+    try:
+        build.send_signal(signal.SIGKILL)
+        build.wait()
+        deadline = time.monotonic() + 10
+        while workers & running(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(workers), "orphaned workers still running"
+    finally:
+        for pid in running(workers):
+            os.kill(pid, signal.SIGKILL)
+
+
+def running(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (not ended, nor ended and left unreaped)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive

@@ -28,6 +28,10 @@ def main() -> int:
                         "and end (the supervisor's watch over builds)")
     parser.add_argument("--failed", help="the failure of the build before (JSON)")
     args = parser.parse_args()
+    if args.parent is not None:
+        # A build stuck in C code heeds no check of its own: killed with the supervisor.
+        from ..parallel import end_with_parent
+        end_with_parent(args.parent)
     from .process import serve_site
     from .supervisor import TOKEN_VARIABLE
     from .watchdog import BuildReport, Failure
