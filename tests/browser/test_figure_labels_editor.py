@@ -241,7 +241,9 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         # (read from the file: the page may reload with the rebuild before the message
         # of the save is seen)
         assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
-                    ["note"]["en"] == "A longer note"), said(figure)
+                    ["note"]["en"] == "A longer note"), (
+            said(figure), json.loads((project / TEXTS).read_text(encoding="utf-8"))["note"],
+            served.output()[-3000:])
         # The label's box grew to hold the longer text: that line alone changed.
         after = (project / SPEC).read_text(encoding="utf-8")
         changed = [(a, b) for a, b in zip(spec.splitlines(), after.splitlines(), strict=True)
