@@ -2,13 +2,20 @@
 side by side closer than about 8 px read as one line, and so do two runs one after the
 other on one line a few px apart. The fixture is the first article's overview in
 miniature: five edges leave a record's bottom for four boxes below it (the second row
-under a group's title) and the box under those, and two edges join those boxes to it."""
+under a group's title) and the box under those, and two edges join those boxes to it.
+Then the overview itself (examples/training-overview) as the build routes it: its runs
+apart, and its labels each nearer their own route than any other."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
+from conftest import REPO
+
+from articlesite.geometry.labels import LEAD, _distance, _extent
 from articlesite.geometry.route import MARGIN, Ends, route_edges
+from articlesite.load.figures import load_figure, scan_figures
+from articlesite.problems import Problems
 
 READABLE = 8.0   # px between two runs of different edges that a reader tells apart
 
@@ -66,3 +73,38 @@ def test_two_edges_do_not_continue_each_other_on_one_line():
         gap = max(p[2], q[2]) - min(p[3], q[3])
         if 0.0 <= gap < 2 * MARGIN:
             assert abs(p[1] - q[1]) >= READABLE, (which, p, q, found)
+
+
+def overview():
+    root = REPO / "examples" / "training-overview"
+    problems = Problems(root)
+    figure = load_figure(scan_figures(root, problems)["training-overview"], problems)
+    assert not list(problems)
+    return figure
+
+
+def test_the_overview_keeps_its_routes_apart():
+    found = [edge.points for edge in overview().edges]
+    for which, p, q in pairs(found):
+        gap = max(p[2], q[2]) - min(p[3], q[3])
+        if gap < 2 * MARGIN:
+            assert abs(p[1] - q[1]) >= READABLE, (which, p, q)
+
+
+def test_the_overview_labels_lie_nearer_their_own_routes_than_any_other():
+    """Every label's own route lies LEAD px nearer it than any other route, but that of
+    'Saved log' (old-probs), which finds no free place (`check` warns of it); and
+    'Complete execution' (complete) as far from stage C's border."""
+    figure = overview()
+    runs_of = [[_extent(s) for s in pairwise(edge.points)] for edge in figure.edges]
+    for label in figure.edge_labels:
+        if label.text == "old-probs":
+            continue
+        box = (label.x, label.y, label.w, label.h)
+        mine = min(_distance(box, s) for s in runs_of[label.edge])
+        theirs = min(_distance(box, s) for n, runs in enumerate(runs_of)
+                     if n != label.edge for s in runs)
+        assert theirs >= mine + LEAD, (label.text, mine, theirs)
+        if label.text == "complete":
+            stage = next(g for g in figure.groups if g.id == "targets")
+            assert stage.box[1] - (label.y + label.h) >= mine + LEAD, (box, stage.box)
