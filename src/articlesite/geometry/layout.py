@@ -467,9 +467,10 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     longest, then the longer rows first: a chain of four wide boxes folds 2 + 2, not
     3 + 1 with the last box alone under the first and a long edge back to it),
     rows_of's first on a tie. Of those, the one whose routes (geometry/route.py, from
-    the sides `figure layout` starts from) cross fewest (_crossed), the first on a tie; then, if they cross, its layers ordered toward the
-    rows the other way (_toward_rows' `lean` 2) if that crosses fewer. The layers are
-    left in the order chosen."""
+    the sides `figure layout` starts from) cross fewest (_crossed), the first on a tie;
+    then, if they cross, its layers ordered toward the rows the other way
+    (_toward_rows' `lean` 2) if that crosses fewer. The layers are left in the order
+    chosen."""
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
         return first
