@@ -84,3 +84,19 @@ def test_two_stages_leave_room_between_them_for_each_labelled_edge_that_bends_th
                        labels={i: (100.0, 23.0) for i in range(labelled)})
         gaps.append(boxes["a"][1] - (boxes["s"][1] + boxes["s"][3]))
     assert gaps[1] - gaps[0] >= 2 * JOG_ROOM
+
+
+def test_a_label_with_no_clear_place_lies_halfway_between_what_hems_it_in():
+    """Beside a vertical run, the only free places lie between another edge's run 57 px
+    down and a frame's border at 100 px: none keeps LEAD px more from both than from
+    its own run, so the label lies halfway between them (10 px from each), not 3 px
+    nearer one (the places tried lie STEP px apart)."""
+    own = [(100.0, 0.0), (100.0, 200.0)]
+    other = [(60.0, 0.0), (60.0, 57.0), (-100.0, 57.0)]
+    border = ((-200.0, 100.0), (300.0, 100.0))
+    walls = [(103.0, 0.0, 100.0, 200.0), (-300.0, 104.0, 400.0, 200.0)]   # right, below
+    box = place_labels([own, other], [(120.0, 23.0), None], walls, lines=[border])[0]
+    x, y, w, h = box
+    assert x + w == 100.0 - GAP, box                  # beside its run, on the left
+    above, below = y - 57.0, 100.0 - (y + h)
+    assert abs(above - below) <= 0.5 and min(above, below) > GAP, box

@@ -19,10 +19,11 @@ def routed(nodes, edges, sides=None):
 
 
 def test_an_edge_whose_facing_sides_cross_another_is_given_sides_that_do_not():
-    # a -> d runs from a's bottom to d's top straight through b -> c's path between
-    # them; from a's left round to d's left it crosses nothing.
+    # a -> d (d under c, e beside d) runs from a's bottom down through b -> c's path;
+    # from a's right round c's right to d's right it crosses nothing. (With d under a,
+    # every pair of sides crosses b -> c, or runs along a -> d's line, which reads worse.)
     nodes = {"a": (200, 20, 100, 50), "b": (40, 150, 100, 50), "c": (360, 150, 100, 50),
-             "d": (200, 300, 100, 50)}
+             "d": (360, 300, 100, 50), "e": (480, 300, 100, 50)}
     edges = [Ends("b", "c"), Ends("a", "d")]
     assert count(routed(nodes, edges)) == 1
     sides = untangle(nodes, edges, bounds=(0, 0, 600, 400))

@@ -28,8 +28,9 @@ as that edge's label). The first place that meets nothing is taken, and one that
 `lines` is preferred (of any kind: a label breaking its line rather than one on a
 frame's border), and, of those, one whose own route is nearer it than any other route
 or line by LEAD px (a label between two runs, or just under a frame's border, reads as
-either's: it is taken only if no place reads as its own alone; not for a label the
-author slid); a label no free place is found for goes where it meets least
+either's: it is taken only if no place reads as its own alone, and then the one whose
+nearest other route or line lies furthest, slid along its run to halfway between them;
+not for a label the author slid); a label no free place is found for goes where it meets least
 (a line crossed rather than a box: `check` reports either). The same input gives the same boxes.
 """
 
@@ -81,21 +82,30 @@ def place_labels(routes: Sequence[Sequence[Point]], sizes: Sequence[tuple[float,
 def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, own: list,
           lines: Sequence, bounds: Rect | None, lead: bool = True) -> Rect:
     """The first place that meets nothing, not even `lines`, and lies nearer its own
-    route than any other route or line, by LEAD px (`lead`; else nearer); else the first that meets
-    nothing, not even `lines`, and lies nearer its own route; else the first that meets
-    nothing else and is as near its own; else the one that meets fewest things, a place
-    nearer another route counting as AMBIGUOUS things met (the first such)."""
+    route than any other route or line, by LEAD px (`lead`; else nearer); else, of the
+    places that meet nothing, not even `lines`, and lie nearer their own route, the one
+    whose nearest other route or line lies furthest beyond its own (the first on a tie:
+    a label between two runs, or between a run and a frame's border, halfway rather
+    than hard by either); else the first that meets nothing else and is as near its
+    own; else the one that meets fewest things, a place nearer another route counting
+    as AMBIGUOUS things met (the first such)."""
     fallback = None
     every = others + own
+    near = others + list(lines)
     for box, on_route, _ in tries:
         if _free(box, taken, others if on_route else every, bounds) and _own(box, own, others):
             if not lines or _free(box, [], lines, None):
-                if not lead or _clearly(box, own, others + list(lines)):
+                if not lead:
                     return box
-                if fallback is None or fallback[0]:
-                    fallback = (0, box)
+                lead_by = _lead(box, own, near)
+                if lead_by > LEAD:
+                    return box
+                if fallback is None or fallback[0] or lead_by > fallback[2]:
+                    fallback = (0, box, lead_by)
             elif fallback is None:
-                fallback = (1, box)
+                fallback = (1, box, 0.0)
+    if fallback is not None and fallback[0] == 0:
+        return _centred(fallback[1], taken, every, own, near, bounds, lines)
     if fallback is not None:
         return fallback[1]
     return min(tries[:FALLBACK], key=lambda t: _hits(t[0], taken, others if t[1] else every,
@@ -103,12 +113,33 @@ def _best(tries: list[tuple[Rect, bool, int]], taken: list[Rect], others: list, 
                + AMBIGUOUS * (not _own(t[0], own, others)))[0]
 
 
-def _clearly(box: Rect, own: list, others: list) -> bool:
-    """Whether `box` reads as its own route's label alone: no other route, nor a frame's
-    border (`others`), comes within LEAD px more than its own (a label between two runs
-    reads as either's; one just under a frame's border, as the frame's)."""
+def _centred(box: Rect, taken: list[Rect], every: list, own: list, near: list,
+              bounds: Rect | None, lines: Sequence) -> Rect:
+    """The box slid along its route, up to STEP / 2 px either way in half pixels (the
+    places tried lie STEP px apart), to where its nearest other route or line lies
+    furthest beyond its own route, still meeting nothing and as far from its own route:
+    halfway between what lies on either side of it."""
+    best, most = box, _lead(box, own, near)
     mine = min(_distance(box, s) for s in own)
-    return all(_distance(box, s) > mine + LEAD for s in others)
+    for axis in (0, 1):
+        for k in range(-int(STEP), int(STEP) + 1):
+            x, y = (box[0] + k / 2, box[1]) if axis == 0 else (box[0], box[1] + k / 2)
+            moved = (x, y, box[2], box[3])
+            lead = _lead(moved, own, near)
+            if lead > most and min(_distance(moved, s) for s in own) == mine and \
+                    _free(moved, taken, every, bounds) and \
+                    (not lines or _free(moved, [], lines, None)):
+                best, most = moved, lead
+    return best
+
+
+def _lead(box: Rect, own: list, others: list) -> float:
+    """By how much the nearest other route, or frame's border (`others`), lies further
+    from `box` than its own route: more than LEAD px, and it reads as its own route's
+    label alone (a label between two runs reads as either's; one just under a frame's
+    border, as the frame's)."""
+    mine = min(_distance(box, s) for s in own)
+    return min((_distance(box, s) for s in others), default=float("inf")) - mine
 
 
 def _own(box: Rect, own: list, others: list) -> bool:

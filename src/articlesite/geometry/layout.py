@@ -48,7 +48,8 @@ MARGIN = 30.0       # px around the drawing
 PLACEHOLDER = 10.0  # px across: the corridor kept for an edge that passes a layer
 LABEL_ROOM = 20.0   # px kept on each side of an edge label, along
 LABEL_PAD = 5.0     # px kept on each side of an edge label between two frames
-JOG_ROOM = 10.0     # px more between two frames for each other labelled edge that bends there
+JOG_ROOM = 18.0     # px more between two frames for each other labelled edge that bends there:
+#                     a label between two of their bends, or a bend and a frame, reads as its own
 GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or frames
 SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")

@@ -3,11 +3,15 @@
 The router's grid puts a route's inner segments on the first free line: right beside a
 box, and on the same line as another route's. Here each inner segment (one with a bend
 at both ends, the ends at the ports stay) slides across, keeping its bends, within the
-channel it is free to move in: as far as no box (grown by the margin) is crossed and the
-neighbouring segments keep at least `margin` px. Segments whose channels and extents
-overlap are spread evenly across the channel they share, in the order that crosses
-fewest of each other's neighbouring segments; a lone segment goes to its channel's
-middle. Vertical segments move first, then horizontal ones. Pure and deterministic.
+channel it is free to move in: as far as no box (grown by the margin) is crossed, the
+neighbouring segments keep at least `margin` px, and no run out of another route's port
+(which stays) comes nearer than `margin` px alongside it (two routes that close read as
+one line). Segments whose channels overlap and whose extents overlap, or that share one
+channel and whose extents come within two margins of each other along (two runs on one
+line, a few px apart, read as one line too), are spread evenly across the channel they
+share, in the order that crosses (or comes within `margin` px of crossing) fewest of
+each other's neighbouring segments; a lone segment goes to its channel's middle.
+Vertical segments move first, then horizontal ones. Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import math
 from dataclasses import dataclass
 from functools import cmp_to_key
 
+from .crossings import between
 from .grid import Box, Point
+
+NEAR = 2.0   # margins between two runs one after the other on one line that read as one
 
 
 @dataclass
@@ -41,13 +48,84 @@ def nudge(routes: list[list[Point]], boxes: list[Box], margin: float,
     for axis in (0, 1):          # 0: vertical segments move in x; 1: horizontal, in y
         pieces = [piece for number, points in enumerate(routes)
                   for piece in _pieces(number, points, axis, grown, margin)]
+        ends = _end_runs(routes, axis)
         for piece in pieces:
+            _keep_off(piece, [run for run in ends if run[0] != piece.route], margin, routes,
+                      axis)
             if limits is not None:
                 piece.room = (max(piece.room[0], min(limits[axis], piece.at)),
                               min(piece.room[1], max(limits[axis + 2], piece.at)))
-        for group in _groups(pieces):
+        for group in _groups(pieces, margin):
             _spread(group, routes, axis, margin)
     return routes
+
+
+def _end_runs(routes: list[list[Point]], axis: int) -> list[tuple[int, float, tuple]]:
+    """The runs out of each route's ports (they never move) that lie across `axis` (at
+    one x, for axis 0): (route, where across, extent along)."""
+    found = []
+    for number, points in enumerate(routes):
+        for a, b in ((points[0], points[1]), (points[-2], points[-1]))[:len(points) - 1]:
+            if a[axis] == b[axis]:
+                found.append((number, a[axis], tuple(sorted((a[1 - axis], b[1 - axis])))))
+    return sorted(found)
+
+
+def _keep_off(piece: _Piece, runs: list, margin: float, routes: list[list[Point]],
+              axis: int) -> None:
+    """Narrow the piece's room so that it keeps `margin` px from the port runs of other
+    routes alongside it (where their extents overlap), on the side of each where it
+    crosses that run's route fewer times (where it is, or where it has more room, on a
+    tie; on the side its room lies on, if it lies on one side); where it cannot keep
+    `margin` from what lies on both sides of it, it goes halfway between them, as far
+    as its room (clear of the boxes) lets it."""
+    low, high = piece.room
+    if low == high:
+        return                          # inside a grown box: it stays
+    below, above = [], []
+    for route, at, span in runs:
+        if _along(span, piece.span):
+            side = _side(piece, routes, axis, route, at, margin)
+            (below if side < 0 else above).append(at)
+    if not below and not above:
+        return
+    floor = max([low - margin, *below])       # the nearest thing on either side
+    ceiling = min([high + margin, *above])
+    if floor + margin <= ceiling - margin:
+        piece.room = (floor + margin, ceiling - margin)
+    else:
+        middle = round(floor + ceiling) / 2      # on a whole or half pixel, as _move puts it
+        middle = min(max(middle, low), high)
+        piece.room = (middle, middle)
+
+
+def _side(piece: _Piece, routes: list[list[Point]], axis: int, other: int, at: float,
+          margin: float) -> int:
+    """Which side of another route's run at `at` the piece goes: -1 if the run lies
+    below it (the piece above the run), 1 if above; the side where the piece's route
+    crosses the other route fewer times, else the side it is on."""
+    low, high = piece.room
+    if at <= low or at >= high:
+        return -1 if at <= low else 1   # the room lies on one side only
+    if at == piece.at:                  # on it: the side with more room
+        where = -1 if high - at >= at - low else 1
+    else:
+        where = -1 if at < piece.at else 1
+    points = routes[piece.route]
+    crossed = []
+    for to in (at + margin / 2, at - margin / 2):     # the piece above the run, below it
+        moved = list(points)
+        for n in (piece.k, piece.k + 1):
+            moved[n] = (to, moved[n][1]) if axis == 0 else (moved[n][0], to)
+        crossed.append(between(moved, routes[other]))
+    if crossed[0] != crossed[1]:
+        return -1 if crossed[0] < crossed[1] else 1
+    return where
+
+
+def _along(a: tuple[float, float], b: tuple[float, float], slack: float = 0.0) -> bool:
+    """Whether two extents along overlap, or come within `slack` px of each other."""
+    return a[0] < b[1] + slack and b[0] < a[1] + slack
 
 
 def _pieces(number: int, points: list[Point], axis: int, grown: list[Box],
@@ -90,12 +168,12 @@ def _room(at: float, span: tuple[float, float], axis: int,
     return low, high
 
 
-def _groups(pieces: list[_Piece]) -> list[list[_Piece]]:
-    """Pieces that could meet: their rooms and their spans overlap (transitively)."""
+def _groups(pieces: list[_Piece], margin: float) -> list[list[_Piece]]:
+    """Pieces that could meet (`_meet`), transitively."""
     pieces = sorted(pieces, key=lambda p: (p.room, p.span, p.route, p.k))
     groups: list[list[_Piece]] = []
     for piece in pieces:
-        joined = [g for g in groups if any(_meet(piece, other) for other in g)]
+        joined = [g for g in groups if any(_meet(piece, other, margin) for other in g)]
         merged = [piece]
         for group in joined:
             merged.extend(group)
@@ -104,9 +182,13 @@ def _groups(pieces: list[_Piece]) -> list[list[_Piece]]:
     return groups
 
 
-def _meet(p: _Piece, q: _Piece) -> bool:
-    return (p.room[0] < q.room[1] and q.room[0] < p.room[1]
-            and p.span[0] < q.span[1] and q.span[0] < p.span[1])
+def _meet(p: _Piece, q: _Piece, margin: float) -> bool:
+    """Whether two pieces could meet: their rooms overlap and so do their spans; or they
+    share one channel (the same room) and their spans come within NEAR margins (one
+    after the other on one line, they would read as one)."""
+    if not (p.room[0] < q.room[1] and q.room[0] < p.room[1]):
+        return False
+    return _along(p.span, q.span) or (p.room == q.room and _along(p.span, q.span, NEAR * margin))
 
 
 def _spread(group: list[_Piece], routes: list[list[Point]], axis: int,
@@ -128,28 +210,28 @@ def _spread(group: list[_Piece], routes: list[list[Point]], axis: int,
             if math.isfinite(piece.room[0]) and math.isfinite(piece.room[1]):
                 _move(piece, (piece.room[0] + piece.room[1]) / 2, routes, axis)
         return
-    ordered = sorted(group, key=cmp_to_key(_order))
+    ordered = sorted(group, key=cmp_to_key(lambda p, q: _order(p, q, margin)))
     for n, piece in enumerate(ordered):
         _move(piece, low + (high - low) * (n + 1) / (len(ordered) + 1), routes, axis)
 
 
-def _order(p: _Piece, q: _Piece) -> int:
+def _order(p: _Piece, q: _Piece, margin: float) -> int:
     """Whether p goes before q (lower across) to cross fewer neighbouring segments."""
-    difference = _crossings(p, q) - _crossings(q, p)
+    difference = _crossings(p, q, margin) - _crossings(q, p, margin)
     if difference:
         return -1 if difference < 0 else 1
     return -1 if (p.at, p.route, p.k) < (q.at, q.route, q.k) else 1
 
 
-def _crossings(low: _Piece, high: _Piece) -> int:
+def _crossings(low: _Piece, high: _Piece, margin: float) -> int:
     """Crossings between the neighbours of two pieces when `low` lies below `high` (a
-    neighbour meeting the other piece at its end counts: it would run along the other's
-    neighbour)."""
+    neighbour meeting the other piece, or passing within `margin` px of its end, counts:
+    it would run along the other's neighbour)."""
     count = 0
     for where, toward in (low.before, low.after):
-        count += toward > 0 and high.span[0] <= where <= high.span[1]
+        count += toward > 0 and high.span[0] - margin < where < high.span[1] + margin
     for where, toward in (high.before, high.after):
-        count += toward < 0 and low.span[0] <= where <= low.span[1]
+        count += toward < 0 and low.span[0] - margin < where < low.span[1] + margin
     return count
 
 
