@@ -167,15 +167,21 @@ def failure_shown(server: Server, words: str) -> dict:
     return outcome
 
 
-def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
+def slow_site(tmp_path: Path) -> tuple[Path, Path, str]:
+    """The fixture site, built, its article template slow on purpose (SLOW_LOOP): the
+    project, its English source and that source's text."""
     root = fixture_site("sources", tmp_path / "project")
     template = root / "templates/article.html"
     text = template.read_text("utf-8")
     template.write_text(text.replace("{% block title %}", "{% block title %}" + SLOW_LOOP, 1),
                         "utf-8")
     source = root / SOURCE
-    original = source.read_text("utf-8")
     assert run_build(root).returncode == 0   # serve's first build then takes no time
+    return root, source, source.read_text("utf-8")
+
+
+def test_a_build_that_crashes_or_hangs_never_stops_serving(tmp_path: Path):
+    root, source, original = slow_site(tmp_path)
     with Server(root, "--port", "0", "--build-limit", "4", "--build-memory", "400") as running:
         page = running.get("/en/loop.html")
         assert page[0] == 200 and "The training loop" in page[2]
@@ -215,14 +221,7 @@ def test_a_build_stuck_in_c_code_ends_when_serve_is_killed(tmp_path: Path):
     """serve killed outright (SIGKILL: no cleanup) while its build is stuck in C code,
     where no check of the server process's own runs: that process ends too, rather than
     run on for ever, orphaned, heeding no signal but SIGKILL."""
-    root = fixture_site("sources", tmp_path / "project")
-    template = root / "templates/article.html"
-    text = template.read_text("utf-8")
-    template.write_text(text.replace("{% block title %}", "{% block title %}" + SLOW_LOOP, 1),
-                        "utf-8")
-    source = root / SOURCE
-    original = source.read_text("utf-8")
-    assert run_build(root).returncode == 0
+    root, source, original = slow_site(tmp_path)
     with Server(root, "--port", "0", "--build-limit", "600") as running:
         assert running.get("/en/loop.html")[0] == 200
         child = server_process(running.process.pid)
