@@ -203,32 +203,35 @@ class Grid:
             if y1 == y2:
                 j = bisect_left(ys, y1)
                 if j < len(ys) and ys[j] == y1:
-                    first = bisect_left(xs, min(x1, x2))
-                    self._count([(j * nx + i) * 2 for i in range(
-                        first, bisect_left(xs, max(x1, x2)))], 0, by)
+                    row = j * nx
+                    self._count(range(row + bisect_left(xs, min(x1, x2)),
+                                      row + bisect_left(xs, max(x1, x2))), 0, by)
             else:
                 i = bisect_left(xs, x1)
                 if i < nx and xs[i] == x1:
-                    first = bisect_left(ys, min(y1, y2))
-                    self._count([(j * nx + i) * 2 + 1 for j in range(
-                        first, bisect_left(ys, max(y1, y2)))], 1, by)
+                    self._count(range(bisect_left(ys, min(y1, y2)) * nx + i,
+                                      bisect_left(ys, max(y1, y2)) * nx + i, nx), 1, by)
 
-    def _count(self, keys: list[int], axis: int, by: int) -> None:
+    def _count(self, firsts: range, axis: int, by: int) -> None:
+        """Count a run of grid segments of one line (`firsts`: the first point of each,
+        in order; `axis` 1 for a vertical line); the points between them are run
+        through. Segment s's key in `used` is s * 2 + axis."""
         runs, used = self.runs[axis], self.used
-        for k, key in enumerate(keys):
+        for point in firsts:
+            key = point * 2 + axis
             used[key] = used.get(key, 0) + by
-            if k:
-                point = key >> 1
-                runs[point] = max(0, min(255, runs[point] + by))
+        inner = firsts[1:]     # the points it runs through: steps onto them cross it
+        for point in inner:
+            count = runs[point] + by
+            runs[point] = count if 0 <= count <= 255 else 0 if count < 0 else 255
         if self._costs is not None:
-            firsts = [key >> 1 for key in keys]
-            inner = firsts[1:]     # the points it runs through: steps onto them cross it
+            nx = self.nx
             if axis:
-                self._recost(1, firsts, 3, [p + self.nx for p in firsts])
-                self._recost(0, [p - 1 for p in inner], 2, [p + 1 for p in inner])
+                self._recost(1, firsts, 3, _shifted(firsts, nx))
+                self._recost(0, _shifted(inner, -1), 2, _shifted(inner, 1))
             else:
-                self._recost(0, firsts, 2, [p + 1 for p in firsts])
-                self._recost(1, [p - self.nx for p in inner], 3, [p + self.nx for p in inner])
+                self._recost(0, firsts, 2, _shifted(firsts, 1))
+                self._recost(1, _shifted(inner, -nx), 3, _shifted(inner, nx))
 
     def _step_costs(self) -> tuple[list[float], ...]:
         """For each heading, what a step from each point costs (see _search): its length,
@@ -432,6 +435,12 @@ class Grid:
                         elif later is not None:
                             later.append((done, -done, -1 - state2))
         return None
+
+
+def _shifted(points: range, by: int) -> range:
+    """The points of a run, each moved by `by`."""
+    return range(points.start + by, points.stop + by, points.step)
+
 
 def _bend_table(arrive: int) -> list[float]:
     """BEND times the fewest bends from each heading to a goal reached along `arrive`,
