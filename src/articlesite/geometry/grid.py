@@ -74,6 +74,8 @@ class Grid:
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
         self._escapes: dict[tuple[Point, int], int | None] = {}
+        self._goals: dict[int, tuple] = {}     # _toward's, by goal
+        self._steps: tuple | None = None       # _turns'
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -334,6 +336,29 @@ class Grid:
             self._ways = (free, offset, xs, ys, lengths, where)
         return self._ways
 
+    def _toward(self, goal: int) -> tuple[list[float], list[float], list[int], list[int]]:
+        """The heuristic toward a goal, by column and by row: the distance to the goal's,
+        and the side of it (times 3 across, for the bends table); found once a goal."""
+        if goal not in self._goals:
+            gx, gy = self.xs[goal % self.nx], self.ys[goal // self.nx]
+            self._goals[goal] = ([abs(gx - x) for x in self.xs], [abs(gy - y) for y in self.ys],
+                                 [3 * ((gx > x) - (gx < x)) for x in self.xs],
+                                 [(gy > y) - (gy < y) for y in self.ys])
+        return self._goals[goal]
+
+    def _turns(self) -> tuple:
+        """From each heading: the headings a step may take (on, then the two turns), each
+        with its offset, what it costs from each point (infinite: none can be taken; the
+        step costs' own lists, kept up to date), its bend and its row of the bends table.
+        Made once a grid."""
+        if self._steps is None:
+            costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
+            self._steps = tuple(tuple((turn, offset[turn], costs[turn],
+                                       0.0 if turn == d else BEND, turn * 9 + 4)
+                                      for turn in (d, (d + 1) % 4, (d + 3) % 4))
+                                for d in range(4))
+        return self._steps
+
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float = math.inf, window: tuple | None = None,
                 saved: dict | None = None) -> list[int] | None:
@@ -351,7 +376,7 @@ class Grid:
         it goes on from there, once the steps out of the smaller window it skipped are
         taken, in the order they came."""
         px, py = self._moves()[2:4]
-        costs, table = self._step_costs(), _BENDS[arrive]
+        table = _BENDS[arrive]
         column, row_of = self._moves()[5]
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
@@ -385,19 +410,8 @@ class Grid:
             skipped = later = None
         back = (arrive + 2) % 4
         pop, push, get = heapq.heappop, heapq.heappush, best.get
-        # The heuristic by column and by row: the distance to the goal's, and the side of
-        # it (times 3 across, for the bends table).
-        far_x = [abs(gx - x) for x in self.xs]
-        far_y = [abs(gy - y) for y in self.ys]
-        side_x = [3 * ((gx > x) - (gx < x)) for x in self.xs]
-        side_y = [(gy > y) - (gy < y) for y in self.ys]
-        # From each heading: the headings a step may take (on, then the two turns), each
-        # with its offset, what it costs from each point (infinite: none can be taken), its
-        # bend and its row of the bends table.
-        offset = (1, self.nx, -1, -self.nx)
-        moves = tuple(tuple((turn, offset[turn], costs[turn], 0.0 if turn == d else BEND,
-                             turn * 9 + 4)
-                            for turn in (d, (d + 1) % 4, (d + 3) % 4)) for d in range(4))
+        far_x, far_y, side_x, side_y = self._toward(goal)
+        moves = self._turns()
         while todo:
             entry = pop(todo)
             bound, cost, state = entry
