@@ -40,7 +40,8 @@ from .load.sourcefiles import CHANGED, SourceChanged
 from .load.sources import Sources
 from .load.texts import Dictionary
 from .memo import LINKS, OUTLINE, SECTIONS, SPEC
-from .pages import Page, PageJob
+from .pages import Page, PageJob, site_pages
+from .plan import listings_key, site_page_key
 from .problems import Problem, Problems
 from .search import given_digest
 from .translate.view import figure_copy
@@ -87,13 +88,21 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
     renderer.compile_templates()
     rendering = render_key(sources.site, sources.templates, sources.strings)
     markup.forget_shared()
+    # A full build's other pages too, after the articles: they list the articles
+    # (loaded) or show none, and the workers render them beside the last articles
+    # rather than this process after all of them.
+    others = [job for job in site_pages(sources.site, sources.articles)
+              if job.slug is None] if keys is not None and pages is not None else []
+    listings = listings_key(sources) if others else ""
 
-    def parse_article(article: Article) -> Parsed:
-        return parse_one(article, [code for code, source in article.sources.items()
-                                   if new(source)], sources, cache, renderer, rendering,
-                         keys)
+    def parse_item(item: Article | PageJob) -> Parsed:
+        if isinstance(item, PageJob):
+            assert keys is not None
+            return render_site_page(item, sources, cache, renderer, keys, listings)
+        return parse_one(item, [code for code, source in item.sources.items()
+                                if new(source)], sources, cache, renderer, rendering, keys)
 
-    for done in parallel.map_unordered(parse_article, todo, count):
+    for done in parallel.map_unordered(parse_item, [*todo, *others], count):
         for path, language in done.changed:
             problems.add(path, None, CHANGED, language=language)
         memo.take(done.kept)
@@ -162,6 +171,22 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     done.kept = memo.kept_since(first)
     done.texts = markup.take_recorded()
     done.problems = list(found)
+    return done
+
+
+def render_site_page(job: PageJob, sources: Sources, cache: Cache, renderer: Renderer,
+                     keys: PageKeys, listings: str) -> Parsed:
+    """In a worker: a page that is no article's (an index, a feed, the root page…)
+    rendered and stored, its entry in Parsed.pages with the key the plan gives it
+    (plan.site_page_key), unless rendering it found a problem (then the render stage
+    renders it again, to report it)."""
+    done = Parsed()
+    found = renderer.collect_problems()
+    page = renderer.render(job)
+    if not found:
+        done.pages[page.path] = entry_of(page, site_page_key(job, sources, keys, listings),
+                                         sources.dictionary, cache.store, sources.site.search)
+    done.texts = markup.take_recorded()
     return done
 
 
