@@ -44,7 +44,7 @@ from .pages import Page, PageJob, site_pages
 from .plan import listings_key, site_page_key
 from .problems import Problem, Problems
 from .search import given_digest
-from .translate.view import figure_copy
+from .translate.view import Parts, figure_copy
 
 if TYPE_CHECKING:
     from .pages import Body
@@ -63,17 +63,23 @@ class Parsed:
     # dictionary texts made into HTML here (load/markup.py: the view shows them all)
     texts: dict[tuple[str, str | None], str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # The translator's view's table of the article's sections (translate/view.py), by
+    # slug: made here, beside the article, rather than by the view after every article.
+    sections: dict[str, str] = field(default_factory=dict)
 
 
 def parse_spread(sources: Sources, articles: list[Article], cache: Cache, problems: Problems,
                  make_renderer: Callable[[], Renderer],
                  parsed: dict[str, list] | None = None, keys: PageKeys | None = None,
-                 pages: dict[str, Entry] | None = None) -> None:
+                 pages: dict[str, Entry] | None = None,
+                 view: dict[str, str] | None = None) -> None:
     """Parse the sources of `articles` the memo has no outline of (nor `parsed` tokens
     of) over the cores, with their bodies, when there are enough of them; else leave
     them to the check stage. With `keys` (a full build), each body is put in its page
     there and then, stored, and the page's entry added to `pages` (the render stage
-    takes it, by its key: plan.plan_pages); else the bodies are stored on their own."""
+    takes it, by its key: plan.plan_pages); else the bodies are stored on their own.
+    With `view`, each article's table of sections for the translator's view is made
+    too, and added to it by slug (translate.view.translator_view takes them)."""
     memo = cache.memo
 
     def new(source) -> bool:
@@ -99,8 +105,13 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
         if isinstance(item, PageJob):
             assert keys is not None
             return render_site_page(item, sources, cache, renderer, keys, listings)
-        return parse_one(item, [code for code, source in item.sources.items()
+        done = parse_one(item, [code for code, source in item.sources.items()
                                 if new(source)], sources, cache, renderer, rendering, keys)
+        if view is not None and not done.changed:
+            sections = view_sections(item, sources, renderer)
+            if sections is not None:
+                done.sections[item.slug] = sections
+        return done
 
     for done in parallel.map_unordered(parse_item, [*todo, *others], count):
         for path, language in done.changed:
@@ -110,6 +121,8 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
         problems.extend(done.problems)
         if pages is not None:
             pages.update(done.pages)
+        if view is not None:
+            view.update(done.sections)
 
 
 def parse_one(article: Article, languages: list[str], sources: Sources, cache: Cache,
@@ -172,6 +185,19 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     done.texts = markup.take_recorded()
     done.problems = list(found)
     return done
+
+
+def view_sections(article: Article, sources: Sources, renderer: Renderer) -> str | None:
+    """In a worker, once the article is parsed (its sections are in the memo here): the
+    translator's view's table of its sections; None if the template failed (the view
+    then makes it again, and reports why, once)."""
+    kept, renderer.problems = renderer.problems, Problems(sources.site.root)
+    try:
+        html = Parts(renderer, sources.site).sections(article.slug,
+                                                      sources.sections.table(article.slug))
+        return None if renderer.problems else html
+    finally:
+        renderer.problems = kept
 
 
 def render_site_page(job: PageJob, sources: Sources, cache: Cache, renderer: Renderer,

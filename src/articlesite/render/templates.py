@@ -182,10 +182,15 @@ def compile_pages(env: Environment) -> None:
 
 
 def compile_ahead(folder: Path, texts: dict[str, str], compiled: Path | None) -> None:
-    """Compile the templates of the pages before a renderer is made: a cold build does it
-    while its workers read the articles (build.load), and the renderer made after finds
-    them in the environment (which the process keeps: environment)."""
-    compile_pages(environment(folder, texts, compiled))
+    """Compile the templates of the pages before a renderer is made, and the macros of
+    the translator's view's pieces (a cold build's workers make its tables of sections:
+    parse.view_sections): a cold build does it while its workers read the articles
+    (build.load), and the renderer made after finds them in the environment (which the
+    process keeps: environment)."""
+    env = environment(folder, texts, compiled)
+    compile_pages(env)
+    with contextlib.suppress(TemplateError):
+        env.get_template("translation-rows.html").module  # noqa: B018 - the macros
 
 
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
