@@ -189,7 +189,7 @@ def compile_ahead(folder: Path, texts: dict[str, str], compiled: Path | None) ->
     process keeps: environment)."""
     env = environment(folder, texts, compiled)
     compile_pages(env)
-    with contextlib.suppress(TemplateError):
+    with contextlib.suppress(*TEMPLATE_MISTAKES):   # (reported where the view uses it)
         env.get_template("translation-rows.html").module  # noqa: B018 - the macros
 
 
