@@ -41,9 +41,9 @@ def test_the_workers_texts_reach_the_view(tmp_path: Path, monkeypatch: pytest.Mo
     # The sources parsed over the cores, the view rendered here (as in a large build,
     # whose render stage has few pages left: build.render_pages)
     spread_work = parallel.map_unordered
-    monkeypatch.setattr(parallel, "map_unordered", lambda function, items, count: (
+    monkeypatch.setattr(parallel, "map_unordered", lambda function, items, count, *more: (
         map(function, items) if getattr(function, "__name__", "") == "render_group"
-        else spread_work(function, items, count)))
+        else spread_work(function, items, count, *more)))
     spread = two_articles(fixture_site("sources", tmp_path / "spread" / "project"))
     build(spread, clean=True)
     made_spread = set(made)

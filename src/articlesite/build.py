@@ -170,6 +170,9 @@ class Loaded:
     # The article pages the parse stage rendered (a full build), by path: the render
     # stage takes each whose key is the one it plans (plan.plan_pages).
     fresh: dict[str, Entry] = field(default_factory=dict)
+    # The translator's view's table of each article's sections, by slug, made beside the
+    # article pages in a cold build (parse.view_sections); the view makes the others.
+    sections: dict[str, str] = field(default_factory=dict)
     # The last good build's record (unchanged.py) the delta is from, when the command
     # line's build is on top of that build (plan.delta_since), and the article sources
     # read again: the pages of their old versions, by path (their memo's results go).
@@ -339,7 +342,8 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
         if base and changed and base.sources else None
     if sources is None:
         base, parsed = None, {}
-        sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts)
+        sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts,
+                               meanwhile=compile_ahead(run) if not run.cache.pages else None)
     keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
         if base is not None and base.site_key == keys.site else None
@@ -357,6 +361,17 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
                           replaced=replaced)
         parsed.clear()
     return Loaded(sources, keys, base, delta, parsed)
+
+
+def compile_ahead(run: Run) -> Callable[[dict[str, str]], None]:
+    """What a build that renders every page (its cache holds none) does in this process
+    while the workers read the articles: the page templates compiled (Jinja and
+    markdown-it imported), not after them, while the other core would wait."""
+    def compile_templates(templates: dict[str, str]) -> None:
+        from .render.templates import compile_ahead as compile_pages
+
+        compile_pages(run.root / "templates", templates, run.cache.compiled_templates())
+    return compile_templates
 
 
 def as_recorded(run: Run, record: dict) -> bool:
@@ -383,7 +398,8 @@ def parse(run: Run, loaded: Loaded, renderers: Renderers) -> None:
     full = loaded.base is None and delta is None
     parse_spread(sources, sources.articles if delta is None else delta.articles, run.cache,
                  run.problems, renderers.make, loaded.parsed,
-                 loaded.keys if full else None, loaded.fresh if full else None)
+                 loaded.keys if full else None, loaded.fresh if full else None,
+                 loaded.sections if full and not run.cache.pages else None)
 
 
 def check(run: Run, loaded: Loaded, renderers: Renderers
@@ -519,7 +535,7 @@ def render_the_view(run: Run, loaded: Loaded, plan: Plan, rendered: Rendered,
         view = Rendered({}, {})   # the copies not read (the memo's file of them stays)
     else:
         view, found = render_view(sources, view_plan, renderers.make(), cache,
-                                  plan.rendering)
+                                  plan.rendering, loaded.sections)
         run.problems.extend(found)
         for key, stored in view.copies.items():
             cache.keep_copy(key, stored)
@@ -794,7 +810,8 @@ def render_pages(plan: Plan, stale: list[PageJob], make_renderer: Callable[[], R
 
 
 def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
-                rendering: str) -> tuple[Rendered, list[Problem]]:
+                rendering: str, sections: dict[str, str] | None = None
+                ) -> tuple[Rendered, list[Problem]]:
     """Render the translator's view into the store if it is stale, streamed, with the
     problems found. The copies of the figures the memo holds are kept for the next build
     in any case, and read from the store only when the view is rendered (`rendering`:
@@ -814,7 +831,8 @@ def render_view(sources: Sources, plan: Plan, renderer: Renderer, cache: Cache,
         rendered.copies[copy_key(rendering, sources.figures[figure_id].digest)] = \
             cache.store_copy(copies[figure_id])
     job, digest = plan.stale[0], texts_digest((), sources.dictionary)
-    for path, chunks in translator_view(renderer, sources, plan.links, copies).items():
+    for path, chunks in translator_view(renderer, sources, plan.links, copies,
+                                        sections).items():
         # (A data file stored with the same bytes stays the same file: not written again.)
         stored = cache.store.put_chunks(chunks) if path == VIEW else \
             cache.store.put("".join(chunks))

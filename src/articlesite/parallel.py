@@ -55,19 +55,24 @@ def in_process(count: int, items: int) -> bool:
 
 
 def map_unordered(function: Callable[[Any], Any], items: Sequence[Any],
-                  count: int) -> Iterator[Any]:
+                  count: int, meanwhile: Callable[[], None] | None = None) -> Iterator[Any]:
     """Yield `function(item)` for every item, in the order they complete. With `count` >=
     PARALLEL_FROM units of work and more than one core, a pool of one worker per core
     does them (where the platform can fork); the workers share the caller's loaded data
-    instead of copying it. An error in a worker is raised here."""
+    instead of copying it. An error in a worker is raised here. `meanwhile()`, if given,
+    is the caller's own work, done in this process once the workers have theirs (before
+    the items, when they are done here): what it loads, the workers do not inherit."""
     if in_process(count, len(items)):
+        if meanwhile is not None:
+            meanwhile()
         yield from map(function, items)
     else:
-        yield from _over_pool(function, items, min(cores(), len(items)))
+        yield from _over_pool(function, items, min(cores(), len(items)), meanwhile)
 
 
 def _over_pool(function: Callable[[Any], Any], items: Sequence[Any],
-               processes: int) -> Iterator[Any]:
+               processes: int, meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[Any]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
@@ -78,8 +83,11 @@ def _over_pool(function: Callable[[Any], Any], items: Sequence[Any],
     pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
                                initializer=_watch_parent, initargs=(os.getpid(),))
     try:
-        for future in as_completed([pool.submit(_do_run, number, start, end)
-                                    for start, end in runs(len(items), processes)]):
+        futures = [pool.submit(_do_run, number, start, end)
+                   for start, end in runs(len(items), processes)]
+        if meanwhile is not None:
+            meanwhile()
+        for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool as error:  # a worker was killed before it answered
         raise RuntimeError("a build worker stopped before it finished its work (killed, "

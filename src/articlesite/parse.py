@@ -40,10 +40,11 @@ from .load.sourcefiles import CHANGED, SourceChanged
 from .load.sources import Sources
 from .load.texts import Dictionary
 from .memo import LINKS, OUTLINE, SECTIONS, SPEC
-from .pages import Page, PageJob
+from .pages import Page, PageJob, site_pages
+from .plan import listings_key, site_page_key
 from .problems import Problem, Problems
 from .search import given_digest
-from .translate.view import figure_copy
+from .translate.view import Parts, figure_copy
 
 if TYPE_CHECKING:
     from .pages import Body
@@ -62,17 +63,23 @@ class Parsed:
     # dictionary texts made into HTML here (load/markup.py: the view shows them all)
     texts: dict[tuple[str, str | None], str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # The translator's view's table of the article's sections (translate/view.py), by
+    # slug: made here, beside the article, rather than by the view after every article.
+    sections: dict[str, str] = field(default_factory=dict)
 
 
 def parse_spread(sources: Sources, articles: list[Article], cache: Cache, problems: Problems,
                  make_renderer: Callable[[], Renderer],
                  parsed: dict[str, list] | None = None, keys: PageKeys | None = None,
-                 pages: dict[str, Entry] | None = None) -> None:
+                 pages: dict[str, Entry] | None = None,
+                 view: dict[str, str] | None = None) -> None:
     """Parse the sources of `articles` the memo has no outline of (nor `parsed` tokens
     of) over the cores, with their bodies, when there are enough of them; else leave
     them to the check stage. With `keys` (a full build), each body is put in its page
     there and then, stored, and the page's entry added to `pages` (the render stage
-    takes it, by its key: plan.plan_pages); else the bodies are stored on their own."""
+    takes it, by its key: plan.plan_pages); else the bodies are stored on their own.
+    With `view`, each article's table of sections for the translator's view is made
+    too, and added to it by slug (translate.view.translator_view takes them)."""
     memo = cache.memo
 
     def new(source) -> bool:
@@ -87,13 +94,26 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
     renderer.compile_templates()
     rendering = render_key(sources.site, sources.templates, sources.strings)
     markup.forget_shared()
+    # A full build's other pages too, after the articles: they list the articles
+    # (loaded) or show none, and the workers render them beside the last articles
+    # rather than this process after all of them.
+    others = [job for job in site_pages(sources.site, sources.articles)
+              if job.slug is None] if keys is not None and pages is not None else []
+    listings = listings_key(sources) if others else ""
 
-    def parse_article(article: Article) -> Parsed:
-        return parse_one(article, [code for code, source in article.sources.items()
-                                   if new(source)], sources, cache, renderer, rendering,
-                         keys)
+    def parse_item(item: Article | PageJob) -> Parsed:
+        if isinstance(item, PageJob):
+            assert keys is not None
+            return render_site_page(item, sources, cache, renderer, keys, listings)
+        done = parse_one(item, [code for code, source in item.sources.items()
+                                if new(source)], sources, cache, renderer, rendering, keys)
+        if view is not None and not done.changed:
+            sections = view_sections(item, sources, renderer)
+            if sections is not None:
+                done.sections[item.slug] = sections
+        return done
 
-    for done in parallel.map_unordered(parse_article, todo, count):
+    for done in parallel.map_unordered(parse_item, [*todo, *others], count):
         for path, language in done.changed:
             problems.add(path, None, CHANGED, language=language)
         memo.take(done.kept)
@@ -101,6 +121,8 @@ def parse_spread(sources: Sources, articles: list[Article], cache: Cache, proble
         problems.extend(done.problems)
         if pages is not None:
             pages.update(done.pages)
+        if view is not None:
+            view.update(done.sections)
 
 
 def parse_one(article: Article, languages: list[str], sources: Sources, cache: Cache,
@@ -162,6 +184,35 @@ def parse_one(article: Article, languages: list[str], sources: Sources, cache: C
     done.kept = memo.kept_since(first)
     done.texts = markup.take_recorded()
     done.problems = list(found)
+    return done
+
+
+def view_sections(article: Article, sources: Sources, renderer: Renderer) -> str | None:
+    """In a worker, once the article is parsed (its sections are in the memo here): the
+    translator's view's table of its sections; None if the template failed (the view
+    then makes it again, and reports why, once)."""
+    kept, renderer.problems = renderer.problems, Problems(sources.site.root)
+    try:
+        html = Parts(renderer, sources.site).sections(article.slug,
+                                                      sources.sections.table(article.slug))
+        return None if renderer.problems else html
+    finally:
+        renderer.problems = kept
+
+
+def render_site_page(job: PageJob, sources: Sources, cache: Cache, renderer: Renderer,
+                     keys: PageKeys, listings: str) -> Parsed:
+    """In a worker: a page that is no article's (an index, a feed, the root page…)
+    rendered and stored, its entry in Parsed.pages with the key the plan gives it
+    (plan.site_page_key), unless rendering it found a problem (then the render stage
+    renders it again, to report it)."""
+    done = Parsed()
+    found = renderer.collect_problems()
+    page = renderer.render(job)
+    if not found:
+        done.pages[page.path] = entry_of(page, site_page_key(job, sources, keys, listings),
+                                         sources.dictionary, cache.store, sources.site.search)
+    done.texts = markup.take_recorded()
     return done
 
 

@@ -171,22 +171,14 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
     """Add these pages to the plan: each one's cache key, and whether the cache holds
     it."""
     articles = {article.slug: article for article in sources.articles}
-    listings = None
+    listings: str | None = None
     files = assets.Files(sources.site.root)
     languages = {article.slug: " ".join(article.sources) for article in sources.articles}
     for job in jobs:
-        if job.template in ("404.html", "robots.txt"):   # they show no article
-            key = index_key(plan.page_keys.page(job.template), job.template, job.language, "")
-        elif job.slug is None:
-            listings = listings or listings_digest(
-                [(a.slug, [(code, source.meta.uncounted_digest)
-                           for code, source in a.sources.items()]) for a in sources.articles])
-            # An index also shows the length of the version it shows of each article.
-            lengths = "" if job.template != "index.html" else listings_digest([
-                (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
-                for shown in [a.sources[a.shown_in(job.language)]]])
-            key = index_key(plan.page_keys.page(job.template), job.template, job.language,
-                            listings + lengths)
+        if job.slug is None:
+            if listings is None and job.template not in SHOWING_NO_ARTICLE:
+                listings = listings_key(sources)
+            key = site_page_key(job, sources, plan.page_keys, listings or "")
         else:
             article = articles[job.slug]
             source, notices = article.sources[job.language], \
@@ -215,6 +207,31 @@ def plan_pages(sources: Sources, cache: Cache, jobs: list[PageJob], plan: Plan) 
                 plan.reusable[job] = body
         else:
             plan.cached[job.path] = entry
+
+
+# The pages that are no article's and show none.
+SHOWING_NO_ARTICLE = ("404.html", "robots.txt")
+
+
+def listings_key(sources: Sources) -> str:
+    """What every page listing the articles shows of them (without their lengths)."""
+    return listings_digest([(a.slug, [(code, source.meta.uncounted_digest)
+                                      for code, source in a.sources.items()])
+                            for a in sources.articles])
+
+
+def site_page_key(job: PageJob, sources: Sources, page_keys: PageKeys, listings: str) -> str:
+    """The key of a page that is no article's (the root page, an index, a feed, the
+    sitemap, 404.html, robots.txt); `listings` is listings_key's (unused by a page
+    SHOWING_NO_ARTICLE)."""
+    if job.template in SHOWING_NO_ARTICLE:
+        return index_key(page_keys.page(job.template), job.template, job.language, "")
+    # An index also shows the length of the version it shows of each article.
+    lengths = "" if job.template != "index.html" else listings_digest([
+        (a.slug, shown.meta.words, shown.meta.minutes) for a in sources.articles
+        for shown in [a.sources[a.shown_in(job.language)]]])
+    return index_key(page_keys.page(job.template), job.template, job.language,
+                     listings + lengths)
 
 
 def plan_view(sources: Sources, pages: dict[str, Entry], cache: Cache,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,14 +140,18 @@ def drop_drafts(articles: list[Article]) -> list[Article]:
     return kept
 
 
-def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> list[Article]:
+def load_articles(site: Site, problems: Problems, memo: Memo | None = None,
+                  meanwhile: Callable[[], None] | None = None) -> list[Article]:
     """Every article folder under content/; `memo` spares parsing files seen before. A
     build that remembers nothing (the first, or --clean) reads, parses and counts the
-    words of every source: over the cores when there are many (parallel.py)."""
+    words of every source: over the cores when there are many (parallel.py), while this
+    process does `meanwhile()` (done first otherwise)."""
     memo = memo or Memo()
     folders = article_folders(site.root / "content", problems, reserved_slugs(site.codes))
     count = 0 if memo.known else len(folders) * len(site.codes)
     if parallel.in_process(count, len(folders)):
+        if meanwhile is not None:
+            meanwhile()
         loaded = (load_article(site, folder, problems, memo) for folder in folders)
         return [article for article in loaded if article is not None]
 
@@ -157,7 +162,8 @@ def load_articles(site: Site, problems: Problems, memo: Memo | None = None) -> l
         return folder.name, article, list(found), memo.kept_since(first)
 
     done = {}
-    for name, article, found, kept in parallel.map_unordered(load, folders, count):
+    for name, article, found, kept in parallel.map_unordered(load, folders, count,
+                                                             meanwhile):
         memo.take(kept)
         done[name] = article, found
     articles = []

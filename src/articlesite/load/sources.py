@@ -5,6 +5,7 @@ first needed) and the translations' confirmation record."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,11 +43,13 @@ class Sources:
 
 
 def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
-                 drafts: bool = False) -> Sources:
+                 drafts: bool = False,
+                 meanwhile: Callable[[Templates], None] | None = None) -> Sources:
     """Load every source. Problems are collected; BuildError is raised here only when
     something the later stages cannot do without is unusable, so that rendering can
     still find and report the rest. `memo` spares parsing files already parsed by an
-    earlier build. Draft sources are left out unless `drafts`."""
+    earlier build. Draft sources are left out unless `drafts`. `meanwhile(templates)`
+    is done while the articles are read over the cores (load_articles)."""
     memo = memo or Memo()
     check_symlinks(root, problems)
     site = load_site(root, problems)
@@ -58,7 +61,8 @@ def load_sources(root: Path, problems: Problems, memo: Memo | None = None,
     strings = load_strings(root, site.codes, problems, **fallback)
     templates = load_templates(root, problems)
     figures = scan_figures(root, problems, memo.trusted)
-    articles = load_articles(site, problems, memo)
+    articles = load_articles(site, problems, memo, None if meanwhile is None else
+                             functools.partial(meanwhile, templates))
     if not drafts:
         articles = drop_drafts(articles)
     if dictionary is None or strings is None:

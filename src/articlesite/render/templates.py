@@ -172,6 +172,27 @@ def environment(folder: Path, texts: dict[str, str],
     return env
 
 
+def compile_pages(env: Environment) -> None:
+    """Compile the templates of the pages (and the figure macro) in `env`, if they are
+    not yet. An error is left for rendering to report, with the page it broke."""
+    with contextlib.suppress(TemplateError):
+        for name in ("base.html", "root.html", "index.html", "article.html", "feed.xml"):
+            env.get_template(name)
+        env.get_template("figure.html").module  # noqa: B018 - defines the macro
+
+
+def compile_ahead(folder: Path, texts: dict[str, str], compiled: Path | None) -> None:
+    """Compile the templates of the pages before a renderer is made, and the macros of
+    the translator's view's pieces (a cold build's workers make its tables of sections:
+    parse.view_sections): a cold build does it while its workers read the articles
+    (build.load), and the renderer made after finds them in the environment (which the
+    process keeps: environment)."""
+    env = environment(folder, texts, compiled)
+    compile_pages(env)
+    with contextlib.suppress(*TEMPLATE_MISTAKES):   # (reported where the view uses it)
+        env.get_template("translation-rows.html").module  # noqa: B018 - the macros
+
+
 def renderer_for(sources: Sources, problems: Problems, keep: int = 16,
                  library: FigureLibrary | None = None, drawn: DrawnFigures | None = None,
                  store: FileStore | None = None, parsed: dict[str, list] | None = None,
@@ -256,10 +277,7 @@ class Renderer:
     def compile_templates(self) -> None:
         """Compile the templates now, e.g. once before forking workers rather than once in
         each. An error is left for rendering to report, with the page it broke."""
-        with contextlib.suppress(TemplateError):
-            for name in ("base.html", "root.html", "index.html", "article.html", "feed.xml"):
-                self.env.get_template(name)
-            self.env.get_template("figure.html").module  # noqa: B018 - defines the macro
+        compile_pages(self.env)
 
     # Texts ----------------------------------------------------------------------------
     def texts(self, language: str, read: set) -> Callable[[str], Markup]:

@@ -124,12 +124,14 @@ def figure_links(articles: list[Article], placed: dict[str, Iterable[str]]) -> L
 
 
 def translator_view(renderer: Renderer, sources: Sources, links: Links,
-                    copies: dict[str, Copy]) -> dict[str, Iterable[str]]:
+                    copies: dict[str, Copy], sections: dict[str, str] | None = None
+                    ) -> dict[str, Iterable[str]]:
     """The view's files by path: the page, in pieces (written out as it is rendered), an
     index of the articles and figures and of every key; beside it under FOLDER, each
     group's file (an article's sections and the figures it shows, a figure no article
     shows, the keys no figure shows) and the rows of the keys, KEYS_PER_FILE a file, in
-    the dictionary's order. `copies` are view_copies' for every figure."""
+    the dictionary's order. `copies` are view_copies' for every figure; `sections`, the
+    tables of the articles' sections made already (Parts.sections), by slug."""
     site, texts = sources.site, sources.dictionary.texts
     table = {key: Row(key) for key in texts}
     phrased: set[str] = set()   # shown on a figure's canvas, broken between phrases there
@@ -150,9 +152,11 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
         [key, parts.row(table[key])] for key in keys[start:start + KEYS_PER_FILE]]})
         for number, start in enumerate(range(0, len(keys), KEYS_PER_FILE))}
     groups = view_groups(sources, links, copies, table)
+    made = sections or {}
     for group in groups:
         found[f"{FOLDER}/{group.name}.js"] = parts.data(group.name, {
-            "sections": parts.sections(group.slug, sources.sections.table(group.slug))
+            "sections": made.get(group.slug) if group.slug in made else
+            parts.sections(group.slug, sources.sections.table(group.slug))
             if group.slug else None,
             "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
             "keys": group.keys})
