@@ -261,3 +261,23 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         assert width > 60
         context.close()
 
+
+def test_a_save_reaches_serve_while_the_test_only_reads_the_file(chromium, project):
+    """The page's requests to serve wait for nothing in the test: Save pressed in the page
+    after the test's last call into Playwright (which a click under load may look like)
+    writes the dictionary while the test only reads the file."""
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context, page, troubles = open_page(chromium, served)
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        edit_the_label(page, figure, "A note saved")
+        settled(page)
+        page.evaluate("() => setTimeout(() => document.querySelector("
+                      "'#figure-steps .fe-bar [data-action=save]').click(), 200)")
+        assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
+                    ["note"]["en"] == "A note saved"), (said(figure), served.output()[-3000:])
+        context.close()
+        assert not troubles
