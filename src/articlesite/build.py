@@ -92,7 +92,7 @@ from .unchanged import (
     summary_line,
     trusted_digests,
 )
-from .write import Written, check_out, place_bundle, place_pages, write_site
+from .write import RETIRED, Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
     from .render.templates import DrawnFigures, Renderer
@@ -661,8 +661,11 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
                            if assets.is_published_file(path)}
     if rendered.in_place and same_files:
         place_view(run.out, view.pages, site, cache, run.written)
+        # (serve's builds, which tell open pages what they wrote, keep the files they
+        # take out of the bundle a while: open pages may still ask for them)
         place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
-                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
+                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store,
+                     cache.folder / RETIRED if run.written is not None else None)
         return True
     write_site(site, cache.store, run.out)
     if run.written is not None:
