@@ -659,15 +659,16 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     cache = run.cache
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
+    # serve's builds (which tell open pages what they wrote) keep the files they take out
+    # of the search bundle a while, outside site/: open pages may still ask for them
+    retired = cache.folder / RETIRED if run.written is not None else None
     if rendered.in_place and same_files:
         place_view(run.out, view.pages, site, cache, run.written)
-        # (serve's builds, which tell open pages what they wrote, keep the files they
-        # take out of the bundle a while: open pages may still ask for them)
         place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
                                if path.startswith(f"{BUNDLE}/")}, bundle, cache.store,
-                     cache.folder / RETIRED if run.written is not None else None)
+                     retired)
         return True
-    write_site(site, cache.store, run.out)
+    write_site(site, cache.store, run.out, retired)
     if run.written is not None:
         run.written(None)
     return False

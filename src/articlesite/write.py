@@ -162,7 +162,8 @@ def _refuse(out: Path, default: bool, why: str) -> NoReturn:
                               "folder, or one a build wrote")])
 
 
-def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
+def write_site(pages: dict[str, Entry], store: Store, out: Path,
+               retired: Path | None = None) -> None:
     """Make `out` hold exactly these pages, each the very file in the store (a hard
     link). When few of its files differ (IN_PLACE), those alone are replaced, each in one
     atomic rename, in an order that never lets a page name a file not yet there
@@ -175,7 +176,8 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
     if found is not None:
         wrong, extra = found
         if len(wrong) + len(extra) <= max(IN_PLACE, len(pages) // 10):
-            update_in_place(out, {path: pages[path] for path in wrong}, extra, store)
+            update_in_place(out, {path: pages[path] for path in wrong}, extra, store,
+                            retired)
             return
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
@@ -261,21 +263,33 @@ def in_place_order(path: str) -> tuple[int, str]:
 
 
 def update_in_place(out: Path, changed: dict[str, Entry], extra: list[str],
-                    store: Store) -> None:
+                    store: Store, retired: Path | None = None) -> None:
     """Replace the `changed` pages in `out` (in in_place_order), then delete the `extra`
-    files and folders (a folder only once none of its files is a page)."""
+    files and folders (a folder only once none of its files is a page); the search
+    bundle's files among them into `retired`, if given (retire)."""
     for path in sorted(changed, key=in_place_order):
         relative = PurePosixPath(path)
         if relative.is_absolute() or ".." in relative.parts:
             raise ValueError(f"page path escapes the site folder: {path}")
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         place_pages(out, {path: changed[path]}, store, None)
+    if retired is not None:
+        retire(out, sorted(file for name in extra if name.startswith(f"{BUNDLE}/")
+                           for file in _files(out, name)), retired)
     for name in sorted(extra, key=lambda name: (name.endswith("/"), name)):
         if name.endswith("/"):
             shutil.rmtree(out / name, ignore_errors=True)
         else:
             with contextlib.suppress(FileNotFoundError):
                 (out / name).unlink()
+
+
+def _files(out: Path, name: str) -> list[str]:
+    """The file `name` in `out`, or the files under the folder `name` ("…/")."""
+    if not name.endswith("/"):
+        return [name]
+    return [path.relative_to(out).as_posix() for path in (out / name).rglob("*")
+            if path.is_file()]
 
 
 def remove_leftovers(out: Path) -> None:
