@@ -148,3 +148,27 @@ def test_two_quick_saves_both_reach_the_served_page_and_the_index(root: Path):
         assert "採集" in server.get(f"/{JA_PAGE}")[2]
         assert server.stop() == 0
         assert "Traceback" not in server.output()
+
+
+def test_the_index_files_a_rebuild_took_away_are_still_answered(root: Path):
+    """A page that read the search bundle's entry file just before a rebuild put the new
+    one in place then asks for the files the old one names (its metadata, index chunks,
+    fragments): serve still answers them, though site/ holds the new index alone."""
+    site = root / "site"
+    with Server(root, "--port", "0") as server:
+        events = server.events()
+        if events.last["version"].endswith("-0"):   # serve's first build under way
+            events.until(lambda outcome: not outcome["version"].endswith("-0"))
+        events.close()
+        before = {path.relative_to(site).as_posix(): path.read_bytes()
+                  for path in (site / "pagefind").rglob("*") if path.is_file()}
+        built = server.output().count(f"{JA} changed")
+        edit(root, JA, "## 収集 {#collect}", "## 採集 {#collect}")
+        assert poll(lambda: server.output().count(f"{JA} changed") > built), server.output()
+        assert "採集" in indexed(site, JA_PAGE)
+        gone = sorted(path for path in before if not (site / path).exists())
+        assert gone
+        for path in gone:
+            status, _, body = server.get(f"/{path}")
+            assert (status, body) == (200, before[path].decode(errors="replace")), path
+        assert server.stop() == 0

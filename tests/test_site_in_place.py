@@ -10,6 +10,7 @@ from pathlib import Path
 from conftest import assert_same_as_clean_build, built_sources, edit, run_build
 
 from articlesite import write
+from articlesite.cache import Store
 
 
 def inodes(site: Path) -> dict[str, int]:
@@ -44,3 +45,22 @@ def test_many_changes_swap_a_fresh_folder_in(tmp_path, monkeypatch):
     assert run_build(root).returncode == 0
     assert site.stat().st_ino != folder
     assert_same_as_clean_build(root, tmp_path)
+
+
+def test_the_search_files_serve_takes_out_of_site_in_place_are_kept_aside(tmp_path):
+    """serve's builds (a folder for retired files given) move the search bundle's files
+    that go out of site/ aside, where serve finds them for a page that loaded the old
+    index; the other files that go are deleted."""
+    site, retired = tmp_path / "site", tmp_path / "retired"
+    for name in ("en/old.html", "pagefind/index/ja_a.pf_index",
+                 "pagefind/shard-1/pagefind.ja_b.pf_meta", "pagefind/shard-1/index/ja_c.pf_index"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(name, "utf-8")
+    write.update_in_place(site, {}, ["en/old.html", "pagefind/index/ja_a.pf_index",
+                                     "pagefind/shard-1/"], Store(tmp_path / "store"), retired)
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == [
+        "en", "pagefind", "pagefind/index"]
+    for name in ("pagefind/index/ja_a.pf_index", "pagefind/shard-1/pagefind.ja_b.pf_meta",
+                 "pagefind/shard-1/index/ja_c.pf_index"):
+        assert write.retired_file(retired, name).read_text("utf-8") == name
+    assert write.retired_file(retired, "en/old.html") is None

@@ -92,7 +92,7 @@ from .unchanged import (
     summary_line,
     trusted_digests,
 )
-from .write import Written, check_out, place_bundle, place_pages, write_site
+from .write import RETIRED, Written, check_out, place_bundle, place_pages, write_site
 
 if TYPE_CHECKING:
     from .render.templates import DrawnFigures, Renderer
@@ -675,12 +675,16 @@ def write(run: Run, site: dict[str, Entry], files: dict[str, Entry],
     cache = run.cache
     same_files = files == {path: entry for path, entry in cache.pages.items()
                            if assets.is_published_file(path)}
+    # serve's builds (which tell open pages what they wrote) keep the files they take out
+    # of the search bundle a while, outside site/: open pages may still ask for them
+    retired = cache.folder / RETIRED if run.written is not None else None
     if rendered.in_place and same_files:
         place_view(run.out, view.pages, site, cache, run.written)
         place_bundle(run.out, {path: entry for path, entry in cache.pages.items()
-                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store)
+                               if path.startswith(f"{BUNDLE}/")}, bundle, cache.store,
+                     retired)
         return True
-    write_site(site, cache.store, run.out)
+    write_site(site, cache.store, run.out, retired)
     if run.written is not None:
         run.written(None)
     return False

@@ -9,6 +9,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
@@ -32,10 +33,11 @@ Written = Callable[[list[str] | None], None]
 
 
 def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
-                 store: Store) -> None:
+                 store: Store, retired: Path | None = None) -> None:
     """Put a new search bundle in place of the old in `out`: its new files first, then the
     entry files that name them (one a shard), then the manifest that names the shards,
-    then the old files go, and the shard folders left empty (pages need no reload)."""
+    then the old files go (into `retired`, if given: see retire), and the shard folders
+    left empty."""
     changed = {path: entry for path, entry in new.items() if old.get(path) != entry}
     last = (lambda path: path.endswith(f"/{ENTRY_NAME}"), lambda path: path == MANIFEST)
     for batch in ({p: e for p, e in changed.items() if not any(is_(p) for is_ in last)},
@@ -44,6 +46,8 @@ def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
             (out / path).parent.mkdir(parents=True, exist_ok=True)
         place_pages(out, batch, store, None)
     gone = old.keys() - new.keys()
+    if retired is not None:
+        retire(out, sorted(gone), retired)
     for path in gone:
         (out / path).unlink(missing_ok=True)
     for folder in sorted({PurePosixPath(path).parent for path in gone}, key=str, reverse=True):
@@ -51,6 +55,47 @@ def place_bundle(out: Path, old: dict[str, Entry], new: dict[str, Entry],
             with contextlib.suppress(OSError):   # (not empty: kept)
                 (out / folder).rmdir()
             folder = folder.parent
+
+
+# serve's builds keep the files they took out of the search bundle for this long, outside
+# site/ (RETIRED in the cache's folder), and serve answers a request for one from there:
+# a page that read the bundle's entry file just before a build put a new one in place
+# (or loaded the index and searches after the build) asks for the files the old one
+# names, its metadata, index chunks and fragments. Given a 404 for the metadata of the
+# main bundle or of a shard, Pagefind's client finds nothing at all ("Pagefind: WASM
+# Error (No pointer)"); for an index chunk, it misses that chunk's pages.
+RETIRED = "retired-bundle"
+RETIRED_FOR = 30 * 60.0   # seconds
+
+
+def retire(out: Path, paths: list[str], retired: Path) -> None:
+    """Move the bundle files `paths` out of `out` into a folder of `retired` named after
+    the time, and delete the folders retired longer than RETIRED_FOR ago. (A file that
+    cannot be moved there is left to the caller to delete.)"""
+    now = time.time_ns()
+    folder = retired / str(now)
+    for path in paths:
+        with contextlib.suppress(OSError):   # gone already, or on another file system
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(out / path, folder / path)
+    with contextlib.suppress(OSError):
+        for older in retired.iterdir():
+            if older.name.isdigit() and now - int(older.name) > RETIRED_FOR * 1e9:
+                shutil.rmtree(older, ignore_errors=True)
+
+
+def retired_file(retired: Path, path: str) -> Path | None:
+    """The newest retired copy of the bundle file `path` (a path in site/ whose parts
+    were checked), if one is kept (retire)."""
+    try:
+        folders = sorted((f for f in retired.iterdir() if f.name.isdigit()),
+                         key=lambda f: int(f.name), reverse=True)
+    except OSError:
+        return None
+    for folder in folders:
+        if (folder / path).is_file():
+            return folder / path
+    return None
 
 
 def place_pages(out: Path, entries: dict[str, Entry], store: Store,
@@ -117,7 +162,8 @@ def _refuse(out: Path, default: bool, why: str) -> NoReturn:
                               "folder, or one a build wrote")])
 
 
-def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
+def write_site(pages: dict[str, Entry], store: Store, out: Path,
+               retired: Path | None = None) -> None:
     """Make `out` hold exactly these pages, each the very file in the store (a hard
     link). When few of its files differ (IN_PLACE), those alone are replaced, each in one
     atomic rename, in an order that never lets a page name a file not yet there
@@ -130,7 +176,8 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path) -> None:
     if found is not None:
         wrong, extra = found
         if len(wrong) + len(extra) <= max(IN_PLACE, len(pages) // 10):
-            update_in_place(out, {path: pages[path] for path in wrong}, extra, store)
+            update_in_place(out, {path: pages[path] for path in wrong}, extra, store,
+                            retired)
             return
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
@@ -216,21 +263,33 @@ def in_place_order(path: str) -> tuple[int, str]:
 
 
 def update_in_place(out: Path, changed: dict[str, Entry], extra: list[str],
-                    store: Store) -> None:
+                    store: Store, retired: Path | None = None) -> None:
     """Replace the `changed` pages in `out` (in in_place_order), then delete the `extra`
-    files and folders (a folder only once none of its files is a page)."""
+    files and folders (a folder only once none of its files is a page); the search
+    bundle's files among them into `retired`, if given (retire)."""
     for path in sorted(changed, key=in_place_order):
         relative = PurePosixPath(path)
         if relative.is_absolute() or ".." in relative.parts:
             raise ValueError(f"page path escapes the site folder: {path}")
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         place_pages(out, {path: changed[path]}, store, None)
+    if retired is not None:
+        retire(out, sorted(file for name in extra if name.startswith(f"{BUNDLE}/")
+                           for file in _files(out, name)), retired)
     for name in sorted(extra, key=lambda name: (name.endswith("/"), name)):
         if name.endswith("/"):
             shutil.rmtree(out / name, ignore_errors=True)
         else:
             with contextlib.suppress(FileNotFoundError):
                 (out / name).unlink()
+
+
+def _files(out: Path, name: str) -> list[str]:
+    """The file `name` in `out`, or the files under the folder `name` ("…/")."""
+    if not name.endswith("/"):
+        return [name]
+    return [path.relative_to(out).as_posix() for path in (out / name).rglob("*")
+            if path.is_file()]
 
 
 def remove_leftovers(out: Path) -> None:

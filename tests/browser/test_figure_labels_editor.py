@@ -221,6 +221,18 @@ def test_the_editor_marks_an_edge_label_and_a_title_their_japanese_text_overflow
         context.close()
 
 
+def edit_the_label(page, figure, text: str) -> None:
+    """Type `text` as the edge label's, in the bar (its edge selected), and see it drawn."""
+    figure.locator(".edge-label").click()     # its edge selected: the label's text
+    area = figure.locator('.fe-texts textarea[data-field="label"]')
+    assert area.input_value() == "A note"
+    area.fill(text)
+    area.blur()
+    # (annotations.js draws the labels from the model on the next animation frame)
+    page.wait_for_function("([sel, text]) => document.querySelector(sel)?.innerText === text",
+                           arg=["#figure-steps .edge-label", text], timeout=DEADLINE_MS)
+
+
 def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
@@ -229,12 +241,7 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         figure = page.locator("#figure-steps")
         figure.get_by_role("button", name="Edit figure").click()
         page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
-        figure.locator(".edge-label").click()     # its edge selected: the label's text
-        area = figure.locator('.fe-texts textarea[data-field="label"]')
-        assert area.input_value() == "A note"
-        area.fill("A longer note")
-        area.blur()
-        assert figure.locator(".edge-label").inner_text() == "A longer note"
+        edit_the_label(page, figure, "A longer note")
         spec = (project / SPEC).read_text(encoding="utf-8")
         settled(page)
         figure.get_by_role("button", name="Save").click()
@@ -253,3 +260,24 @@ def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
         width = float(changed[0][1].split("label_box: [")[1].split(",")[0])
         assert width > 60
         context.close()
+
+
+def test_a_save_reaches_serve_while_the_test_only_reads_the_file(chromium, project):
+    """The page's requests to serve wait for nothing in the test: Save pressed in the page
+    after the test's last call into Playwright (which a click under load may look like)
+    writes the dictionary while the test only reads the file."""
+    (project / SPEC).write_text(LABELLED, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context, page, troubles = open_page(chromium, served)
+        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+        figure = page.locator("#figure-steps")
+        figure.get_by_role("button", name="Edit figure").click()
+        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        edit_the_label(page, figure, "A note saved")
+        settled(page)
+        page.evaluate("() => setTimeout(() => document.querySelector("
+                      "'#figure-steps .fe-bar [data-action=save]').click(), 200)")
+        assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
+                    ["note"]["en"] == "A note saved"), (said(figure), served.output()[-3000:])
+        context.close()
+        assert not troubles

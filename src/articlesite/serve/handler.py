@@ -13,6 +13,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..render.assets import is_published_file
+from ..search_shards import BUNDLE
+from ..write import retired_file
 from .extensions import Extensions
 from .inject import EVENTS, inject, status_page
 from .outcome import BuildState, Outcome
@@ -37,6 +39,7 @@ class Handler(BaseHTTPRequestHandler):
     # reading its event stream, which is written to every 15 s): then it is closed.
     timeout = 120
     site: Path
+    retired: Path | None = None   # the search bundle's files kept a while (write.retire)
     state: BuildState
     extensions: Extensions   # the POST routes and page snippets (extensions.py)
     answered = False   # whether the answer to the request has begun (answer)
@@ -111,8 +114,27 @@ class Handler(BaseHTTPRequestHandler):
             self.send_file(target / "index.html", outcome, head)
         elif kind == "file":
             self.send_file(target, outcome, head)
+        elif (kept := self.retired_file(path)) is not None:
+            self.send_retired(kept, head)
         else:
             self.not_found(outcome, head)
+
+    def retired_file(self, path: str) -> Path | None:
+        """A file of the search bundle that a build took out of site/ a short while ago
+        (write.retire), which a page that loaded the bundle before may still ask for."""
+        parts = [part for part in unquote(path).split("/") if part]
+        if self.retired is None or parts[:1] != [BUNDLE] or any(
+                part in (".", "..") or "\\" in part or "\0" in part for part in parts):
+            return None
+        return retired_file(self.retired, "/".join(parts))
+
+    def send_retired(self, kept: Path, head: bool) -> None:
+        try:
+            body = kept.read_bytes()
+        except OSError:   # deleted meanwhile
+            self.not_found(self.state.outcome, head)
+            return
+        self.respond(HTTPStatus.OK, kept.suffix, body, head)
 
     def not_found(self, outcome: Outcome, head: bool) -> None:
         """The site's own 404.html, with status 404 (a short page while there is none)."""

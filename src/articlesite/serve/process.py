@@ -25,7 +25,9 @@ import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+from ..cache import FOLDER
 from ..problems import Problem
+from ..write import RETIRED
 from .builder import Builder
 from .changes import Changes
 from .extensions import Extensions, serve_extensions
@@ -98,7 +100,8 @@ def http_server(listener: socket.socket, site: Path, state: BuildState,
                 extensions: Extensions) -> ThreadingHTTPServer:
     """The HTTP server on the supervisor's socket `listener`."""
     handler = type("SiteHandler", (Handler,), {"site": site, "state": state,
-                                               "extensions": extensions})
+                                               "extensions": extensions,
+                                               "retired": site.parent / FOLDER / RETIRED})
     server = ThreadingHTTPServer(listener.getsockname()[:2], handler,
                                  bind_and_activate=False)
     server.socket.close()
