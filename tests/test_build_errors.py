@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import edit, failed_build, fixture_site, line_of, run_build, snapshot
 
+import articlesite
+
 ARTICLE = "content/loop"
 SPEC = "figures/steps.yaml"
 TEXTS = "figures/figure-texts.json"
@@ -153,3 +155,17 @@ def test_a_template_mistake_names_the_template_and_line(root: Path, mistake: str
     errors = failed_build(root)
     assert f"templates/index.html:{line}: template error: " in errors
     assert message in errors
+
+
+@pytest.mark.parametrize("clean", [True, False])
+def test_a_mistake_outside_the_figure_macro_names_its_file_and_line(root: Path, clean: bool):
+    """figure.html's top level runs as its macro is defined: a mistake there is the
+    template's, reported as one (a cold build compiles it ahead, beside the workers)."""
+    if not clean:
+        assert run_build(root).returncode == 0
+    path = root / "templates" / "figure.html"
+    theme = Path(articlesite.__file__).parent / "theme" / "figure.html"
+    path.write_text("{% set broken = 1 / 0 %}\n" + theme.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    errors = failed_build(root)
+    assert "templates/figure.html:1: template error: ZeroDivisionError" in errors

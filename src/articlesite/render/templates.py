@@ -174,8 +174,9 @@ def environment(folder: Path, texts: dict[str, str],
 
 def compile_pages(env: Environment) -> None:
     """Compile the templates of the pages (and the figure macro) in `env`, if they are
-    not yet. An error is left for rendering to report, with the page it broke."""
-    with contextlib.suppress(TemplateError):
+    not yet. An error is left for rendering to report, with the page it broke (a
+    mistake in the figure macro's file outside the macro raises as its module is made)."""
+    with contextlib.suppress(*TEMPLATE_MISTAKES):
         for name in ("base.html", "root.html", "index.html", "article.html", "feed.xml"):
             env.get_template(name)
         env.get_template("figure.html").module  # noqa: B018 - defines the macro
