@@ -110,6 +110,17 @@ groups:
 """
 
 
+def editing(chromium, served: Server):
+    """The fixture's article open in a new context, its figure's editor open: the
+    context, the page, the troubles open_page collects, and the figure."""
+    context, page, troubles = open_page(chromium, served)
+    page.goto(f"http://{served.host}:{served.port}/en/loop.html")
+    figure = page.locator("#figure-steps")
+    figure.get_by_role("button", name="Edit figure").click()
+    page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+    return context, page, troubles, figure
+
+
 def style_box(locator) -> list[float]:
     return [float(v.removesuffix("px")) for v in locator.evaluate(
         "el => [el.style.left, el.style.top, el.style.width, el.style.height]")]
@@ -156,11 +167,7 @@ def test_a_dragged_node_takes_its_edge_label_and_its_group_frame_along(chromium,
 def test_a_label_slides_along_its_route_and_a_group_moves_by_its_title(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context, page, troubles = open_page(chromium, served)
-        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
-        figure = page.locator("#figure-steps")
-        figure.get_by_role("button", name="Edit figure").click()
-        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        context, page, troubles, figure = editing(chromium, served)
         label = figure.locator(".edge-label")
         page.wait_for_function("() => document.querySelectorAll('#figure-steps .fe-edges "
                                ".edge').length > 0", timeout=DEADLINE_MS)   # routed
@@ -236,11 +243,7 @@ def edit_the_label(page, figure, text: str) -> None:
 def test_an_edge_labels_text_is_edited_in_the_bar_and_saved(chromium, project):
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context, page, _ = open_page(chromium, served)
-        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
-        figure = page.locator("#figure-steps")
-        figure.get_by_role("button", name="Edit figure").click()
-        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        context, page, _, figure = editing(chromium, served)
         edit_the_label(page, figure, "A longer note")
         spec = (project / SPEC).read_text(encoding="utf-8")
         settled(page)
@@ -268,11 +271,7 @@ def test_a_save_reaches_serve_while_the_test_only_reads_the_file(chromium, proje
     writes the dictionary while the test only reads the file."""
     (project / SPEC).write_text(LABELLED, encoding="utf-8")
     with Server(project, "--port", "0") as served:
-        context, page, troubles = open_page(chromium, served)
-        page.goto(f"http://{served.host}:{served.port}/en/loop.html")
-        figure = page.locator("#figure-steps")
-        figure.get_by_role("button", name="Edit figure").click()
-        page.wait_for_selector("#figure-steps .fe-bar", timeout=DEADLINE_MS)
+        context, page, troubles, figure = editing(chromium, served)
         edit_the_label(page, figure, "A note saved")
         settled(page)
         page.evaluate("() => setTimeout(() => document.querySelector("
