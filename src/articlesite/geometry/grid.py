@@ -348,13 +348,14 @@ class Grid:
 
     def _turns(self) -> tuple:
         """From each heading: the headings a step may take (on, then the two turns), each
-        with its offset, what it costs from each point (infinite: none can be taken; the
-        step costs' own lists, kept up to date), its bend and its row of the bends table.
-        Made once a grid."""
+        with what it costs from each point (infinite: none can be taken; the step costs'
+        own lists, kept up to date), its bend, how far the state moves (a state is
+        point * 4 + heading: the search finds the next one by one addition) and its row
+        of the bends table. Made once a grid."""
         if self._steps is None:
             costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
-            self._steps = tuple(tuple((turn, offset[turn], costs[turn],
-                                       0.0 if turn == d else BEND, turn * 9 + 4)
+            self._steps = tuple(tuple((costs[turn], 0.0 if turn == d else BEND,
+                                       4 * offset[turn] + turn - d, turn * 9 + 4)
                                       for turn in (d, (d + 1) % 4, (d + 3) % 4))
                                 for d in range(4))
         return self._steps
@@ -425,11 +426,11 @@ class Grid:
             if cost > best[state]:
                 continue
             point = state >> 2
-            for turn, ahead, paid, bend, row in moves[state & 3]:
+            for paid, bend, moved, row in moves[state & 3]:
                 new = cost + paid[point] + bend
-                step = point + ahead
-                state2 = step * 4 + turn
+                state2 = state + moved
                 if new < get(state2, _INF):
+                    step, turn = state2 >> 2, state2 & 3
                     i, j = column[step], row_of[step]
                     bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
                     if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
