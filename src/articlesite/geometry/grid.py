@@ -76,6 +76,7 @@ class Grid:
         self._escapes: dict[tuple[Point, int], int | None] = {}
         self._goals: dict[int, tuple] = {}     # _toward's, by goal
         self._steps: tuple | None = None       # _turns'
+        self._states: list[int] | None = None  # _came's
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -360,6 +361,22 @@ class Grid:
                                 for d in range(4))
         return self._steps
 
+    def _came(self) -> list[int]:
+        """For each state (see _search), the state it was reached from: a list, not a
+        dict (the search writes it at each state it reaches), made once a grid and
+        written over by each search: the path back from the goal goes only through
+        states that search itself reached."""
+        if self._states is None:
+            self._states = [0] * (4 * len(self.blocked_h))
+        return self._states
+
+    def _unreached(self) -> list[float]:
+        """What the search has found each state costs (see _search) before it starts:
+        nothing. A list, not a dict: the search looks a state up at each step. It runs
+        4 * nx states past the last one, so that a step off the grid (which costs
+        infinity, and is never taken) may be looked up too, from either end."""
+        return [_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
+
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float = math.inf, window: tuple | None = None,
                 saved: dict | None = None) -> list[int] | None:
@@ -379,38 +396,39 @@ class Grid:
         px, py = self._moves()[2:4]
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
+        came = self._came()
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
         if saved:
-            todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
-                                        saved["beyond"])
-            get = best.get
+            todo, best, first, beyond = (saved["todo"], saved["best"], saved["first"],
+                                         saved["beyond"])
             todo += saved["later"]     # (the entries that cost too much for that window)
             heapq.heapify(todo)
             saved["beyond"] = skipped = []
             saved["later"] = later = []
-            for entry, state, step in beyond:
+            for entry, state in beyond:
+                step = entry[2] >> 2
                 if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
-                    skipped.append((entry, state, step))
-                elif -entry[1] < get(entry[2], _INF):
+                    skipped.append((entry, state))
+                elif -entry[1] < best[entry[2]]:
                     best[entry[2]] = -entry[1]
                     came[entry[2]] = state
                     heapq.heappush(todo, entry)
         else:
             first = start * 4 + heading
-            best = {first: 0.0}
-            came = {}
+            best = self._unreached()
+            best[first] = 0.0
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
                                                + (dy > 0) - (dy < 0)], -0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, came=came, beyond=skipped, later=later)
+                saved.update(todo=todo, best=best, first=first, beyond=skipped, later=later)
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push, get = heapq.heappop, heapq.heappush, best.get
+        pop, push = heapq.heappop, heapq.heappush
         far_x, far_y, side_x, side_y = self._toward(goal)
         moves = self._turns()
         while todo:
@@ -422,20 +440,20 @@ class Grid:
                 return None
             cost = -cost
             if state < 0:                    # the goal, turned into if need be
-                return _path(came, -1 - state)
+                return _path(came, -1 - state, first)
             if cost > best[state]:
                 continue
             point = state >> 2
             for paid, bend, moved, row in moves[state & 3]:
                 new = cost + paid[point] + bend
                 state2 = state + moved
-                if new < get(state2, _INF):
-                    step, turn = state2 >> 2, state2 & 3
+                if new < best[state2]:
+                    step = state2 >> 2
                     i, j = column[step], row_of[step]
                     bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
                     if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
                         if skipped is not None:    # beyond the window: for a larger one
-                            skipped.append(((bound, -new, state2), state, step))
+                            skipped.append(((bound, -new, state2), state))
                         continue
                     best[state2] = new
                     came[state2] = state
@@ -443,7 +461,7 @@ class Grid:
                         push(todo, (bound, -new, state2))
                     elif later is not None:     # (popped, it would end this search)
                         later.append((bound, -new, state2))
-                    if step == goal and turn != back:
+                    if step == goal and (turn := state2 & 3) != back:
                         done = new + (BEND if turn != arrive else 0.0)
                         if done < limit:
                             push(todo, (done, -done, -1 - state2))
@@ -488,9 +506,11 @@ def _bends(dx: float, dy: float, d: int, last: int) -> int:
 _BENDS = [_bend_table(arrive) for arrive in range(4)]
 
 
-def _path(came: dict[int, int], state: int) -> list[int]:
+def _path(came: list[int], state: int, first: int) -> list[int]:
+    """The points of the path from state `first` to `state`, by the states each was
+    reached from."""
     points = [state // 4]
-    while state in came:
+    while state != first:
         state = came[state]
         points.append(state // 4)
     return points[::-1]
