@@ -371,11 +371,12 @@ class Grid:
         return self._states
 
     def _unreached(self) -> list[float]:
-        """What the search has found each state costs (see _search) before it starts:
-        nothing. A list, not a dict: the search looks a state up at each step. It runs
-        4 * nx states past the last one, so that a step off the grid (which costs
-        infinity, and is never taken) may be looked up too, from either end."""
-        return [_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
+        """What the search has found each state costs, negated (see _search), before
+        it starts: nothing. A list, not a dict: the search looks a state up at each
+        step. It runs 4 * nx states past the last one, so that a step off the grid
+        (which costs infinity, and is never taken) may be looked up too, from either
+        end."""
+        return [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float = math.inf, window: tuple | None = None,
@@ -385,7 +386,8 @@ class Grid:
         than `limit` and keeps within `window` (first and last column, first and last
         row), or None. A state is point * 4 + heading; a segment's key in `used` is its
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
-        runs through across the step costs CROSS.
+        runs through across the step costs CROSS. Costs are kept negated, as the queue
+        orders its entries (bound, -cost, state): on a tie, the dearer cost first.
 
         `saved`: where a search that finds nothing leaves what it found, and one in a
         larger window of the same ends goes on from (as _windowed searches). Every
@@ -411,8 +413,8 @@ class Grid:
                 step = entry[2] >> 2
                 if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
                     skipped.append((entry, state))
-                elif -entry[1] < best[entry[2]]:
-                    best[entry[2]] = -entry[1]
+                elif entry[1] > best[entry[2]]:
+                    best[entry[2]] = entry[1]
                     came[entry[2]] = state
                     heapq.heappush(todo, entry)
         else:
@@ -421,7 +423,7 @@ class Grid:
             best[first] = 0.0
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
-                                               + (dy > 0) - (dy < 0)], -0.0, first)]
+                                               + (dy > 0) - (dy < 0)], 0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
                 saved.update(todo=todo, best=best, first=first, beyond=skipped, later=later)
@@ -438,31 +440,31 @@ class Grid:
                 if later is not None:
                     later.append(entry)
                 return None
-            cost = -cost
             if state < 0:                    # the goal, turned into if need be
                 return _path(came, -1 - state, first)
-            if cost > best[state]:
+            if cost < best[state]:
                 continue
             point = state >> 2
             for paid, bend, moved, row in moves[state & 3]:
-                new = cost + paid[point] + bend
+                new = cost - paid[point] - bend
                 state2 = state + moved
-                if new < best[state2]:
+                if new > best[state2]:
                     step = state2 >> 2
                     i, j = column[step], row_of[step]
-                    bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
+                    bound = far_x[i] - new + far_y[j] + table[row + side_x[i] + side_y[j]]
+                    entry = (bound, new, state2)
                     if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
                         if skipped is not None:    # beyond the window: for a larger one
-                            skipped.append(((bound, -new, state2), state))
+                            skipped.append((entry, state))
                         continue
                     best[state2] = new
                     came[state2] = state
                     if bound < limit:
-                        push(todo, (bound, -new, state2))
+                        push(todo, entry)
                     elif later is not None:     # (popped, it would end this search)
-                        later.append((bound, -new, state2))
+                        later.append(entry)
                     if step == goal and (turn := state2 & 3) != back:
-                        done = new + (BEND if turn != arrive else 0.0)
+                        done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
                             push(todo, (done, -done, -1 - state2))
                         elif later is not None:
