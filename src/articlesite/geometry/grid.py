@@ -432,6 +432,8 @@ class Grid:
         back = (arrive + 2) % 4
         pop, push = heapq.heappop, heapq.heappush
         far_x, far_y, side_x, side_y = self._toward(goal)
+        near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
+            else (far_x, far_y)
         moves = self._turns()
         while todo:
             entry = pop(todo)
@@ -451,18 +453,22 @@ class Grid:
                 if new > best[state2]:
                     step = state2 >> 2
                     i, j = column[step], row_of[step]
-                    bound = far_x[i] - new + far_y[j] + table[row + side_x[i] + side_y[j]]
-                    entry = (bound, new, state2)
-                    if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
-                        if skipped is not None:    # beyond the window: for a larger one
-                            skipped.append((entry, state))
-                        continue
-                    best[state2] = new
-                    came[state2] = state
+                    turns = table[row + side_x[i] + side_y[j]]
+                    bound = near_x[i] - new + near_y[j] + turns
                     if bound < limit:
-                        push(todo, entry)
-                    elif later is not None:     # (popped, it would end this search)
-                        later.append(entry)
+                        best[state2] = new
+                        came[state2] = state
+                        push(todo, (bound, new, state2))
+                    elif bound == _INF:        # beyond the window: for a larger one
+                        if skipped is not None:
+                            skipped.append(((far_x[i] - new + far_y[j] + turns, new, state2),
+                                            state))
+                        continue
+                    else:
+                        best[state2] = new
+                        came[state2] = state
+                        if later is not None:     # (popped, it would end this search)
+                            later.append((bound, new, state2))
                     if step == goal and (turn := state2 & 3) != back:
                         done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
@@ -470,6 +476,13 @@ class Grid:
                         elif later is not None:
                             later.append((done, -done, -1 - state2))
         return None
+
+
+def _within(distances: list[float], first: int, last: int) -> list[float]:
+    """The distances of the columns (or rows) first to last, infinite beyond: a
+    search in a window takes its bound from these, so that one test tells a state that
+    costs too much or lies beyond the window (infinite) from one it takes."""
+    return [_INF] * first + distances[first:last + 1] + [_INF] * (len(distances) - last - 1)
 
 
 def _shifted(points: range, by: int) -> range:
