@@ -430,22 +430,28 @@ class Grid:
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push = heapq.heappop, heapq.heappush
+        pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
         far_x, far_y, side_x, side_y = self._toward(goal)
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
         moves = self._turns()
+        # A state's entry stays at the head of the queue while the states it steps to
+        # are reached: the first of them to enter the queue takes its place (one sift
+        # instead of two: the queue's entries are all different, so it gives them in
+        # the same order as taking the entry out first would).
         while todo:
-            entry = pop(todo)
-            bound, cost, state = entry
+            bound, cost, state = todo[0]
             if bound >= limit:
+                entry = pop(todo)
                 if later is not None:
                     later.append(entry)
                 return None
             if state < 0:                    # the goal, turned into if need be
                 return _path(came, -1 - state, first)
             if cost < best[state]:
+                pop(todo)
                 continue
+            at_head = True                   # (its entry still heads the queue)
             point = state >> 2
             for paid, bend, moved, row in moves[state & 3]:
                 new = cost - paid[point] - bend
@@ -458,7 +464,11 @@ class Grid:
                     if bound < limit:
                         best[state2] = new
                         came[state2] = state
-                        push(todo, (bound, new, state2))
+                        if at_head:
+                            replace(todo, (bound, new, state2))
+                            at_head = False
+                        else:
+                            push(todo, (bound, new, state2))
                     elif bound == _INF:        # beyond the window: for a larger one
                         if skipped is not None:
                             skipped.append(((far_x[i] - new + far_y[j] + turns, new, state2),
@@ -472,9 +482,15 @@ class Grid:
                     if step == goal and (turn := state2 & 3) != back:
                         done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
-                            push(todo, (done, -done, -1 - state2))
+                            if at_head:
+                                replace(todo, (done, -done, -1 - state2))
+                                at_head = False
+                            else:
+                                push(todo, (done, -done, -1 - state2))
                         elif later is not None:
                             later.append((done, -done, -1 - state2))
+            if at_head:
+                pop(todo)
         return None
 
 
