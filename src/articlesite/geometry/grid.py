@@ -430,7 +430,7 @@ class Grid:
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
+        pop, push = heapq.heappop, heapq.heappush
         far_x, far_y, side_x, side_y = self._toward(goal)
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
@@ -465,7 +465,7 @@ class Grid:
                         best[state2] = new
                         came[state2] = state
                         if at_head:
-                            replace(todo, (bound, new, state2))
+                            _replace_head(todo, (bound, new, state2))
                             at_head = False
                         else:
                             push(todo, (bound, new, state2))
@@ -483,7 +483,7 @@ class Grid:
                         done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
                             if at_head:
-                                replace(todo, (done, -done, -1 - state2))
+                                _replace_head(todo, (done, -done, -1 - state2))
                                 at_head = False
                             else:
                                 push(todo, (done, -done, -1 - state2))
@@ -492,6 +492,16 @@ class Grid:
             if at_head:
                 pop(todo)
         return None
+
+
+def _replace_head(queue: list, entry: tuple) -> None:
+    """Put `entry` in place of the head of `queue` (a heap), as heapq.heapreplace does;
+    at once where it comes before the head's two children, as a state the search has
+    just taken often does (deeper on the same bound): the queue is a heap still."""
+    if (len(queue) < 2 or entry < queue[1]) and (len(queue) < 3 or entry < queue[2]):
+        queue[0] = entry
+    else:
+        heapq.heapreplace(queue, entry)
 
 
 def _within(distances: list[float], first: int, last: int) -> list[float]:
