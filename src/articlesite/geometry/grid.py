@@ -76,6 +76,8 @@ class Grid:
         self._escapes: dict[tuple[Point, int], int | None] = {}
         self._goals: dict[int, tuple] = {}     # _toward's, by goal
         self._steps: tuple | None = None       # _turns'
+        self._states: list[int] | None = None  # _came's
+        self._best: list[float] | None = None  # _found's
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -182,6 +184,19 @@ class Grid:
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
         saved: dict = {}   # a window's search, for the next one to go on from
+        touched: list[int] = []   # the states whose cost the searches wrote
+        try:
+            return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
+                                  saved, touched)
+        finally:
+            found = self._found()
+            for state in touched:    # (unwritten again, for the grid's next search)
+                found[state] = -_INF
+
+    def _widening(self, start: int, out_a: int, goal: int, arrive: int, limit: float,
+                  low: tuple, high: tuple, distance: float, saved: dict,
+                  touched: list[int]) -> list[int] | None:
+        """The searches of _windowed, in ever larger windows."""
         for pad in (WINDOW, 4 * WINDOW, math.inf):
             window = None if pad == math.inf else (
                 bisect_left(self.xs, low[0] - pad), bisect_right(self.xs, high[0] + pad) - 1,
@@ -192,7 +207,7 @@ class Grid:
             if window is None and self.part(start) != self.part(goal):
                 return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
-            found = self._search(start, out_a, goal, arrive, bound, window, saved)
+            found = self._search(start, out_a, goal, arrive, bound, window, saved, touched)
             if found is not None or window is None or bound >= limit:
                 return found
         return None
@@ -348,107 +363,174 @@ class Grid:
 
     def _turns(self) -> tuple:
         """From each heading: the headings a step may take (on, then the two turns), each
-        with its offset, what it costs from each point (infinite: none can be taken; the
-        step costs' own lists, kept up to date), its bend and its row of the bends table.
-        Made once a grid."""
+        with what it costs from each point (infinite: none can be taken; the step costs'
+        own lists, kept up to date), its bend, how far the state moves (a state is
+        point * 4 + heading: the search finds the next one by one addition) and its row
+        of the bends table. Made once a grid."""
         if self._steps is None:
             costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
-            self._steps = tuple(tuple((turn, offset[turn], costs[turn],
-                                       0.0 if turn == d else BEND, turn * 9 + 4)
+            self._steps = tuple(tuple((costs[turn], 0.0 if turn == d else BEND,
+                                       4 * offset[turn] + turn - d, turn * 9 + 4)
                                       for turn in (d, (d + 1) % 4, (d + 3) % 4))
                                 for d in range(4))
         return self._steps
 
+    def _came(self) -> list[int]:
+        """For each state (see _search), the state it was reached from: a list, not a
+        dict (the search writes it at each state it reaches), made once a grid and
+        written over by each search: the path back from the goal goes only through
+        states that search itself reached."""
+        if self._states is None:
+            self._states = [0] * (4 * len(self.blocked_h))
+        return self._states
+
+    def _found(self) -> list[float]:
+        """What the search has found each state costs, negated (see _search): made once
+        a grid, with nothing found (minus infinity), and left so after each search
+        (_windowed unwrites the states it wrote). A list, not a dict: the search looks
+        a state up at each step. It runs 4 * nx states past the last one, so that a
+        step off the grid (which costs infinity, and is never taken) may be looked up
+        too, from either end."""
+        if self._best is None:
+            self._best = [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
+        return self._best
+
     def _search(self, start: int, heading: int, goal: int, arrive: int,
-                limit: float = math.inf, window: tuple | None = None,
-                saved: dict | None = None) -> list[int] | None:
+                limit: float, window: tuple | None, saved: dict,
+                touched: list[int]) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path that costs less
         than `limit` and keeps within `window` (first and last column, first and last
         row), or None. A state is point * 4 + heading; a segment's key in `used` is its
         first point * 2 + (1 for a vertical one). Stepping onto a point another route
-        runs through across the step costs CROSS.
+        runs through across the step costs CROSS. Costs are kept negated, as the queue
+        orders its entries (bound, -cost, state): on a tie, the dearer cost first.
 
         `saved`: where a search that finds nothing leaves what it found, and one in a
         larger window of the same ends goes on from (as _windowed searches). Every
         state beyond a window costs more than that window's search may, so the search
         in the larger one would have taken the same states first in the same order;
         it goes on from there, once the steps out of the smaller window it skipped are
-        taken, in the order they came."""
+        taken, in the order they came. `touched`: where each state whose cost is
+        written is noted."""
         px, py = self._moves()[2:4]
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
+        came, note = self._came(), touched.append
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
         if saved:
-            todo, best, came, beyond = (saved["todo"], saved["best"], saved["came"],
-                                        saved["beyond"])
-            get = best.get
+            todo, best, first, beyond = (saved["todo"], saved["best"], saved["first"],
+                                         saved["beyond"])
             todo += saved["later"]     # (the entries that cost too much for that window)
             heapq.heapify(todo)
             saved["beyond"] = skipped = []
             saved["later"] = later = []
-            for entry, state, step in beyond:
+            for entry, state in beyond:
+                step = entry[2] >> 2
                 if not (i0 <= column[step] <= i1 and j0 <= row_of[step] <= j1):
-                    skipped.append((entry, state, step))
-                elif -entry[1] < get(entry[2], _INF):
-                    best[entry[2]] = -entry[1]
+                    skipped.append((entry, state))
+                elif entry[1] > best[entry[2]]:
+                    best[entry[2]] = entry[1]
+                    note(entry[2])
                     came[entry[2]] = state
                     heapq.heappush(todo, entry)
         else:
             first = start * 4 + heading
-            best = {first: 0.0}
-            came = {}
+            best = self._found()
+            best[first] = 0.0
+            note(first)
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
-                                               + (dy > 0) - (dy < 0)], -0.0, first)]
+                                               + (dy > 0) - (dy < 0)], 0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, came=came, beyond=skipped, later=later)
+                saved.update(todo=todo, best=best, first=first, beyond=skipped, later=later)
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push, get = heapq.heappop, heapq.heappush, best.get
+        pop, push = heapq.heappop, heapq.heappush
         far_x, far_y, side_x, side_y = self._toward(goal)
+        near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
+            else (far_x, far_y)
         moves = self._turns()
+        # A state's entry stays at the head of the queue while the states it steps to
+        # are reached: the first of them to enter the queue takes its place (one sift
+        # instead of two: the queue's entries are all different, so it gives them in
+        # the same order as taking the entry out first would).
         while todo:
-            entry = pop(todo)
-            bound, cost, state = entry
+            bound, cost, state = todo[0]
             if bound >= limit:
+                entry = pop(todo)
                 if later is not None:
                     later.append(entry)
                 return None
-            cost = -cost
             if state < 0:                    # the goal, turned into if need be
-                return _path(came, -1 - state)
-            if cost > best[state]:
+                return _path(came, -1 - state, first)
+            if cost < best[state]:
+                pop(todo)
                 continue
+            at_head = True                   # (its entry still heads the queue)
             point = state >> 2
-            for turn, ahead, paid, bend, row in moves[state & 3]:
-                new = cost + paid[point] + bend
-                step = point + ahead
-                state2 = step * 4 + turn
-                if new < get(state2, _INF):
+            for paid, bend, moved, row in moves[state & 3]:
+                new = cost - paid[point] - bend
+                state2 = state + moved
+                if new > best[state2]:
+                    step = state2 >> 2
                     i, j = column[step], row_of[step]
-                    bound = new + far_x[i] + far_y[j] + table[row + side_x[i] + side_y[j]]
-                    if windowed and not (i0 <= i <= i1 and j0 <= j <= j1):
-                        if skipped is not None:    # beyond the window: for a larger one
-                            skipped.append(((bound, -new, state2), state, step))
-                        continue
-                    best[state2] = new
-                    came[state2] = state
+                    turns = table[row + side_x[i] + side_y[j]]
+                    bound = near_x[i] - new + near_y[j] + turns
                     if bound < limit:
-                        push(todo, (bound, -new, state2))
-                    elif later is not None:     # (popped, it would end this search)
-                        later.append((bound, -new, state2))
-                    if step == goal and turn != back:
-                        done = new + (BEND if turn != arrive else 0.0)
+                        best[state2] = new
+                        note(state2)
+                        came[state2] = state
+                        if at_head:
+                            _replace_head(todo, (bound, new, state2))
+                            at_head = False
+                        else:
+                            push(todo, (bound, new, state2))
+                    elif bound == _INF:        # beyond the window: for a larger one
+                        if skipped is not None:
+                            skipped.append(((far_x[i] - new + far_y[j] + turns, new, state2),
+                                            state))
+                        continue
+                    else:
+                        best[state2] = new
+                        note(state2)
+                        came[state2] = state
+                        if later is not None:     # (popped, it would end this search)
+                            later.append((bound, new, state2))
+                    if step == goal and (turn := state2 & 3) != back:
+                        done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
-                            push(todo, (done, -done, -1 - state2))
+                            if at_head:
+                                _replace_head(todo, (done, -done, -1 - state2))
+                                at_head = False
+                            else:
+                                push(todo, (done, -done, -1 - state2))
                         elif later is not None:
                             later.append((done, -done, -1 - state2))
+            if at_head:
+                pop(todo)
         return None
+
+
+def _replace_head(queue: list, entry: tuple) -> None:
+    """Put `entry` in place of the head of `queue` (a heap), as heapq.heapreplace does;
+    at once where it comes before the head's two children, as a state the search has
+    just taken often does (deeper on the same bound): the queue is a heap still."""
+    if (len(queue) < 2 or entry < queue[1]) and (len(queue) < 3 or entry < queue[2]):
+        queue[0] = entry
+    else:
+        heapq.heapreplace(queue, entry)
+
+
+def _within(distances: list[float], first: int, last: int) -> list[float]:
+    """The distances of the columns (or rows) first to last, infinite beyond: a
+    search in a window takes its bound from these, so that one test tells a state that
+    costs too much or lies beyond the window (infinite) from one it takes."""
+    return [_INF] * first + distances[first:last + 1] + [_INF] * (len(distances) - last - 1)
 
 
 def _shifted(points: range, by: int) -> range:
@@ -487,9 +569,11 @@ def _bends(dx: float, dy: float, d: int, last: int) -> int:
 _BENDS = [_bend_table(arrive) for arrive in range(4)]
 
 
-def _path(came: dict[int, int], state: int) -> list[int]:
+def _path(came: list[int], state: int, first: int) -> list[int]:
+    """The points of the path from state `first` to `state`, by the states each was
+    reached from."""
     points = [state // 4]
-    while state in came:
+    while state != first:
         state = came[state]
         points.append(state // 4)
     return points[::-1]
