@@ -158,9 +158,3 @@ def _do_run(number: int, start: int, end: int) -> list[Any]:
     finally:
         gc.enable()
     return done
-
-
-def _do(number: int, index: int) -> Any:
-    """In a worker: one item of the work it inherited."""
-    function, items = _work[number]
-    return function(items[index])

@@ -114,19 +114,22 @@ class Handler(BaseHTTPRequestHandler):
             self.send_file(target / "index.html", outcome, head)
         elif kind == "file":
             self.send_file(target, outcome, head)
-        elif (kept := self.retired_file(path)) is not None:
+        elif (kept := self.retired_file(target)) is not None:
             self.send_retired(kept, head)
         else:
             self.not_found(outcome, head)
 
-    def retired_file(self, path: str) -> Path | None:
+    def retired_file(self, target: Path) -> Path | None:
         """A file of the search bundle that a build took out of site/ a short while ago
-        (write.retire), which a page that loaded the bundle before may still ask for."""
-        parts = [part for part in unquote(path).split("/") if part]
-        if self.retired is None or parts[:1] != [BUNDLE] or any(
-                part in (".", "..") or "\\" in part or "\0" in part for part in parts):
+        (write.retire), which a page that loaded the bundle before may still ask for
+        (`target`: where it was in site/, as resolve found it)."""
+        site = self.site.resolve()
+        if self.retired is None or not target.is_relative_to(site):
             return None
-        return retired_file(self.retired, "/".join(parts))
+        name = target.relative_to(site).as_posix()
+        if not name.startswith(f"{BUNDLE}/"):
+            return None
+        return retired_file(self.retired, name)
 
     def send_retired(self, kept: Path, head: bool) -> None:
         try:
