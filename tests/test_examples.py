@@ -8,6 +8,7 @@ examples/training-overview, the first article's overview as a draft laid out by
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -67,6 +68,30 @@ def test_the_overview_draft_builds_with_its_edge_labels_and_groups_and_fits(tmp_
     assert "text fit measured in Chromium" in report["checked"]
     assert [f for f in report["findings"] if f["check"] == "fit"] == []
     assert report["crossings"] <= 2   # the hand-drawn original has 2; figure layout left 0
+
+
+def stripped(spec: str) -> str:
+    """A laid-out spec back to its draft: no box, no canvas, no sizes, no chosen sides."""
+    spec = re.sub(r"^(width|height): .*\n", "", spec, flags=re.MULTILINE)
+    spec = re.sub(r" box: \[[^\]]*\],", "", spec)
+    spec = re.sub(r", (label_box|title_box): \[[^\]]*\]", "", spec)
+    return re.sub(r"((?:from|to): [\w-]+)\.(?:left|right|top|bottom)", r"\1", spec)
+
+
+def test_the_overview_draft_is_laid_out_as_committed(tmp_path: Path):
+    """The committed spec is what `figure layout` makes of the draft today, box for box
+    and side for side: a change to the layout that changes it shows here."""
+    need_browser()
+    root = tmp_path / "overview"
+    shutil.copytree(OVERVIEW, root, ignore=shutil.ignore_patterns("site", "screenshots"))
+    spec = root / "figures" / "training-overview.yaml"
+    committed = spec.read_text(encoding="utf-8")
+    spec.write_text(stripped(committed), encoding="utf-8")
+    assert run_build(root, "figure", "layout", "training-overview").returncode == 0
+    laid = spec.read_text(encoding="utf-8").splitlines()
+    comment = [n for n, line in enumerate(laid) if line.startswith("#")]
+    assert [line for n, line in enumerate(laid) if n not in comment] == [
+        line for n, line in enumerate(committed.splitlines()) if n not in comment]
 
 
 POSITIONAL = REPO / "examples" / "positional-encoding"

@@ -55,10 +55,8 @@ SHARE = 1.6         # a box grows to its neighbours' size only up to this many t
 DIRECTIONS = ("right", "down", "left", "up")
 PAGE_WIDTH = 1240.0
 TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
-TRIAL_NODES = 14       # feedback edges are tried on the other outside in graphs this small
-# (16 before: for 15 or 16 nodes the trials took rlhf-loop some 10 ms, and of 50 random
-# graphs of 15-16 nodes with feedback edges they changed 2, both to more crossings once
-# routed)
+TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
+# (at 14, the overview of examples/training-overview, 15 nodes, got 3 crossings, not 0)
 FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
 TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
