@@ -68,6 +68,8 @@ def test_the_overview_draft_builds_with_its_edge_labels_and_groups_and_fits(tmp_
     assert "text fit measured in Chromium" in report["checked"]
     assert [f for f in report["findings"] if f["check"] == "fit"] == []
     assert report["crossings"] <= 2   # the hand-drawn original has 2; figure layout left 0
+    # every edge label beside its own route, on no other edge: figure layout made room
+    assert [f["message"] for f in report["findings"] if f["check"] == "geometry"] == []
 
 
 def stripped(spec: str) -> str:

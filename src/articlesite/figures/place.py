@@ -26,6 +26,7 @@ from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
 from ..translate.dictionary_file import add_entries, write_atomically
+from .label_room import with_room
 from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
@@ -164,6 +165,14 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     rows = sides_between_rows(laid, laid.row, ends, direction)
     edits += _side_edits(edges, untangled(data, every_box, (width, height), found, label_sizes,
                                           {**laid.outer, **rows}) if not placed else rows)
+    if not placed and canvas is not None and label_sizes:
+        edits = with_room(figure_id, path, text, edits, root)
+        boxes = {edit.element: tuple(edit.value) for edit in edits if edit.field == "box"
+                 and edit.section == "nodes" and edit.element in boxes}
+        canvas = width, height = next(e.value for e in edits if e.field == "width"), \
+            next(e.value for e in edits if e.field == "height")
+        every = list(boxes.values())
+        titles = [frame.title for frame in frames(groups, boxes, title_sizes)]
     if edits:
         edit_file(path, edits, expected=text, aside=root)
     if entries:   # after the spec: a spec refused leaves the dictionary as it was

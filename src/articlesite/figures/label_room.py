@@ -1,0 +1,96 @@
+"""Room for the edge labels `figure layout` left none: the spec as it will be written is
+built (its routes and labels placed as the build places them) and checked as `check`
+checks it; for a label that lies on a box, a title or another edge, the boxes beyond
+one of its route's runs are moved away from it (geometry/widen.py), and the first way
+that leaves fewer such labels, no more crossings and the canvas within the page is
+kept. Then the next, up to TRIES ways in all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..check.annotations import check_annotations
+from ..check.geometry import check_crossings
+from ..geometry.layout import PAGE_WIDTH, extent_of
+from ..geometry.widen import widenings
+from ..load.figures import Figure, load_figure
+from ..problems import Findings
+from .spec_edit import Set, apply_edits
+
+TRIES = 24   # ways tried, at most (each builds the figure: some 30 ms)
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """A spec's text as `figure layout` would write it, for load_figure."""
+
+    id: str
+    path: Path
+    text: str
+
+
+def _assessed(spec: _Spec, root: Path) -> tuple[tuple[int, int], Figure | None, list[int]]:
+    """((what `check` finds of its labels and frames, crossings), the figure as
+    built, the edges of the labels with no room)."""
+    findings = Findings(root)
+    figure = load_figure(spec, findings)
+    if figure is None or findings:
+        return (1 << 30, 1 << 30), None, []
+    crossed = check_crossings(figure, findings)
+    findings.clear()
+    check_annotations(figure, findings)
+    crowded = sorted({int(f.element.split()[1]) - 1 for f in findings
+                      if f.element and f.element.startswith("edge-label ")})
+    return (len(findings), crossed), figure, crowded
+
+
+def with_room(figure_id: str, path: Path, text: str, edits: list, root: Path) -> list:
+    """`edits` (the boxes `figure layout` placed, the canvas, the sides), with boxes moved
+    where that gives a crowded label room (see the module's docstring)."""
+    best, figure, crowded = _assessed(_Spec(figure_id, path, apply_edits(text, edits)), root)
+    tries = 0
+    while crowded and figure is not None and tries < TRIES:
+        for trial in _trials(figure, crowded, edits):
+            tries += 1
+            score, built, left = _assessed(_Spec(figure_id, path, apply_edits(text, trial)),
+                                           root)
+            if score[0] < best[0] and score[1] <= best[1] and built is not None \
+                    and built.width <= PAGE_WIDTH:
+                edits, best, figure, crowded = trial, score, built, left
+                break
+            if tries >= TRIES:
+                return edits
+        else:
+            return edits
+    return edits
+
+
+def _trials(figure: Figure, crowded: list[int], edits: list):
+    """The edits with each way of making room for each crowded label."""
+    nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
+    for label in figure.edge_labels:
+        if label.edge in crowded:
+            for way in widenings(nodes, figure.edges[label.edge].points, (label.w, label.h)):
+                yield _moved(edits, way, figure)
+
+
+def _moved(edits: list, boxes: dict, figure: Figure) -> list:
+    """`edits` with the nodes' boxes and the canvas set to hold `boxes` as they now lie."""
+    before = extent_of([(n.x, n.y, n.w, n.h) for n in figure.nodes])
+    after = extent_of(list(boxes.values()))
+    size = {"width": figure.width + max(0.0, after[0] - before[0]),
+            "height": figure.height + max(0.0, after[1] - before[1])}
+    result = []
+    for edit in edits:
+        if isinstance(edit, Set) and edit.field == "box" and edit.section == "nodes" \
+                and edit.element in boxes:
+            edit = Set("box", [_number(v) for v in boxes[edit.element]], "nodes", edit.element)
+        elif isinstance(edit, Set) and edit.section is None and edit.field in size:
+            edit = Set(edit.field, _number(size[edit.field]))
+        result.append(edit)
+    return result
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value

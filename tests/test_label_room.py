@@ -1,0 +1,40 @@
+"""Room made for an edge label that finds none beside its route (geometry/widen.py, used
+by `figure layout`, figures/label_room.py): the boxes beyond one of the route's runs
+move away from it by the label's size and ROOM, on the grid, and never onto another box."""
+
+from __future__ import annotations
+
+from articlesite.geometry.widen import ROOM, widenings
+
+# a | b, c: a vertical run at x = 200 between a (left) and b, c (right); d far below,
+# left of the run
+NODES = {"a": (50.0, 100.0, 130.0, 90.0), "b": (220.0, 100.0, 130.0, 90.0),
+         "c": (400.0, 300.0, 100.0, 90.0), "d": (50.0, 500.0, 130.0, 90.0)}
+RUN = [(200.0, 50.0), (200.0, 250.0)]
+
+
+def test_a_gap_is_opened_across_the_drawing_beyond_the_run():
+    ways = widenings(NODES, RUN, (95.0, 23.0))
+    shift = 120.0   # 95 + ROOM, up to the 10 px grid
+    assert shift >= 95.0 + ROOM
+    assert ways[0] == {**NODES, "b": (220.0 + shift, 100.0, 130.0, 90.0),
+                       "c": (400.0 + shift, 300.0, 100.0, 90.0)}
+
+
+def test_where_a_box_straddles_the_line_only_those_beside_the_run_move():
+    nodes = {**NODES, "d": (150.0, 500.0, 130.0, 90.0)}   # d straddles x = 200
+    ways = widenings(nodes, RUN, (95.0, 23.0))
+    assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0)}]
+
+
+def test_no_box_is_moved_onto_another():
+    nodes = {**NODES, "d": (150.0, 500.0, 130.0, 90.0),   # straddles: not across
+             "e": (460.0, 180.0, 60.0, 100.0)}   # below the run's stretch, where b lands
+    assert widenings(nodes, [(200.0, 50.0), (200.0, 150.0)], (95.0, 23.0)) == []
+
+
+def test_a_horizontal_run_opens_a_band_below_it():
+    run = [(100.0, 250.0), (380.0, 250.0)]
+    ways = widenings(NODES, run, (95.0, 23.0))
+    assert ways[0] == {**NODES, "c": (400.0, 350.0, 100.0, 90.0),
+                       "d": (50.0, 550.0, 130.0, 90.0)}
