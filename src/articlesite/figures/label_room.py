@@ -8,6 +8,7 @@ kept. Then the next, up to TRIES ways in all."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from ..check.annotations import check_annotations
@@ -48,21 +49,24 @@ def _assessed(spec: _Spec, root: Path) -> tuple[tuple[int, int], Figure | None, 
 def with_room(figure_id: str, path: Path, text: str, edits: list, root: Path) -> list:
     """`edits` (the boxes `figure layout` placed, the canvas, the sides), with boxes moved
     where that gives a crowded label room (see the module's docstring)."""
-    best, figure, crowded = _assessed(_Spec(figure_id, path, apply_edits(text, edits)), root)
-    tries = 0
-    while crowded and figure is not None and tries < TRIES:
-        for trial in _trials(figure, crowded, edits):
-            tries += 1
-            score, built, left = _assessed(_Spec(figure_id, path, apply_edits(text, trial)),
-                                           root)
+    def assessed(edits: list):
+        return _assessed(_Spec(figure_id, path, apply_edits(text, edits)), root)
+
+    best, figure, crowded = assessed(edits)
+    left = TRIES
+    while crowded and figure is not None:
+        step = None
+        for trial in islice(_trials(figure, crowded, edits), left):
+            left -= 1
+            found = assessed(trial)
+            score, built = found[:2]
             if score[0] < best[0] and score[1] <= best[1] and built is not None \
                     and built.width <= PAGE_WIDTH:
-                edits, best, figure, crowded = trial, score, built, left
+                step = trial, found
                 break
-            if tries >= TRIES:
-                return edits
-        else:
+        if step is None:
             return edits
+        edits, (best, figure, crowded) = step
     return edits
 
 
