@@ -34,7 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from layout_drafts import DRAFTS
 
+from articlesite.figures.place import clear_of_frames
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
+from articlesite.geometry.frames import frame_of, margins
 from articlesite.geometry.crossings import count
 from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, forget, route_edges
@@ -60,11 +62,26 @@ def draft(name: str):
     return direction, list(texts), sizes, edges, feedback, groups
 
 
-def measure(boxes: dict, edges: list, sides: dict | None = None) -> dict:
-    width, height = extent_of(list(boxes.values()))
+def title_size(group: str) -> tuple[float, float]:
+    """A group's title (its id, capitalised), as figure layout sizes one."""
+    return estimate(Texts(("group", group), "en", group.capitalize(), None, None,
+                          "group-title"))
+
+
+def framed(boxes: dict, groups: dict) -> list:
+    """The groups' frames round their members, as the build draws them."""
+    return [frame_of([boxes[m] for m in members], title_size(g))
+            for g, members in groups.items()]
+
+
+def measure(boxes: dict, edges: list, sides: dict | None = None, groups: dict = {}) -> dict:
+    """The drawing's measures, its edges routed as the build routes them (the groups'
+    titles kept clear of)."""
+    frames = framed(boxes, groups)
+    width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     sides = sides or {}
     ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
-    routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
+    routes = route_edges(boxes, ends, [f.title for f in frames], bounds=(0, 0, width, height))
     points = [r.points for r in routes if r.ok]
     covered = sum(w * h for _, _, w, h in boxes.values())
     return {"crossings": count(points), "bends": sum(len(p) - 2 for p in points),
@@ -76,22 +93,28 @@ def ours(name: str) -> tuple[dict, float, float]:
     """Our layout's measures, and the CPU time (ms, median of RUNS) of the whole layout
     (the side choice included) and of the side choice alone."""
     direction, nodes, sizes, edges, feedback, groups = draft(name)
-    framed = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
+    margined = {g: (members, margins(title_size(g), (), direction))
+                for g, members in groups.items()}
     feedback_numbers = frozenset(k for k, e in enumerate(edges) if e in feedback)
     whole, alone = [], []
     for _ in range(RUNS):
         forget()    # each run routes anew (the router remembers its last calls)
         started = time.process_time()
-        boxes = layout(nodes, sizes, edges, direction, feedback, framed)
-        sides = {**boxes.outer, **sides_between_rows(boxes, boxes.row, edges, direction)}
-        width, height = extent_of(list(boxes.values()))
+        laid = layout(nodes, sizes, edges, direction, feedback, margined)
+        boxes = clear_of_frames(laid, [], [{"id": g, "nodes": m} for g, m in groups.items()],
+                                {g: title_size(g) for g in groups})
+        frames = framed(boxes, groups)
+        sides = {**laid.outer, **sides_between_rows(laid, laid.row, edges, direction)}
+        width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
         chosen = time.process_time()
-        sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
-                         outside_ok=feedback_numbers, start=sides)    # as figure layout
+        sides = untangle(boxes, [Ends(a, b) for a, b in edges], [f.title for f in frames],
+                         bounds=(0, 0, width, height), outside_ok=feedback_numbers,
+                         start=sides, frames=[f.box for f in frames])    # as figure layout
         done = time.process_time()
         whole.append((done - started) * 1000)
         alone.append((done - chosen) * 1000)
-    return measure(boxes, edges, sides), statistics.median(whole), statistics.median(alone)
+    return (measure(boxes, edges, sides, groups), statistics.median(whole),
+            statistics.median(alone))
 
 
 def by_dot(name: str) -> dict | None:
