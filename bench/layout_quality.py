@@ -36,8 +36,8 @@ from layout_drafts import DRAFTS
 
 from articlesite.figures.place import clear_of_frames
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
-from articlesite.geometry.frames import frame_of, margins
 from articlesite.geometry.crossings import count
+from articlesite.geometry.frames import frame_of, margins
 from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, forget, route_edges
 from articlesite.geometry.untangle import untangle
@@ -74,10 +74,11 @@ def framed(boxes: dict, groups: dict) -> list:
             for g, members in groups.items()]
 
 
-def measure(boxes: dict, edges: list, sides: dict | None = None, groups: dict = {}) -> dict:
+def measure(boxes: dict, edges: list, sides: dict | None = None,
+            groups: dict | None = None) -> dict:
     """The drawing's measures, its edges routed as the build routes them (the groups'
     titles kept clear of)."""
-    frames = framed(boxes, groups)
+    frames = framed(boxes, groups or {})
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     sides = sides or {}
     ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
