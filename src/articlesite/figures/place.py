@@ -147,24 +147,18 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     framing = {group["id"]: (group.get("nodes") or [], margins(
         title_sizes[group["id"]], _inner_labels(group, ends, label_sizes), direction))
                for group in groups}
-    laid = layout([node["id"] for node in drafts], sizes, ends, direction, feedback,
-                  groups=framing, labels=label_sizes)
-    boxes = clear_of_frames(beside(laid, placed, direction), placed, groups, title_sizes)
-    edits = [Set("box", [_number(v) for v in box], "nodes", name) for name, box in boxes.items()]
-    edits += keyed
-    edits += _size_edits(sizes, labelled, titled)
+    job = _Job(data, [node["id"] for node in drafts], placed, _placed_boxes(nodes), edges,
+               groups, ends, direction, feedback, sizes, framing, label_sizes, title_sizes,
+               again)
+    sized = keyed + _size_edits(sizes, labelled, titled)
+    chosen = _arranged(job)
+    if not placed and direction in ("right", "left"):
+        chosen = _fewer_crossings(job, sized, chosen)
+    edits = _edits(job, chosen, sized)
+    boxes, found, canvas, rules = chosen.boxes, chosen.frames, chosen.canvas, chosen.rules
     every = placed + list(boxes.values())
-    every_box = {**dict(_placed_boxes(nodes)), **boxes}
-    found = frames(groups, every_box, title_sizes)
     titles = [frame.title for frame in found]
-    canvas, rules = canvas_and_rules(data, again, every + [frame.box for frame in found], sizes)
-    edits += rules
-    if canvas is not None:
-        edits += [Set("width", _number(canvas[0])), Set("height", _number(canvas[1]))]
     width, height = canvas or (data["width"], data["height"])
-    rows = sides_between_rows(laid, laid.row, ends, direction)
-    edits += _side_edits(edges, untangled(data, every_box, (width, height), found, label_sizes,
-                                          {**laid.outer, **rows}) if not placed else rows)
     if not placed and canvas is not None and label_sizes:
         edits = with_room(figure_id, path, text, edits, root)
         boxes = {edit.element: tuple(edit.value) for edit in edits if edit.field == "box"
@@ -186,6 +180,86 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                                              titles))
     result.outside = outside(every, (width, height))
     return result
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What `figure layout` lays out: the spec, its drafts' ids and sizes, the boxes
+    already placed, and what the layout is given of the edges and groups."""
+
+    data: dict
+    drafts: list[str]
+    placed: list[tuple]
+    placed_boxes: list[tuple[str, tuple]]
+    edges: list[dict]
+    groups: list[dict]
+    ends: list[tuple]
+    direction: str
+    feedback: set
+    sizes: dict
+    framing: dict
+    label_sizes: dict
+    title_sizes: dict
+    again: bool
+
+
+@dataclass(frozen=True)
+class _Arranged:
+    """A layout of a job's drafts: their boxes, the groups' frames, the canvas to set
+    (None: the spec's own), the draft rules' edits and the sides chosen."""
+
+    boxes: dict[str, tuple]
+    frames: list
+    canvas: tuple[float, float] | None
+    rules: list
+    sides: dict[int, tuple[str, str]]
+
+
+def _arranged(job: _Job, lean: int = 1) -> _Arranged:
+    """The drafts laid out (geometry/layout.py, `lean` for a fold's rows), beside the
+    boxes placed before, and the sides of their edges chosen."""
+    laid = layout(job.drafts, job.sizes, job.ends, job.direction, job.feedback,
+                  groups=job.framing, labels=job.label_sizes, lean=lean)
+    boxes = clear_of_frames(beside(laid, job.placed, job.direction), job.placed, job.groups,
+                            job.title_sizes)
+    every_box = {**dict(job.placed_boxes), **boxes}
+    found = frames(job.groups, every_box, job.title_sizes)
+    canvas, rules = canvas_and_rules(job.data, job.again, job.placed + list(boxes.values())
+                                     + [frame.box for frame in found], job.sizes)
+    rows = sides_between_rows(laid, laid.row, job.ends, job.direction)
+    sides = rows if job.placed else untangled(
+        job.data, every_box, canvas or (job.data["width"], job.data["height"]), found,
+        job.label_sizes, {**laid.outer, **rows})
+    return _Arranged(boxes, found, canvas, rules, sides)
+
+
+def _edits(job: _Job, chosen: _Arranged, sized: list[Set]) -> list[Set]:
+    """The spec's edits for a layout: the boxes, `sized` (keys and sizes given), the
+    draft rules, the canvas and the sides."""
+    edits = [Set("box", [_number(v) for v in box], "nodes", name)
+             for name, box in chosen.boxes.items()]
+    edits += sized + chosen.rules
+    if chosen.canvas is not None:
+        edits += [Set("width", _number(chosen.canvas[0])),
+                  Set("height", _number(chosen.canvas[1]))]
+    return edits + _side_edits(job.edges, chosen.sides)
+
+
+def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arranged:
+    """A folded layout whose edges still cross once their sides are chosen, against the
+    same fold with its layers leaning toward the rows the other way (geometry/layout.py
+    `lean` 2: a box with an edge of its own to a later row last in its layer): the one
+    whose routes cross fewer (the layout's own guess routes before the sides are chosen,
+    and misses some; rlhf-loop of bench/layout_drafts.py: 10 crossings, 8 leaning)."""
+    def crossed(arranged: _Arranged) -> int:
+        canvas = arranged.canvas or (job.data["width"], job.data["height"])
+        return crossings_left(intended(job.data, _edits(job, arranged, sized)),
+                              arranged.boxes, canvas, [f.title for f in arranged.frames])
+    first = crossed(chosen)
+    if not first:
+        return chosen
+    other = _arranged(job, lean=2)
+    return other if other.boxes != chosen.boxes and crossed(other) < first else chosen
 
 
 def outside(boxes: list[tuple], canvas: tuple[float, float]) -> tuple[float, float] | None:
