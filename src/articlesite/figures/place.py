@@ -159,7 +159,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     every = placed + list(boxes.values())
     titles = [frame.title for frame in found]
     width, height = canvas or (data["width"], data["height"])
-    if not placed and canvas is not None and label_sizes:
+    if not placed and canvas is not None and label_sizes and not rules:   # rules span it
         edits = with_room(figure_id, path, text, edits, root)
         boxes = {edit.element: tuple(edit.value) for edit in edits if edit.field == "box"
                  and edit.section == "nodes" and edit.element in boxes}
