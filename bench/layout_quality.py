@@ -92,8 +92,9 @@ def measure(boxes: dict, edges: list, sides: dict | None = None,
             "failed": sum(not r.ok for r in routes)}
 
 
-def arranged(name: str, lean: int = 1) -> tuple[dict, dict]:
-    """A draft's boxes and sides, as `figure layout` lays it out and chooses them."""
+def arranged(name: str, lean: int | None = None) -> tuple[dict, dict, int]:
+    """A draft's boxes and sides, as `figure layout` lays it out and chooses them, and
+    how its layers lean toward its rows."""
     direction, nodes, sizes, edges, feedback, groups = draft(name)
     margined = {g: (members, margins(title_size(g), (), direction))
                 for g, members in groups.items()}
@@ -106,7 +107,7 @@ def arranged(name: str, lean: int = 1) -> tuple[dict, dict]:
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     return boxes, untangle(boxes, [Ends(a, b) for a, b in edges], [f.title for f in frames],
                            bounds=(0, 0, width, height), outside_ok=feedback_numbers,
-                           start=sides, frames=[f.box for f in frames])
+                           start=sides, frames=[f.box for f in frames]), laid.lean
 
 
 def ours(name: str) -> tuple[dict, float]:
@@ -118,10 +119,10 @@ def ours(name: str) -> tuple[dict, float]:
     for _ in range(RUNS):
         forget()    # each run routes anew (the router remembers its last calls)
         started = time.process_time()
-        boxes, sides = arranged(name)
+        boxes, sides, lean = arranged(name)
         result = measure(boxes, edges, sides, groups)
         if result["crossings"] and direction in ("right", "left"):
-            boxes, sides = arranged(name, lean=2)
+            boxes, sides, _ = arranged(name, lean=3 - lean)
             other = measure(boxes, edges, sides, groups)
             result = other if other["crossings"] < result["crossings"] else result
         whole.append((time.process_time() - started) * 1000)

@@ -213,9 +213,10 @@ class _Arranged:
     canvas: tuple[float, float] | None
     rules: list
     sides: dict[int, tuple[str, str]]
+    lean: int   # how a fold's layers lean toward its rows (geometry/layout.py)
 
 
-def _arranged(job: _Job, lean: int = 1) -> _Arranged:
+def _arranged(job: _Job, lean: int | None = None) -> _Arranged:
     """The drafts laid out (geometry/layout.py, `lean` for a fold's rows), beside the
     boxes placed before, and the sides of their edges chosen."""
     laid = layout(job.drafts, job.sizes, job.ends, job.direction, job.feedback,
@@ -230,7 +231,7 @@ def _arranged(job: _Job, lean: int = 1) -> _Arranged:
     sides = rows if job.placed else untangled(
         job.data, every_box, canvas or (job.data["width"], job.data["height"]), found,
         job.label_sizes, {**laid.outer, **rows})
-    return _Arranged(boxes, found, canvas, rules, sides)
+    return _Arranged(boxes, found, canvas, rules, sides, laid.lean)
 
 
 def _edits(job: _Job, chosen: _Arranged, sized: list[Set]) -> list[Set]:
@@ -248,9 +249,10 @@ def _edits(job: _Job, chosen: _Arranged, sized: list[Set]) -> list[Set]:
 def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arranged:
     """A folded layout whose edges still cross once their sides are chosen, against the
     same fold with its layers leaning toward the rows the other way (geometry/layout.py
-    `lean` 2: a box with an edge of its own to a later row last in its layer): the one
-    whose routes cross fewer (the layout's own guess routes before the sides are chosen,
-    and misses some; rlhf-loop of bench/layout_drafts.py: 10 crossings, 8 leaning)."""
+    `lean`: with 2, a box with an edge of its own to a later row last in its layer):
+    the one whose routes cross fewer (the layout guesses from routes before the sides
+    are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 10 crossings, 8
+    leaning)."""
     def crossed(arranged: _Arranged) -> int:
         canvas = arranged.canvas or (job.data["width"], job.data["height"])
         return crossings_left(intended(job.data, _edits(job, arranged, sized)),
@@ -258,7 +260,7 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     first = crossed(chosen)
     if not first:
         return chosen
-    other = _arranged(job, lean=2)
+    other = _arranged(job, lean=3 - chosen.lean)
     return other if other.boxes != chosen.boxes and crossed(other) < first else chosen
 
 

@@ -99,6 +99,7 @@ class Plan:
         self.margins = {g: self._margins(m) for g, (_, m) in groups.items()}
         self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
+        self.lean = 1   # how a fold's layers lean toward its rows (_fold)
 
     def arrange(self, shuffles: int | None = None) -> Plan:
         """Step 3 and 4: the order within each layer, then the sizes shared."""
@@ -293,6 +294,7 @@ class Boxes(dict):
 
     row: dict[str, int]
     outer: dict[int, tuple[str, str]]   # feedback edges: the sides facing their outside
+    lean: int = 1   # how a folded drawing's layers lean toward its rows (see _fold)
 
 
 def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
@@ -339,15 +341,16 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
            edges: list[tuple[str, str]], direction: str = "right",
            feedback: set[tuple[str, str]] = frozenset(), groups: Groups = {},  # noqa: B006
            labels: Mapping[int, tuple[float, float]] = {},
-           max_width: float = PAGE_WIDTH, lean: int = 1) -> Boxes:
+           max_width: float = PAGE_WIDTH, lean: int | None = None) -> Boxes:
     """A box for each node (x, y, width, height), by the layered method. `edges` name
     their ends' ids (an edge to a node not in `nodes` is left out); those in `feedback`
     run back against the direction. `groups`: id -> (its members, the margins (left,
     top, right, bottom) its frame needs round them): members kept together, no other box
     in a frame, frames apart. `labels`: an edge's number in `edges` -> its label's
     (width, height): room is left for it. The drawing is at most `max_width` wide.
-    `lean` 2: a folded drawing's layers lean toward its rows the other way whatever its
-    routes' first guess says (see _fold)."""
+    `lean`: how a folded drawing's layers lean toward its rows (1 or 2, see _fold),
+    whatever its routes' first guess says; None: as that guess says. The boxes' `lean`
+    says which."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
     known = set(nodes)
@@ -365,6 +368,7 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
             break
     plan = _outside(plan, lambda outer: Plan(nodes, sizes, *args, least, outer))
     boxes = _boxes(plan, budget, args[0], lean)
+    boxes.lean = plan.lean
     boxes.outer = _outer_sides(plan, edges, kept)
     return boxes
 
@@ -451,7 +455,8 @@ def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: li
     return False
 
 
-def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]], lean: int = 1) -> Boxes:
+def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]],
+           lean: int | None = None) -> Boxes:
     screen = list(range(len(plan.order)))
     if plan.direction in ("left", "up"):
         screen.reverse()
@@ -462,7 +467,7 @@ def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]], lean: int = 
 
 
 def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
-          edges: list[tuple[str, str]], lean: int = 1) -> list[list[int]]:
+          edges: list[tuple[str, str]], lean: int | None = None) -> list[list[int]]:
     """The rows of a drawing too long for one: rows_of's, or another cut set into as
     many rows that rows_of would also accept (no group cut, each row but the last at
     least `width` / SHORTEST), FOLD_TRIES + 1 of them, those fewest edges pass first,
@@ -472,8 +477,8 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     rows_of's first on a tie. Of those, the one whose routes (geometry/route.py, from
     the sides `figure layout` starts from) cross fewest (_crossed), the first on a tie;
     then, if they cross, its layers ordered toward the rows the other way
-    (_toward_rows' `lean` 2) if that crosses fewer, or whatever it crosses if `lean` is
-    2. The layers are left in the order chosen."""
+    (_toward_rows' `lean` 2) if that crosses fewer (`lean` None), or as `lean` says.
+    The layers are left in the order chosen, plan.lean says which lean."""
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
         return first
@@ -490,9 +495,10 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
         best = tried if best is None or tried[0] < best[0] else best
         if not best[0]:
             break
-    if best[0] or lean == 2:
+    if lean != 1 and (best[0] or lean == 2):
         other = _tried(plan, order, best[1], 2, screen, gaps, edges)
-        best = other if other[0] < best[0] or (lean == 2 and other[0] < math.inf) else best
+        if other[0] < best[0] or (lean == 2 and other[0] < math.inf):
+            best, plan.lean = other, 2
     plan.order = best[2]
     return best[1]
 
