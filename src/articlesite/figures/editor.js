@@ -355,7 +355,9 @@
 
   /* History: every operation is one step, made by commit(message) once it is done; the
      bar then says that message, and only until the next operation. --------------------- */
-  function unrouted(key, value) { return key === "shown" || key === "problem" ? undefined : value; }
+  function unrouted(key, value) {
+    return key === "shown" || key === "problem" || key === "placed" ? undefined : value;
+  }
   Editor.prototype.snapshot = function () {
     var m = this.model;
     return JSON.stringify({ model: { width: m.width, height: m.height, nodes: m.nodes, edges: m.edges,
@@ -680,8 +682,16 @@
       figure: this.id, width: m.width, height: m.height,
       nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
       labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
-      edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; }),
-      groups: m.groups.map(function (g) { return { nodes: g.fields.nodes, title_box: g.fields.title_box }; })
+      edges: routed.map(function (e) {
+        return { from: e.fields.from, to: e.fields.to, label_box: e.fields.label ? e.fields.label_box || null : null,
+                 label_at: e.fields.label_at === undefined ? null : e.fields.label_at };
+      }),
+      groups: m.groups.map(function (g) { return { nodes: g.fields.nodes, title_box: g.fields.title_box }; }),
+      /* Every edge routed together: the labels placed too, as the build places them
+         (beside the routes, those given by their points among them). */
+      place: !only,
+      lines: only ? [] : m.edges.filter(function (e) { return e.fields.points; })
+        .map(function (e) { return e.fields.points; })
     };
     post("route", request).then(function (result) {
       if (result.status !== 200) { self.say(told(result.answer), true); return; }
@@ -691,6 +701,11 @@
         /* No route: the last one stays, drawn as a problem, and the bar says why. */
         if (answer.points.length) edge.shown = answer.points;
         edge.problem = answer.problem || null;
+        /* The build's place for its label, while its route, size and label_at stay. */
+        edge.placed = answer.label && answer.points.length
+          ? { box: answer.label, points: edge.shown, at: request.edges[i].label_at,
+              size: String(request.edges[i].label_box) }
+          : null;
         if (answer.problem) problems.push(answer.problem);
       });
       self.drawEdges();

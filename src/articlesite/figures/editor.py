@@ -11,7 +11,8 @@ The page then asks, by POST under PREFIX:
   the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
 - `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
   their ends, from the build's own router (geometry/route.py) on the geometry as it is
-  being dragged, so that what the editor shows is what the build draws;
+  being dragged, so that what the editor shows is what the build draws (with `"place":
+  true`, once a drag ends, each edge label's box as the build places it too);
 - `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...],
   "renames": {OLD: NEW}}`: refused (409) when either file is no longer the one the editor
   loaded; otherwise the spec's changed elements are written into its text and nothing

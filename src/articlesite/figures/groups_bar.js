@@ -200,6 +200,7 @@
     edge.fields.label_at = at;
     this.draw(false);
     this.commit(T("label-slid", { at: Math.round(at * 100) }));
+    this.route();
   };
 
   /* The bar: "Make a group" beside the alignments; a selected group's or edge's fields. */

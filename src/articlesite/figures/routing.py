@@ -13,7 +13,8 @@ from typing import Any
 from ..geometry.frames import frame_of
 from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
-from ..load.figures import LABEL_HEIGHT
+from ..load.edge_labels import edge_labels
+from ..load.figures import LABEL_HEIGHT, Edge
 from ..load.schema import is_number
 from ..translate.editor import Refused
 
@@ -43,16 +44,35 @@ def _list(request: dict, name: str) -> list:
     return items
 
 
-def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
-    """The title boxes of a spec's groups (its `groups` as loaded: id, title_box, nodes)
-    framed round the nodes' boxes as given, as the build gives them to the router."""
-    titles = []
+def group_frames(groups: list, nodes: dict) -> list:
+    """The frames (geometry/frames.py) of a spec's groups (its `groups` as loaded: id,
+    title_box, nodes) round the nodes' boxes as given, as the build frames them."""
+    frames = []
     for group in groups:
         members = [nodes[n] for n in group.get("nodes") or [] if n in nodes]
         size = group.get("title_box")
         if members and isinstance(size, list) and len(size) == 2:
-            titles.append(frame_of(members, tuple(size)).title)
-    return titles
+            frames.append(frame_of(members, tuple(size)))
+    return frames
+
+
+def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
+    """The title boxes of the groups' frames, as the build gives them to the router."""
+    return [frame.title for frame in group_frames(groups, nodes)]
+
+
+def _size(value: Any) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    return _box(value, 2)
+
+
+def _at(value: Any) -> float | None:
+    if value is None:
+        return None
+    if not is_number(value) or not 0 <= value <= 1:
+        raise Refused(HTTPStatus.BAD_REQUEST, "'label_at' must be a number from 0 to 1")
+    return float(value)
 
 
 def route_request(request: dict, groups: list = ()) -> list[dict]:
@@ -75,5 +95,36 @@ def route_request(request: dict, groups: list = ()) -> list[dict]:
     width, height = request.get("width"), request.get("height")
     bounds = ((0.0, 0.0, float(width), float(height))
               if is_number(width) and is_number(height) else None)
-    return [{"points": [list(p) for p in route.points], "problem": route.error}
-            for route in route_edges(nodes, wanted, labels, bounds=bounds)]
+    routes = route_edges(nodes, wanted, labels, bounds=bounds)
+    answer = [{"points": [list(p) for p in route.points], "problem": route.error}
+              for route in routes]
+    if request.get("place") is True and bounds is not None:
+        for found, box in zip(answer, placed_labels(request, routes, nodes, labels, groups,
+                                                    bounds), strict=True):
+            found["label"] = box
+    return answer
+
+
+def placed_labels(request: dict, routes: list, nodes: dict, obstacles: list, groups: list,
+                  bounds: tuple[float, float, float, float]) -> list:
+    """Each edge's label as the build places it ([x, y, width, height, align], or None):
+    the request's edges in its order, then the edges given by their points (`lines`:
+    their routes, which no label may lie on), as load/figures.py gives them."""
+    edges = [Edge(tuple(route.points), label="label" if size else None, label_size=size,
+                  label_at=_at(edge.get("label_at")))
+             for edge, route, size in zip(_list(request, "edges"), routes,
+                                          (_size(e.get("label_box"))
+                                           for e in _list(request, "edges")), strict=True)]
+    lines = request.get("lines", [])
+    if not isinstance(lines, list) or len(lines) > MAX_BOXES or not all(
+            isinstance(line, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)
+                for p in line) for line in lines):
+        raise Refused(HTTPStatus.BAD_REQUEST, "'lines' must be a list of routes [[x, y], ...]")
+    edges += [Edge(tuple((float(x), float(y)) for x, y in line)) for line in lines]
+    frames = [frame.box for frame in group_frames(list(groups), nodes)]
+    boxes: list = [None] * len(routes)
+    for label in edge_labels(edges, list(nodes.values()) + obstacles, bounds[2:], frames):
+        if label.edge < len(routes) and routes[label.edge].points:
+            boxes[label.edge] = [label.x, label.y, label.w, label.h, label.align]
+    return boxes

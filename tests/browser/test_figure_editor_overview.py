@@ -1,0 +1,67 @@
+"""The figure editor on examples/training-overview (15 nodes, 20 edges with labels, 4
+groups), in Chromium through `serve`, as an author uses it: what the editor shows once a
+drag ends is what the build draws from the spec it saves, edge labels included. One
+serve process for the module, on a copy of the example."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import REPO
+from test_serve import Server
+
+from browser.test_figure_editor import DEADLINE_MS, drag, open_page, save_accepted, settled
+
+EXAMPLE = REPO / "examples" / "training-overview"
+FIGURE = "#figure-training-overview"
+
+LABELS = ("() => Object.fromEntries([...document.querySelectorAll("
+          "'#figure-training-overview .edge-label')].map(el => [el.dataset.edge, "
+          "[el.style.left, el.style.top, el.style.width, el.style.height]"
+          ".map(v => Math.round(parseFloat(v) * 2) / 2)]))")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("overview-editor") / "project"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("screenshots"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def served(project):
+    with Server(project, "--port", "0") as server:
+        yield server
+
+
+def open_editor(page, language: str):
+    page.goto(f"{page.origin}{language}/overview.html")
+    figure = page.locator(FIGURE)
+    figure.locator(".fe-open").click()
+    page.wait_for_selector(f"{FIGURE} .fe-bar", timeout=DEADLINE_MS)
+    page.wait_for_function(f"() => document.querySelectorAll('{FIGURE} .fe-edges .edge')"
+                           ".length > 0", timeout=DEADLINE_MS)
+    settled(page)
+    return figure
+
+
+def test_edge_labels_shown_after_a_drop_are_where_the_build_puts_them(chromium, served):
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, "ja")
+    node = figure.locator('[data-node="trajectory"]')
+    node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = node.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (-60, 30))
+    settled(page)
+    shown = page.evaluate(LABELS)
+    save_accepted(page, figure, "保存")
+    # The page reloads with the saved figure, its editor open again on the build's own
+    # elements: where the build placed each label.
+    page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
+                           " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
+    settled(page)
+    built = page.evaluate(LABELS)
+    assert shown == built
+    context.close()
+    assert not troubles
