@@ -65,3 +65,21 @@ def test_edge_labels_shown_after_a_drop_are_where_the_build_puts_them(chromium, 
     assert shown == built
     context.close()
     assert not troubles
+
+
+@pytest.mark.parametrize(("language", "said"), [("ja", "ノード trajectory を移動しました"),
+                                                ("zh", "节点 trajectory 已移动"),
+                                                ("en", "Node trajectory moved")])
+def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium, served,
+                                                                        language, said):
+    # As the editor's other messages write it ("prefs をグループ prep から外しました"),
+    # not "ノード trajectoryを移動しました".
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    node = figure.locator('[data-node="trajectory"]')
+    node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = node.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (0, 20))
+    assert figure.locator(".fe-message").inner_text() == said
+    context.close()
+    assert not troubles

@@ -31,10 +31,19 @@
     var lang = document.documentElement.getAttribute("lang") || "", codes = F.codes || {};
     return codes[lang] || (F.strings && F.strings[lang] ? lang : F.source);
   })();
+  /* A string with its {placeholders} filled. A value that ends (or starts) with a Latin
+     letter or digit next to a Chinese or Japanese character of the string gets a space
+     between them, as the strings write their own: "ノード env を移動しました", where
+     the string is "{what}を移動しました" and `what` "ノード env". */
+  var CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/, LATIN = /[A-Za-z0-9]/;
   function T(name, vars) {
     var all = F.strings || {}, text = (all[CODE] || {})[name] || (all[F.source] || {})[name] || name;
-    return text.replace(/\{(\w+)\}/g, function (whole, key) {
-      return vars && vars[key] !== undefined ? vars[key] : whole;
+    return text.replace(/\{(\w+)\}/g, function (whole, key, at) {
+      if (!vars || vars[key] === undefined) return whole;
+      var value = String(vars[key]), before = text.charAt(at - 1), after = text.charAt(at + whole.length);
+      if (LATIN.test(value.charAt(0)) && CJK.test(before)) value = " " + value;
+      if (LATIN.test(value.charAt(value.length - 1)) && CJK.test(after)) value += " ";
+      return value;
     });
   }
 
