@@ -176,10 +176,11 @@ def test_every_key_serve_answers_with_has_its_string_in_every_language():
     assert not missing
 
 
-def test_a_route_request_asked_to_place_the_labels_places_them_as_the_build_does(
+def test_a_route_request_asked_to_place_places_labels_and_frames_as_the_build_does(
         editor, tmp_path):
-    # The example's overview with a node moved: each label where the built figure has it
-    # (the editor shows that once a drag ends), `label_at` taken as the build takes it.
+    # The example's overview with a node moved: each label and frame where the built
+    # figure has it (the editor shows that once a drag ends), `label_at` taken as the
+    # build takes it.
     from conftest import REPO
 
     from articlesite.load.figures import FigureFile, load_figure
@@ -206,5 +207,6 @@ def test_a_route_request_asked_to_place_the_labels_places_them_as_the_build_does
              for label in figure.edge_labels}
     assert {i: edge["label"] for i, edge in enumerate(answer["edges"]) if edge["label"]} == built
     assert built[13][:2] != [768.25, 953]   # slid
-    unasked = ask(editor, "route", {**request, "place": False})[1]["edges"]
-    assert all("label" not in edge for edge in unasked)
+    assert answer["groups"] == [list(group.box) for group in figure.groups]
+    unasked = ask(editor, "route", {**request, "place": False})[1]
+    assert all("label" not in edge for edge in unasked["edges"]) and unasked["groups"] == []

@@ -21,6 +21,11 @@ LABELS = ("() => Object.fromEntries([...document.querySelectorAll("
           "[el.style.left, el.style.top, el.style.width, el.style.height]"
           ".map(v => Math.round(parseFloat(v) * 2) / 2)]))")
 
+FRAMES = ("() => Object.fromEntries([...document.querySelectorAll("
+          "'#figure-training-overview .figure-group')].map(el => [el.dataset.group, "
+          "[el.style.left, el.style.top, el.style.width, el.style.height]"
+          ".map(v => Math.round(parseFloat(v) * 2) / 2)]))")
+
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
@@ -46,24 +51,32 @@ def open_editor(page, language: str):
     return figure
 
 
-def test_edge_labels_shown_after_a_drop_are_where_the_build_puts_them(chromium, served):
+@pytest.mark.parametrize(("language", "node", "by", "save"),
+                         [("ja", "trajectory", (-60, 30), "保存"), ("zh", "env", (80, 20), "保存"),
+                          ("en", "rm", (0, -40), "Save")])
+def test_labels_and_frames_shown_after_a_drop_are_where_the_build_puts_them(
+        chromium, served, project, language, node, by, save):
+    # ja: the label of 'old-probs' was left on the trajectory node; zh: the frame of
+    # 'collect' kept the room its labels had needed on its left, moved away with env.
+    spec = (project / "figures" / "training-overview.yaml").read_text(encoding="utf-8")
     context, page, troubles = open_page(chromium, served)
-    figure = open_editor(page, "ja")
-    node = figure.locator('[data-node="trajectory"]')
-    node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    box = node.bounding_box()
-    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (-60, 30))
+    figure = open_editor(page, language)
+    moved = figure.locator(f'[data-node="{node}"]')
+    moved.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = moved.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), by)
     settled(page)
-    shown = page.evaluate(LABELS)
-    save_accepted(page, figure, "保存")
+    shown = page.evaluate(LABELS), page.evaluate(FRAMES)
+    save_accepted(page, figure, save)
     # The page reloads with the saved figure, its editor open again on the build's own
     # elements: where the build placed each label.
     page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
                            " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
     settled(page)
-    built = page.evaluate(LABELS)
-    assert shown == built
+    built = page.evaluate(LABELS), page.evaluate(FRAMES)
     context.close()
+    (project / "figures" / "training-overview.yaml").write_text(spec, encoding="utf-8")
+    assert shown == built
     assert not troubles
 
 

@@ -177,9 +177,16 @@
     var box = [left - PADDING, top - band, Math.max(right - left + 2 * PADDING, size[0] + 2 * INSET),
                bottom - top + band + PADDING];
     /* The build grew the frame round its own edges' labels and routes (load/groups.py):
-       that room is kept, side by side, as the members move. */
-    var grown = offsets[group.uid];
-    if (grown === undefined) {
+       that room is kept, side by side, as the members move, until serve answers with
+       the build's frame for where they are. */
+    var grown = offsets[group.uid], placed = group.placed;
+    if (placed && placed.key === editor.frameKey(group)) {
+      /* The build's frame (serve's answer once every edge was routed together): the room
+         it grew round its edges' labels and routes is kept as the members move. */
+      grown = offsets[group.uid] = [Math.max(0, box[0] - placed.box[0]), Math.max(0, box[1] - placed.box[1]),
+        Math.max(0, placed.box[0] + placed.box[2] - box[0] - box[2]),
+        Math.max(0, placed.box[1] + placed.box[3] - box[1] - box[3])];
+    } else if (grown === undefined) {
       var built = el.style.width ? boxOf(el) : box;
       grown = offsets[group.uid] = [Math.max(0, box[0] - built[0]), Math.max(0, box[1] - built[1]),
         Math.max(0, built[0] + built[2] - box[0] - box[2]), Math.max(0, built[1] + built[3] - box[1] - box[3])];

@@ -675,6 +675,14 @@
      stay; once it is dropped, every edge that names its ends is routed again together,
      as the build routes them. One request at a time: the geometry as it is when the
      answer comes is sent next. */
+  /* What a group's frame is drawn from: its members' boxes and its title's size. */
+  Editor.prototype.frameKey = function (group) {
+    var self = this;
+    return JSON.stringify([group.fields.nodes.map(function (id) {
+      var node = self.nodeById(id);
+      return node ? node.fields.box : null;
+    }), group.fields.title_box || null]);
+  };
   Editor.prototype.route = function (only) {
     var routed = this.model.edges.filter(function (e) {
       return !e.fields.points && (!only || endName(e.fields.from) === only || endName(e.fields.to) === only);
@@ -702,6 +710,7 @@
       lines: only ? [] : m.edges.filter(function (e) { return e.fields.points; })
         .map(function (e) { return e.fields.points; })
     };
+    var sent = m.groups.map(function (g) { return self.frameKey(g); });
     post("route", request).then(function (result) {
       if (result.status !== 200) { self.say(told(result.answer), true); return; }
       var problems = [];
@@ -716,6 +725,12 @@
               size: String(request.edges[i].label_box) }
           : null;
         if (answer.problem) problems.push(answer.problem);
+      });
+      /* The build's frame of each group, while its members' boxes and title stay. */
+      if (!only) m.groups.forEach(function (group, i) {
+        var frame = (result.answer.groups || [])[i];
+        group.placed = frame && request.groups[i].nodes === group.fields.nodes
+          ? { box: frame, key: sent[i] } : null;
       });
       self.drawEdges();
       requestAnimationFrame(function () { stats.routes.push(performance.now() - since); });

@@ -12,7 +12,8 @@ The page then asks, by POST under PREFIX:
 - `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
   their ends, from the build's own router (geometry/route.py) on the geometry as it is
   being dragged, so that what the editor shows is what the build draws (with `"place":
-  true`, once a drag ends, each edge label's box as the build places it too);
+  true`, once a drag ends, each edge label's box and each group's frame as the build
+  places and draws them too);
 - `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...],
   "renames": {OLD: NEW}}`: refused (409) when either file is no longer the one the editor
   loaded; otherwise the spec's changed elements are written into its text and nothing
@@ -51,7 +52,7 @@ from . import changes
 from .fitting import fit_figure
 from .new import add_entries
 from .rename import keys_of, problems_of, rename_keys, used_elsewhere
-from .routing import route_request
+from .routing import route_answer
 
 PREFIX = "/__articlesite/figure/"
 LISTS = ("nodes", "edges", "labels", "dividers", "lifelines", "groups")
@@ -185,7 +186,7 @@ class FigureEditor:
                 _group_shape(group) for group in groups):
             raise _bad("'groups' must be a list of {\"nodes\": [ID, ...], "
                        "\"title_box\": [W, H]}")
-        return {"ok": True, "edges": route_request(request, groups)}
+        return {"ok": True, **route_answer(request, groups)}
 
     def groups(self, request: dict) -> list:
         """The groups of the spec a route request names (their titles are in the routes'

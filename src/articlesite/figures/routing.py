@@ -15,6 +15,7 @@ from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
 from ..load.edge_labels import edge_labels
 from ..load.figures import LABEL_HEIGHT, Edge
+from ..load.groups import Group, holding_labels
 from ..load.schema import is_number
 from ..translate.editor import Refused
 
@@ -44,21 +45,23 @@ def _list(request: dict, name: str) -> list:
     return items
 
 
-def group_frames(groups: list, nodes: dict) -> list:
-    """The frames (geometry/frames.py) of a spec's groups (its `groups` as loaded: id,
-    title_box, nodes) round the nodes' boxes as given, as the build frames them."""
-    frames = []
-    for group in groups:
+def _framed(groups: list, nodes: dict) -> list:
+    """(index, group, frame) for each of a spec's groups (its `groups` as loaded: id,
+    title_box, nodes) the build frames: round the nodes' boxes as given (geometry/
+    frames.py)."""
+    found = []
+    for i, group in enumerate(groups):
         members = [nodes[n] for n in group.get("nodes") or [] if n in nodes]
         size = group.get("title_box")
         if members and isinstance(size, list) and len(size) == 2:
-            frames.append(frame_of(members, tuple(size)))
-    return frames
+            found.append((i, group, frame_of(members, tuple(size))))
+    return found
 
 
 def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
-    """The title boxes of the groups' frames, as the build gives them to the router."""
-    return [frame.title for frame in group_frames(groups, nodes)]
+    """The title boxes of a spec's groups framed round the nodes' boxes as given, as the
+    build gives them to the router."""
+    return [frame.title for _, _, frame in _framed(groups, nodes)]
 
 
 def _size(value: Any) -> tuple[float, float] | None:
@@ -77,7 +80,16 @@ def _at(value: Any) -> float | None:
 
 def route_request(request: dict, groups: list = ()) -> list[dict]:
     """[{points, problem}] for each edge of the request, in its order; `groups`: the
-    spec's groups, whose titles the routes keep clear of."""
+    spec's groups, whose titles the routes keep clear of. (With `"place": true`, each
+    edge's `label` too: route_answer.)"""
+    return route_answer(request, groups)["edges"]
+
+
+def route_answer(request: dict, groups: list = ()) -> dict:
+    """{"edges": [{points, problem}], "groups": []} for the request; asked with `"place":
+    true`, each edge's `label` ([x, y, width, height, align], or None) and each group's
+    frame (`groups`, in their order: [x, y, width, height], or None for one the build
+    does not frame), as the build places and draws them."""
     nodes = {}
     for node in _list(request, "nodes"):
         if not isinstance(node.get("id"), str):
@@ -98,33 +110,37 @@ def route_request(request: dict, groups: list = ()) -> list[dict]:
     routes = route_edges(nodes, wanted, labels, bounds=bounds)
     answer = [{"points": [list(p) for p in route.points], "problem": route.error}
               for route in routes]
+    frames: list = []
     if request.get("place") is True and bounds is not None:
-        for found, box in zip(answer, placed_labels(request, routes, nodes, labels, groups,
-                                                    bounds), strict=True):
-            found["label"] = box
-    return answer
+        edges = [Edge(tuple(route.points), source=end.source, target=end.target,
+                      label="label" if size else None, label_size=size,
+                      label_at=_at(edge.get("label_at")))
+                 for edge, end, route, size in zip(
+                     _list(request, "edges"), wanted, routes,
+                     (_size(e.get("label_box")) for e in _list(request, "edges")), strict=True)]
+        edges += [Edge(line) for line in _lines(request)]
+        framed = {i: Group(str(i), "", tuple(group["nodes"]), frame.box, frame.title)
+                  for i, group, frame in _framed(list(groups), nodes)}
+        placed = edge_labels(edges, list(nodes.values()) + labels, bounds[2:],
+                             [group.box for group in framed.values()])
+        for label in placed:
+            if label.edge < len(routes) and routes[label.edge].points:
+                answer[label.edge]["label"] = [label.x, label.y, label.w, label.h, label.align]
+        for found in answer:
+            found.setdefault("label", None)
+        held = dict(zip(framed, holding_labels(list(framed.values()), edges, placed, nodes,
+                                               bounds), strict=True))
+        frames = [list(held[i].box) if i in held else None for i in range(len(groups))]
+    return {"edges": answer, "groups": frames}
 
 
-def placed_labels(request: dict, routes: list, nodes: dict, obstacles: list, groups: list,
-                  bounds: tuple[float, float, float, float]) -> list:
-    """Each edge's label as the build places it ([x, y, width, height, align], or None):
-    the request's edges in its order, then the edges given by their points (`lines`:
-    their routes, which no label may lie on), as load/figures.py gives them."""
-    edges = [Edge(tuple(route.points), label="label" if size else None, label_size=size,
-                  label_at=_at(edge.get("label_at")))
-             for edge, route, size in zip(_list(request, "edges"), routes,
-                                          (_size(e.get("label_box"))
-                                           for e in _list(request, "edges")), strict=True)]
+def _lines(request: dict) -> list[tuple[tuple[float, float], ...]]:
+    """The routes of the edges given by their points (`lines`), which no label may lie
+    on."""
     lines = request.get("lines", [])
     if not isinstance(lines, list) or len(lines) > MAX_BOXES or not all(
             isinstance(line, list) and all(
                 isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)
                 for p in line) for line in lines):
         raise Refused(HTTPStatus.BAD_REQUEST, "'lines' must be a list of routes [[x, y], ...]")
-    edges += [Edge(tuple((float(x), float(y)) for x, y in line)) for line in lines]
-    frames = [frame.box for frame in group_frames(list(groups), nodes)]
-    boxes: list = [None] * len(routes)
-    for label in edge_labels(edges, list(nodes.values()) + obstacles, bounds[2:], frames):
-        if label.edge < len(routes) and routes[label.edge].points:
-            boxes[label.edge] = [label.x, label.y, label.w, label.h, label.align]
-    return boxes
+    return [tuple((float(x), float(y)) for x, y in line) for line in lines]
