@@ -8,8 +8,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import REPO
-from test_serve import Server
+from conftest import REPO, save
+from test_serve import Server, poll
 
 from browser.test_figure_editor import DEADLINE_MS, drag, open_page, save_accepted, settled
 
@@ -95,4 +95,37 @@ def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium,
     drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (0, 20))
     assert figure.locator(".fe-message").inner_text() == said
     context.close()
+    assert not troubles
+
+
+# Every text "Fit to texts" shows, kept across the reload that follows it.
+FIT_MESSAGES = """new MutationObserver(() => {
+  const el = document.querySelector('.fe-fit-message');
+  if (!el || !el.textContent) return;
+  const seen = JSON.parse(sessionStorage.getItem('fit') || '[]');
+  if (seen[seen.length - 1] !== el.textContent) seen.push(el.textContent);
+  sessionStorage.setItem('fit', JSON.stringify(seen));
+}).observe(document, {subtree: true, childList: true, characterData: true});"""
+
+
+def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project):
+    texts_path = project / "figures" / "figure-texts.json"
+    spec_path = project / "figures" / "training-overview.yaml"
+    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
+    longer = '"ja": "ツール環境とサンドボックスで実行された結果の一覧"}'
+    save(project, texts_path, texts.replace('"ja": "ツール環境"}', longer))
+    context, page, troubles = open_page(chromium, served)
+    page.context.add_init_script(FIT_MESSAGES)
+    page.goto(f"{page.origin}ja/overview.html")
+    page.wait_for_function("() => document.querySelector('[data-node=env]').textContent"
+                           ".includes('サンドボックス')", timeout=DEADLINE_MS)
+    page.locator(FIGURE).get_by_role("button", name="文字に合わせる").click()
+    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
+    page.wait_for_function("() => JSON.parse(sessionStorage.getItem('fit') || '[]').length > 1",
+                           timeout=DEADLINE_MS)
+    said = page.evaluate("() => JSON.parse(sessionStorage.getItem('fit'))")
+    context.close()
+    save(project, texts_path, texts)
+    save(project, spec_path, spec)
+    assert said[1:] == ["合わせました：ノード env を広げました。"]
     assert not troubles

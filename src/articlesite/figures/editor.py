@@ -498,7 +498,9 @@ def fit_answer(root: Path, path: Path) -> dict:
     if not fitted.grown:
         return {"ok": True, "changed": [], "key": "fits-already", "args": {},
                 "message": "Every box fits its texts already."}
-    args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved}
+    # `grown` in English; `items` for the page to name them in its language
+    args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved,
+            "items": [list(item) for item in fitted.grown_items]}
     return {"ok": True, "changed": [f"figures/{path.name}"],
             "key": "fitted-moved" if fitted.moved else "fitted", "args": args,
             "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other boxes."}
