@@ -129,3 +129,17 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
     save(project, spec_path, spec)
     assert said[1:] == ["合わせました：ノード env を広げました。"]
     assert not troubles
+
+
+def test_the_canvas_outline_and_focus_ring_are_not_cut_at_the_bottom(chromium, served):
+    # The box the canvas scrolls in hides what passes its bottom: the canvas's dashed
+    # outline (1 px) and its focus ring (2 px, 3 px out) were cut there.
+    context, page, troubles = open_page(chromium, served)
+    open_editor(page, "zh")
+    room = page.evaluate(f"""() => {{
+      const canvas = document.querySelector('{FIGURE} .canvas');
+      return canvas.parentElement.getBoundingClientRect().bottom
+             - canvas.getBoundingClientRect().bottom; }}""")
+    context.close()
+    assert room >= 5
+    assert not troubles
