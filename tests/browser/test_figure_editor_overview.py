@@ -6,6 +6,7 @@ serve process for the module, on a copy of the example."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 from conftest import REPO, save
@@ -40,6 +41,18 @@ def served(project):
         yield server
 
 
+def quiet(served) -> None:
+    """Wait until serve's build state has not changed for a second: the rebuild after a
+    test put the example's files back would reload the next test's page, and close its
+    editor."""
+    last, since = None, time.monotonic()
+    while time.monotonic() - since < 1.0:
+        now = served.status()
+        if now != last:
+            last, since = now, time.monotonic()
+        time.sleep(0.1)
+
+
 def open_editor(page, language: str):
     page.goto(f"{page.origin}{language}/overview.html")
     figure = page.locator(FIGURE)
@@ -59,6 +72,7 @@ def test_labels_and_frames_shown_after_a_drop_are_where_the_build_puts_them(
     # ja: the label of 'old-probs' was left on the trajectory node; zh: the frame of
     # 'collect' kept the room its labels had needed on its left, moved away with env.
     spec = (project / "figures" / "training-overview.yaml").read_text(encoding="utf-8")
+    quiet(served)
     context, page, troubles = open_page(chromium, served)
     figure = open_editor(page, language)
     moved = figure.locator(f'[data-node="{node}"]')
@@ -87,6 +101,7 @@ def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium,
                                                                         language, said):
     # As the editor's other messages write it ("prefs をグループ prep から外しました"),
     # not "ノード trajectoryを移動しました".
+    quiet(served)
     context, page, troubles = open_page(chromium, served)
     figure = open_editor(page, language)
     node = figure.locator('[data-node="trajectory"]')
@@ -114,6 +129,7 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
     texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
     longer = '"ja": "ツール環境とサンドボックスで実行された結果の一覧"}'
     save(project, texts_path, texts.replace('"ja": "ツール環境"}', longer))
+    quiet(served)
     context, page, troubles = open_page(chromium, served)
     page.context.add_init_script(FIT_MESSAGES)
     page.goto(f"{page.origin}ja/overview.html")
@@ -134,6 +150,7 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
 def test_the_canvas_outline_and_focus_ring_are_not_cut_at_the_bottom(chromium, served):
     # The box the canvas scrolls in hides what passes its bottom: the canvas's dashed
     # outline (1 px) and its focus ring (2 px, 3 px out) were cut there.
+    quiet(served)
     context, page, troubles = open_page(chromium, served)
     open_editor(page, "zh")
     room = page.evaluate(f"""() => {{
@@ -142,4 +159,35 @@ def test_the_canvas_outline_and_focus_ring_are_not_cut_at_the_bottom(chromium, s
              - canvas.getBoundingClientRect().bottom; }}""")
     context.close()
     assert room >= 5
+    assert not troubles
+
+
+def test_a_label_the_build_can_only_put_on_another_is_marked_and_said(chromium, served):
+    # ja: the label of actor -> env made longer than the gap between the two edges holds:
+    # the build puts the label of env -> actor on it (`check`: "the label of edge 6 lies
+    # on the label of edge 5"); the editor outlines it, and its edge's bar says so.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, "ja")
+    label = figure.locator('.edge-label[data-edge="4"]')
+    label.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    label.click()
+    area = figure.locator(".fe-bar textarea").first
+    area.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("ツールを呼び出して結果を待つ", delay=10)
+    page.keyboard.press("Tab")
+    settled(page)
+    page.wait_for_function(f"() => document.querySelector('{FIGURE} .edge-label[data-edge=\"5\"]')"
+                           ".classList.contains('fe-label-on')", timeout=DEADLINE_MS)
+    assert not label.evaluate("el => el.classList.contains('fe-label-on')")
+    # The edge env -> actor selected by its line, under the labels.
+    uid = page.evaluate("window.articlesiteFigureEditor.current.model.edges[5].uid")
+    edge = figure.locator(f'.fe-edges .edge[data-edge="{uid}"]').first
+    box = edge.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 8)
+    note = figure.locator(".fe-label-on-note")
+    assert note.inner_text() == ("このラベルを置く空きがありません：辺 5 のラベルに重なっています。"
+                                 "枠を離すか、ラベルを辺に沿ってずらしてください。")
+    context.close()
     assert not troubles

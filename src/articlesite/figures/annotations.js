@@ -147,9 +147,12 @@
       el.style.top = px(placed.box[1]);
       if (placed.box[4] && placed.box[4] !== "center") el.setAttribute("data-align", placed.box[4]);
       else el.removeAttribute("data-align");
+      /* No free place for it: the build puts it on something (`check` says so). */
+      el.classList.toggle("fe-label-on", !!placed.box[5]);
       offsets[edge.uid] = [placed.box[0] - at.x, placed.box[1] - at.y];
       return;
     }
+    el.classList.remove("fe-label-on");
     var built = offsets[edge.uid] === undefined && el.style.left && edge.fields.label_at === undefined;
     if (built) offsets[edge.uid] = [num(el.style.left) - at.x, num(el.style.top) - at.y];
     if (edge.fields.label_at !== undefined || !offsets[edge.uid]) {
@@ -264,7 +267,9 @@
   }
   var style = document.createElement("style");
   style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
-    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}" +
+    ".fe-on .edge-label.fe-label-on{outline:2px dashed #b3261e;outline-offset:1px}" +
+    ".fe-label-on-note{color:#b3261e}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);

@@ -703,7 +703,7 @@
         return { from: e.fields.from, to: e.fields.to, label_box: e.fields.label ? e.fields.label_box || null : null,
                  label_at: e.fields.label_at === undefined ? null : e.fields.label_at };
       }),
-      groups: m.groups.map(function (g) { return { nodes: g.fields.nodes, title_box: g.fields.title_box }; }),
+      groups: m.groups.map(function (g) { return { id: g.fields.id, nodes: g.fields.nodes, title_box: g.fields.title_box }; }),
       /* Every edge routed together: the labels placed too, as the build places them
          (beside the routes, those given by their points among them). */
       place: !only,

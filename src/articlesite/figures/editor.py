@@ -390,8 +390,9 @@ def checked_spec(spec: Any) -> dict:
 
 
 def _group_shape(group: Any) -> bool:
-    """A group as a route request gives it: its members' ids, its title's size (if any)."""
-    if not isinstance(group, dict):
+    """A group as a route request gives it: its members' ids, its title's size (if any),
+    its id (if any)."""
+    if not isinstance(group, dict) or not isinstance(group.get("id", ""), str):
         return False
     nodes, size = group.get("nodes"), group.get("title_box")
     return (isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)

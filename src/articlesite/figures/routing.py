@@ -10,7 +10,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from ..geometry.frames import frame_of
+from ..check.annotations import SLACK
+from ..geometry.frames import frame_of, overlaps
 from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
 from ..load.edge_labels import edge_labels
@@ -87,7 +88,10 @@ def route_request(request: dict, groups: list = ()) -> list[dict]:
 
 def route_answer(request: dict, groups: list = ()) -> dict:
     """{"edges": [{points, problem}], "groups": []} for the request; asked with `"place":
-    true`, each edge's `label` ([x, y, width, height, align], or None) and each group's
+    true`, each edge's `label` ([x, y, width, height, align, on], or None; `on`: what it
+    lies on, as `check` finds it, [kind, name] (a "node" by its id, an "edge-label" or
+    free "label" by its number from 1, a "group-title" by its group's id), or None) and
+    each group's
     frame (`groups`, in their order: [x, y, width, height], or None for one the build
     does not frame), as the build places and draws them."""
     nodes = {}
@@ -98,6 +102,7 @@ def route_answer(request: dict, groups: list = ()) -> dict:
     labels = [(*_box(label.get("box"), 3), LABEL_HEIGHT.get(label.get("class"),
                                                              LABEL_HEIGHT[None]))
               for label in _list(request, "labels")]
+    free = list(labels)
     labels += group_titles(list(groups), nodes)
     wanted = []
     for edge in _list(request, "edges"):
@@ -123,9 +128,17 @@ def route_answer(request: dict, groups: list = ()) -> dict:
                   for i, group, frame in _framed(list(groups), nodes)}
         placed = edge_labels(edges, list(nodes.values()) + labels, bounds[2:],
                              [group.box for group in framed.values()])
+        names = ([("node", name, box) for name, box in nodes.items()]
+                 + [("label", str(i + 1), box) for i, box in enumerate(labels[:len(free)])]
+                 + [("group-title", str(group.get("id", i + 1)), frame.title)
+                    for i, group, frame in _framed(list(groups), nodes)])
         for label in placed:
             if label.edge < len(routes) and routes[label.edge].points:
-                answer[label.edge]["label"] = [label.x, label.y, label.w, label.h, label.align]
+                box = (label.x, label.y, label.w, label.h)
+                on = next(([kind, name] for kind, name, other in names
+                           if overlaps(box, other, SLACK)), None)
+                answer[label.edge]["label"] = [*box, label.align, on]
+                names.append(("edge-label", str(label.edge + 1), box))
         for found in answer:
             found.setdefault("label", None)
         held = dict(zip(framed, holding_labels(list(framed.values()), edges, placed, nodes,
