@@ -41,6 +41,18 @@ def served(project):
         yield server
 
 
+def reading(page, script: str, enough):
+    """What `script` gives in the page if `enough(it)`, else None; None too while the
+    page reloads (serve's rebuild after a save or a fit)."""
+    from playwright.sync_api import Error
+
+    try:
+        found = page.evaluate(script)
+    except Error:
+        return None
+    return found if enough(found) else None
+
+
 def quiet(served) -> None:
     """Wait until serve's build state has not changed for a second: the rebuild after a
     test put the example's files back would reload the next test's page, and close its
@@ -123,27 +135,33 @@ FIT_MESSAGES = """new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 
-def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project):
+@pytest.mark.parametrize(("language", "longer", "button", "said"), [
+    ("ja", "ツール環境とサンドボックスで実行された結果の一覧", "文字に合わせる",
+     "合わせました：ノード env を広げました。"),
+    ("zh", "工具环境与沙箱中执行后返回的结果列表", "按文字调整大小", "已调整：放大了节点 env。")])
+def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project,
+                                                             language, longer, button, said):
     texts_path = project / "figures" / "figure-texts.json"
     spec_path = project / "figures" / "training-overview.yaml"
     texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
-    longer = '"ja": "ツール環境とサンドボックスで実行された結果の一覧"}'
-    save(project, texts_path, texts.replace('"ja": "ツール環境"}', longer))
+    entry = {"ja": '"ja": "ツール環境"}', "zh": '{"zh": "工具环境",'}[language]
+    save(project, texts_path, texts.replace(
+        entry, entry.replace("ツール環境" if language == "ja" else "工具环境", longer)))
     quiet(served)
     context, page, troubles = open_page(chromium, served)
     page.context.add_init_script(FIT_MESSAGES)
-    page.goto(f"{page.origin}ja/overview.html")
-    page.wait_for_function("() => document.querySelector('[data-node=env]').textContent"
-                           ".includes('サンドボックス')", timeout=DEADLINE_MS)
-    page.locator(FIGURE).get_by_role("button", name="文字に合わせる").click()
-    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
-    page.wait_for_function("() => JSON.parse(sessionStorage.getItem('fit') || '[]').length > 1",
+    page.goto(f"{page.origin}{language}/overview.html")
+    page.wait_for_function("t => document.querySelector('[data-node=env]').textContent"
+                           ".replaceAll('\u200b', '').includes(t)", arg=longer,
                            timeout=DEADLINE_MS)
-    said = page.evaluate("() => JSON.parse(sessionStorage.getItem('fit'))")
+    page.locator(FIGURE).get_by_role("button", name=button).click()
+    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
+    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
+                                       "|| '[]')", lambda seen: len(seen) > 1))
     context.close()
     save(project, texts_path, texts)
     save(project, spec_path, spec)
-    assert said[1:] == ["合わせました：ノード env を広げました。"]
+    assert shown[1:] == [said]
     assert not troubles
 
 
