@@ -174,3 +174,42 @@ def test_every_key_serve_answers_with_has_its_string_in_every_language():
     missing = [key for key in sorted(keys) if set(strings.get("editor-server-" + key, {}))
                != {"zh", "en", "ja", "ko"}]
     assert not missing
+
+
+def test_a_route_request_asked_to_place_places_labels_and_frames_as_the_build_does(
+        editor, tmp_path):
+    # The example's overview with a node moved: each label and frame where the built
+    # figure has it (the editor shows that once a drag ends), `label_at` taken as the
+    # build takes it.
+    from conftest import REPO
+
+    from articlesite.load.figures import FigureFile, load_figure
+    from articlesite.load.sourcefiles import digest
+    from articlesite.problems import Problems
+
+    text = (REPO / "examples" / "training-overview" / "figures" / "training-overview.yaml"
+            ).read_text(encoding="utf-8").replace("box: [635, 395, 220, 90]",
+                                                  "box: [575, 425, 220, 90]")
+    text = text.replace("label: values, label_box: [67, 23]",
+                        "label: values, label_box: [67, 23], label_at: 0.3")
+    spec = yaml.safe_load(text)
+    request = {"figure": "steps", "width": spec["width"], "height": spec["height"],
+               "nodes": spec["nodes"], "labels": [], "groups": spec["groups"], "place": True,
+               "edges": [{"from": e["from"], "to": e["to"], "label_box": e.get("label_box"),
+                          "label_at": e.get("label_at")} for e in spec["edges"]]}
+    status, answer = ask(editor, "route", request)
+    assert status == 200
+    path = tmp_path / "training-overview.yaml"
+    path.write_text(text, encoding="utf-8")
+    figure = load_figure(FigureFile("training-overview", path, digest(path.read_bytes())),
+                         Problems(tmp_path))
+    built = {label.edge: [label.x, label.y, label.w, label.h, label.align]
+             for label in figure.edge_labels}
+    assert {i: edge["label"][:5] for i, edge in enumerate(answer["edges"])
+            if edge["label"]} == built
+    # what a label lies on, as `check` finds it: none here (20 hides stretches of routes)
+    assert [edge["label"][5] for edge in answer["edges"] if edge["label"]] == [None] * 15
+    assert built[13][:2] != [768.25, 953]   # slid
+    assert answer["groups"] == [list(group.box) for group in figure.groups]
+    unasked = ask(editor, "route", {**request, "place": False})[1]
+    assert all("label" not in edge for edge in unasked["edges"]) and unasked["groups"] == []

@@ -69,6 +69,15 @@ def test_new_keys_are_appended_in_the_dictionary_s_own_style():
     assert json.loads(add_entries("{}\n", {"b": {"en": "B"}})) == {"b": {"en": "B"}}
 
 
+def test_new_keys_are_appended_on_one_line_in_a_dictionary_of_one_line_entries():
+    # The examples' dictionaries write each key on one line: a key added (a group made
+    # in the figure editor) is written likewise, not opened on one line and closed on
+    # the next.
+    text = '{\n  "a": {"zh": "甲", "en": "A"},\n  "c": {"zh": "丙", "en": "C"}\n}\n'
+    new = add_entries(text, {"b": {"zh": "乙", "en": "B"}})
+    assert new == text[:-3] + ',\n  "b": {"zh": "乙", "en": "B"}\n}\n'
+
+
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory) -> dict:
     """A small site; `figure new pipeline`, a build (refused: drafts), `figure layout`,

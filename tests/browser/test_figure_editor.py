@@ -571,7 +571,7 @@ def test_the_editor_speaks_japanese_on_the_ja_page_and_works_from_the_keyboard(p
     page.keyboard.press("Shift+Tab")    # back to it
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowDown")
-    assert message(figure) == "ノード actを移動しました"
+    assert message(figure) == "ノード act を移動しました"
     page.keyboard.press("Escape")
     width = spec_of(page)["width"]
     page.keyboard.press("Alt+ArrowRight")   # nothing selected: the canvas grows

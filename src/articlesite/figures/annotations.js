@@ -1,8 +1,9 @@
 /* Edge labels and group frames in the figure editor (editor.js), drawn from its model
    (an edge's `label`, `label_box`, `label_at`; a group's `title`, `title_box`, `nodes`),
-   the build's own elements first: each edge label keeps its place beside its edge (the
-   same offset from the middle of the route's longest run as the build gave it; once
-   dragged, or new, at `label_at` along the route, as the build puts it), and each
+   the build's own elements first: each edge label where the build places it, as serve
+   answers once every edge is routed together (editor.js `route`); while a node is
+   dragged, at its last offset from the middle of its route's longest run (dragged, or
+   new, at `label_at` along the route) until that answer comes; and each
    group's frame follows its members' boxes (geometry/frames.py: 15 px round them, the
    title band on top). Dragging a label slides it along its route (`label_at`, 0 to 1);
    dragging a group's title moves its members (on the editor's 5 px grid); a click
@@ -130,14 +131,28 @@
     });
   }
 
-  /* A label beside its edge: where the build put it, kept at the same offset from the
-     middle of the route's longest run; slid along the route (`label_at`) once dragged,
-     and a new label half way along. */
+  /* A label beside its edge: where the build places it, once every edge has been routed
+     together (the server's answer, while the route, the label's size and its `label_at`
+     stay as they were then); meanwhile (a node being dragged) at the same offset from
+     the middle of the route's longest run as where it was; slid along the route
+     (`label_at`) while dragged, and a new label half way along. */
   function place(edge, el) {
     var points = pointsOf(edge), at = points && anchor(points), size = edge.fields.label_box || [0, 0];
     el.style.width = px(size[0]);
     el.style.height = px(size[1]);
     if (!at) return;
+    var placed = edge.placed, label_at = edge.fields.label_at === undefined ? null : edge.fields.label_at;
+    if (placed && placed.points === points && placed.at === label_at && placed.size === String(size)) {
+      el.style.left = px(placed.box[0]);
+      el.style.top = px(placed.box[1]);
+      if (placed.box[4] && placed.box[4] !== "center") el.setAttribute("data-align", placed.box[4]);
+      else el.removeAttribute("data-align");
+      /* No free place for it: the build puts it on something (`check` says so). */
+      el.classList.toggle("fe-label-on", !!placed.box[5]);
+      offsets[edge.uid] = [placed.box[0] - at.x, placed.box[1] - at.y];
+      return;
+    }
+    el.classList.remove("fe-label-on");
     var built = offsets[edge.uid] === undefined && el.style.left && edge.fields.label_at === undefined;
     if (built) offsets[edge.uid] = [num(el.style.left) - at.x, num(el.style.top) - at.y];
     if (edge.fields.label_at !== undefined || !offsets[edge.uid]) {
@@ -165,9 +180,16 @@
     var box = [left - PADDING, top - band, Math.max(right - left + 2 * PADDING, size[0] + 2 * INSET),
                bottom - top + band + PADDING];
     /* The build grew the frame round its own edges' labels and routes (load/groups.py):
-       that room is kept, side by side, as the members move. */
-    var grown = offsets[group.uid];
-    if (grown === undefined) {
+       that room is kept, side by side, as the members move, until serve answers with
+       the build's frame for where they are. */
+    var grown = offsets[group.uid], placed = group.placed;
+    if (placed && placed.key === editor.frameKey(group)) {
+      /* The build's frame (serve's answer once every edge was routed together): the room
+         it grew round its edges' labels and routes is kept as the members move. */
+      grown = offsets[group.uid] = [Math.max(0, box[0] - placed.box[0]), Math.max(0, box[1] - placed.box[1]),
+        Math.max(0, placed.box[0] + placed.box[2] - box[0] - box[2]),
+        Math.max(0, placed.box[1] + placed.box[3] - box[1] - box[3])];
+    } else if (grown === undefined) {
       var built = el.style.width ? boxOf(el) : box;
       grown = offsets[group.uid] = [Math.max(0, box[0] - built[0]), Math.max(0, box[1] - built[1]),
         Math.max(0, built[0] + built[2] - box[0] - box[2]), Math.max(0, built[1] + built[3] - box[1] - box[3])];
@@ -234,8 +256,10 @@
       else editor.select([d.item.uid]);
       return;
     }
-    if (d.label) editor.commit(T("label-slid", { at: Math.round(d.item.fields.label_at * 100) }));
-    else {
+    if (d.label) {
+      editor.commit(T("label-slid", { at: Math.round(d.item.fields.label_at * 100) }));
+      editor.route();   // the build's place for it there: on whichever side is free
+    } else {
       editor.route();
       editor.commit(T("moved", { what: editor.describe([d.item]) }));
     }
@@ -243,7 +267,9 @@
   }
   var style = document.createElement("style");
   style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
-    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}" +
+    ".fe-on .edge-label.fe-label-on{outline:2px dashed #b3261e;outline-offset:1px}" +
+    ".fe-label-on-note{color:#b3261e}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);

@@ -31,10 +31,19 @@
     var lang = document.documentElement.getAttribute("lang") || "", codes = F.codes || {};
     return codes[lang] || (F.strings && F.strings[lang] ? lang : F.source);
   })();
+  /* A string with its {placeholders} filled. A value that ends (or starts) with a Latin
+     letter or digit next to a Chinese or Japanese character of the string gets a space
+     between them, as the strings write their own: "ノード env を移動しました", where
+     the string is "{what}を移動しました" and `what` "ノード env". */
+  var CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/, LATIN = /[A-Za-z0-9]/;
   function T(name, vars) {
     var all = F.strings || {}, text = (all[CODE] || {})[name] || (all[F.source] || {})[name] || name;
-    return text.replace(/\{(\w+)\}/g, function (whole, key) {
-      return vars && vars[key] !== undefined ? vars[key] : whole;
+    return text.replace(/\{(\w+)\}/g, function (whole, key, at) {
+      if (!vars || vars[key] === undefined) return whole;
+      var value = String(vars[key]), before = text.charAt(at - 1), after = text.charAt(at + whole.length);
+      if (LATIN.test(value.charAt(0)) && CJK.test(before)) value = " " + value;
+      if (LATIN.test(value.charAt(value.length - 1)) && CJK.test(after)) value += " ";
+      return value;
     });
   }
 
@@ -355,7 +364,9 @@
 
   /* History: every operation is one step, made by commit(message) once it is done; the
      bar then says that message, and only until the next operation. --------------------- */
-  function unrouted(key, value) { return key === "shown" || key === "problem" ? undefined : value; }
+  function unrouted(key, value) {
+    return key === "shown" || key === "problem" || key === "placed" ? undefined : value;
+  }
   Editor.prototype.snapshot = function () {
     var m = this.model;
     return JSON.stringify({ model: { width: m.width, height: m.height, nodes: m.nodes, edges: m.edges,
@@ -664,6 +675,14 @@
      stay; once it is dropped, every edge that names its ends is routed again together,
      as the build routes them. One request at a time: the geometry as it is when the
      answer comes is sent next. */
+  /* What a group's frame is drawn from: its members' boxes and its title's size. */
+  Editor.prototype.frameKey = function (group) {
+    var self = this;
+    return JSON.stringify([group.fields.nodes.map(function (id) {
+      var node = self.nodeById(id);
+      return node ? node.fields.box : null;
+    }), group.fields.title_box || null]);
+  };
   Editor.prototype.route = function (only) {
     var routed = this.model.edges.filter(function (e) {
       return !e.fields.points && (!only || endName(e.fields.from) === only || endName(e.fields.to) === only);
@@ -680,9 +699,18 @@
       figure: this.id, width: m.width, height: m.height,
       nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
       labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
-      edges: routed.map(function (e) { return { from: e.fields.from, to: e.fields.to }; }),
-      groups: m.groups.map(function (g) { return { nodes: g.fields.nodes, title_box: g.fields.title_box }; })
+      edges: routed.map(function (e) {
+        return { from: e.fields.from, to: e.fields.to, label_box: e.fields.label ? e.fields.label_box || null : null,
+                 label_at: e.fields.label_at === undefined ? null : e.fields.label_at };
+      }),
+      groups: m.groups.map(function (g) { return { id: g.fields.id, nodes: g.fields.nodes, title_box: g.fields.title_box }; }),
+      /* Every edge routed together: the labels placed too, as the build places them
+         (beside the routes, those given by their points among them). */
+      place: !only,
+      lines: only ? [] : m.edges.filter(function (e) { return e.fields.points; })
+        .map(function (e) { return e.fields.points; })
     };
+    var sent = m.groups.map(function (g) { return self.frameKey(g); });
     post("route", request).then(function (result) {
       if (result.status !== 200) { self.say(told(result.answer), true); return; }
       var problems = [];
@@ -691,7 +719,18 @@
         /* No route: the last one stays, drawn as a problem, and the bar says why. */
         if (answer.points.length) edge.shown = answer.points;
         edge.problem = answer.problem || null;
+        /* The build's place for its label, while its route, size and label_at stay. */
+        edge.placed = answer.label && answer.points.length
+          ? { box: answer.label, points: edge.shown, at: request.edges[i].label_at,
+              size: String(request.edges[i].label_box) }
+          : null;
         if (answer.problem) problems.push(answer.problem);
+      });
+      /* The build's frame of each group, while its members' boxes and title stay. */
+      if (!only) m.groups.forEach(function (group, i) {
+        var frame = (result.answer.groups || [])[i];
+        group.placed = frame && request.groups[i].nodes === group.fields.nodes
+          ? { box: frame, key: sent[i] } : null;
       });
       self.drawEdges();
       requestAnimationFrame(function () { stats.routes.push(performance.now() - since); });

@@ -11,7 +11,9 @@ The page then asks, by POST under PREFIX:
   the digests of `figures/ID.yaml` and `figures/figure-texts.json`;
 - `route` `{"figure", "nodes", "labels", "edges"}`: the points of the edges that name
   their ends, from the build's own router (geometry/route.py) on the geometry as it is
-  being dragged, so that what the editor shows is what the build draws;
+  being dragged, so that what the editor shows is what the build draws (with `"place":
+  true`, once a drag ends, each edge label's box and each group's frame as the build
+  places and draws them too);
 - `save` `{"figure", "base": {"spec", "texts"}, "spec": {...}, "texts": [...],
   "renames": {OLD: NEW}}`: refused (409) when either file is no longer the one the editor
   loaded; otherwise the spec's changed elements are written into its text and nothing
@@ -50,7 +52,7 @@ from . import changes
 from .fitting import fit_figure
 from .new import add_entries
 from .rename import keys_of, problems_of, rename_keys, used_elsewhere
-from .routing import route_request
+from .routing import route_answer
 
 PREFIX = "/__articlesite/figure/"
 LISTS = ("nodes", "edges", "labels", "dividers", "lifelines", "groups")
@@ -184,7 +186,7 @@ class FigureEditor:
                 _group_shape(group) for group in groups):
             raise _bad("'groups' must be a list of {\"nodes\": [ID, ...], "
                        "\"title_box\": [W, H]}")
-        return {"ok": True, "edges": route_request(request, groups)}
+        return {"ok": True, **route_answer(request, groups)}
 
     def groups(self, request: dict) -> list:
         """The groups of the spec a route request names (their titles are in the routes'
@@ -388,8 +390,9 @@ def checked_spec(spec: Any) -> dict:
 
 
 def _group_shape(group: Any) -> bool:
-    """A group as a route request gives it: its members' ids, its title's size (if any)."""
-    if not isinstance(group, dict):
+    """A group as a route request gives it: its members' ids, its title's size (if any),
+    its id (if any)."""
+    if not isinstance(group, dict) or not isinstance(group.get("id", ""), str):
         return False
     nodes, size = group.get("nodes"), group.get("title_box")
     return (isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)
@@ -496,7 +499,9 @@ def fit_answer(root: Path, path: Path) -> dict:
     if not fitted.grown:
         return {"ok": True, "changed": [], "key": "fits-already", "args": {},
                 "message": "Every box fits its texts already."}
-    args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved}
+    # `grown` in English; `items` for the page to name them in its language
+    args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved,
+            "items": [list(item) for item in fitted.grown_items]}
     return {"ok": True, "changed": [f"figures/{path.name}"],
             "key": "fitted-moved" if fitted.moved else "fitted", "args": args,
             "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other boxes."}

@@ -8,6 +8,18 @@
   if (!F || !F.parts) return;
   var T = F.parts.T;
 
+  /* The answer with what grew named in the page's language ("ノード env"), from the
+     items serve lists (its `grown` is English). */
+  function named(answer) {
+    var args = answer && answer.args;
+    if (!args || !args.items) return answer;
+    var names = args.items.map(function (item) { return T("grown-" + item[0], { id: item[1] }); });
+    var copy = {};
+    Object.keys(answer).forEach(function (k) { copy[k] = answer[k]; });
+    copy.args = { grown: names.join(T("list-separator")), moved: args.moved };
+    return copy;
+  }
+
   function fit(figure, button, status) {
     var headers = { "Content-Type": "application/json" };
     headers[F.header] = F.token;
@@ -16,7 +28,7 @@
     fetch(F.prefix + "fit", { method: "POST", headers: headers, credentials: "same-origin",
                               body: JSON.stringify({ figure: figure.id.replace(/^figure-/, "") }) })
       .then(function (response) { return response.json(); })
-      .then(function (answer) { status.textContent = F.parts.told(answer); })
+      .then(function (answer) { status.textContent = F.parts.told(named(answer)); })
       .catch(function (error) { status.textContent = T("fit-failed", { error: String(error) }); })
       .then(function () { button.disabled = false; });
   }

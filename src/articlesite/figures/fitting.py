@@ -42,6 +42,9 @@ class Fitted:
 
     path: Path
     grown: list[str] = field(default_factory=list)   # what grew, as the message names it
+    # the same, for the figure editor to name in the page's language: (kind, name), kind
+    # "node", "edge-label" (name: the edge's number), "group-title" or "label"
+    grown_items: list[tuple[str, str]] = field(default_factory=list)
     moved: int = 0
     canvas: tuple[float, float] | None = None
     measured: str = ""
@@ -113,11 +116,13 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
         if size != old:
             edits.append(Set("label_box", [_number(v) for v in size], "edges", i))
             result.grown.append(f"edge {i + 1}'s label")
+            result.grown_items.append(("edge-label", str(i + 1)))
     for group in groups:
         if titles[group["id"]] != tuple(group.get("title_box") or (0, 0)):
             edits.append(Set("title_box", [_number(v) for v in titles[group["id"]]], "groups",
                              group["id"]))
             result.grown.append(f"group {group['id']}'s title")
+            result.grown_items.append(("group-title", str(group["id"])))
     grown_by = tuple(max(0.0, max(b[i] + b[i + 2] for b in moved.values())
                          - max(b[i] + b[i + 2] for b in boxes.values())) for i in (0, 1))
     if any(grown_by) and data.get("width") and data.get("height"):
@@ -162,6 +167,7 @@ def _box_edits(nodes: list[dict], labels: list[dict], boxes: dict, moved: dict,
             edits.append(Set("box", [_number(v) for v in box], "nodes", node["id"]))
             if box[2:] != boxes[node["id"]][2:]:
                 result.grown.append(f"node {node['id']}")
+                result.grown_items.append(("node", str(node["id"])))
             else:
                 result.moved += 1
     for i in range(len(labels)):
@@ -184,6 +190,7 @@ def _label_widths(edits: list[Set], labels: list[dict], moved: dict, sizes: dict
             edits = [e for e in edits if (e.section, e.element) != ("labels", i)]
             edits.append(Set("box", [_number(v) for v in (x, y, need)], "labels", i))
             result.grown.append(f"label {label.get('text')}")
+            result.grown_items.append(("label", str(label.get("text"))))
     return edits
 
 

@@ -158,6 +158,9 @@
     var self = this, f = edge.fields;
     if (f.points) { make("span", "fe-note", this.textRow).textContent = T("label-needs-ends"); return; }
     if (f.label) this.textFields(edge, [["label", T("field-label")]]);
+    var placed = edge.placed, on = f.label && placed && placed.points === (f.points || edge.shown) && placed.box[5];
+    if (on) make("span", "fe-note fe-label-on-note", this.textRow).textContent =
+      T("label-on", { what: T("grown-" + on[0], { id: on[1] }) });
     var button = make("button", "fe-edge-label", this.textRow);
     button.type = "button";
     button.setAttribute("data-action", f.label ? "remove-label" : "add-edge-label");
@@ -200,6 +203,7 @@
     edge.fields.label_at = at;
     this.draw(false);
     this.commit(T("label-slid", { at: Math.round(at * 100) }));
+    this.route();
   };
 
   /* The bar: "Make a group" beside the alignments; a selected group's or edge's fields. */

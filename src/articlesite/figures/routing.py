@@ -10,10 +10,13 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from ..geometry.frames import frame_of
+from ..check.annotations import SLACK
+from ..geometry.frames import frame_of, overlaps
 from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
-from ..load.figures import LABEL_HEIGHT
+from ..load.edge_labels import edge_labels
+from ..load.figures import LABEL_HEIGHT, Edge
+from ..load.groups import Group, holding_labels
 from ..load.schema import is_number
 from ..translate.editor import Refused
 
@@ -43,21 +46,54 @@ def _list(request: dict, name: str) -> list:
     return items
 
 
-def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
-    """The title boxes of a spec's groups (its `groups` as loaded: id, title_box, nodes)
-    framed round the nodes' boxes as given, as the build gives them to the router."""
-    titles = []
-    for group in groups:
+def _framed(groups: list, nodes: dict) -> list:
+    """(index, group, frame) for each of a spec's groups (its `groups` as loaded: id,
+    title_box, nodes) the build frames: round the nodes' boxes as given (geometry/
+    frames.py)."""
+    found = []
+    for i, group in enumerate(groups):
         members = [nodes[n] for n in group.get("nodes") or [] if n in nodes]
         size = group.get("title_box")
         if members and isinstance(size, list) and len(size) == 2:
-            titles.append(frame_of(members, tuple(size)).title)
-    return titles
+            found.append((i, group, frame_of(members, tuple(size))))
+    return found
+
+
+def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
+    """The title boxes of a spec's groups framed round the nodes' boxes as given, as the
+    build gives them to the router."""
+    return [frame.title for _, _, frame in _framed(groups, nodes)]
+
+
+def _size(value: Any) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    return _box(value, 2)
+
+
+def _at(value: Any) -> float | None:
+    if value is None:
+        return None
+    if not is_number(value) or not 0 <= value <= 1:
+        raise Refused(HTTPStatus.BAD_REQUEST, "'label_at' must be a number from 0 to 1")
+    return float(value)
 
 
 def route_request(request: dict, groups: list = ()) -> list[dict]:
     """[{points, problem}] for each edge of the request, in its order; `groups`: the
-    spec's groups, whose titles the routes keep clear of."""
+    spec's groups, whose titles the routes keep clear of. (With `"place": true`, each
+    edge's `label` too: route_answer.)"""
+    return route_answer(request, groups)["edges"]
+
+
+def route_answer(request: dict, groups: list = ()) -> dict:
+    """{"edges": [{points, problem}], "groups": []} for the request; asked with `"place":
+    true`, each edge's `label` ([x, y, width, height, align, on], or None; `on`: what it
+    lies on, as `check` finds it, [kind, name] (a "node" by its id, an "edge-label" or
+    free "label" by its number from 1, a "group-title" by its group's id), or None) and
+    each group's
+    frame (`groups`, in their order: [x, y, width, height], or None for one the build
+    does not frame), as the build places and draws them."""
     nodes = {}
     for node in _list(request, "nodes"):
         if not isinstance(node.get("id"), str):
@@ -66,6 +102,7 @@ def route_request(request: dict, groups: list = ()) -> list[dict]:
     labels = [(*_box(label.get("box"), 3), LABEL_HEIGHT.get(label.get("class"),
                                                              LABEL_HEIGHT[None]))
               for label in _list(request, "labels")]
+    free = list(labels)
     labels += group_titles(list(groups), nodes)
     wanted = []
     for edge in _list(request, "edges"):
@@ -75,5 +112,48 @@ def route_request(request: dict, groups: list = ()) -> list[dict]:
     width, height = request.get("width"), request.get("height")
     bounds = ((0.0, 0.0, float(width), float(height))
               if is_number(width) and is_number(height) else None)
-    return [{"points": [list(p) for p in route.points], "problem": route.error}
-            for route in route_edges(nodes, wanted, labels, bounds=bounds)]
+    routes = route_edges(nodes, wanted, labels, bounds=bounds)
+    answer = [{"points": [list(p) for p in route.points], "problem": route.error}
+              for route in routes]
+    frames: list = []
+    if request.get("place") is True and bounds is not None:
+        edges = [Edge(tuple(route.points), source=end.source, target=end.target,
+                      label="label" if size else None, label_size=size,
+                      label_at=_at(edge.get("label_at")))
+                 for edge, end, route, size in zip(
+                     _list(request, "edges"), wanted, routes,
+                     (_size(e.get("label_box")) for e in _list(request, "edges")), strict=True)]
+        edges += [Edge(line) for line in _lines(request)]
+        framed = {i: Group(str(i), "", tuple(group["nodes"]), frame.box, frame.title)
+                  for i, group, frame in _framed(list(groups), nodes)}
+        placed = edge_labels(edges, list(nodes.values()) + labels, bounds[2:],
+                             [group.box for group in framed.values()])
+        names = ([("node", name, box) for name, box in nodes.items()]
+                 + [("label", str(i + 1), box) for i, box in enumerate(labels[:len(free)])]
+                 + [("group-title", str(group.get("id", i + 1)), frame.title)
+                    for i, group, frame in _framed(list(groups), nodes)])
+        for label in placed:
+            if label.edge < len(routes) and routes[label.edge].points:
+                box = (label.x, label.y, label.w, label.h)
+                on = next(([kind, name] for kind, name, other in names
+                           if overlaps(box, other, SLACK)), None)
+                answer[label.edge]["label"] = [*box, label.align, on]
+                names.append(("edge-label", str(label.edge + 1), box))
+        for found in answer:
+            found.setdefault("label", None)
+        held = dict(zip(framed, holding_labels(list(framed.values()), edges, placed, nodes,
+                                               bounds), strict=True))
+        frames = [list(held[i].box) if i in held else None for i in range(len(groups))]
+    return {"edges": answer, "groups": frames}
+
+
+def _lines(request: dict) -> list[tuple[tuple[float, float], ...]]:
+    """The routes of the edges given by their points (`lines`), which no label may lie
+    on."""
+    lines = request.get("lines", [])
+    if not isinstance(lines, list) or len(lines) > MAX_BOXES or not all(
+            isinstance(line, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)
+                for p in line) for line in lines):
+        raise Refused(HTTPStatus.BAD_REQUEST, "'lines' must be a list of routes [[x, y], ...]")
+    return [tuple((float(x), float(y)) for x, y in line) for line in lines]

@@ -156,14 +156,22 @@ def add_entries(text: str, entries: dict[str, dict[str, str]]) -> str:
     found = layout(text)
     first = re.match(r"\s*\{(\s*)", text)
     indent = first.group(1) if found else "\n  "
-    inner = next((entry.indent for entry in found.values() if entry.values), indent + "  ")
+    model = next((entry for entry in reversed(found.values()) if entry.values), None)
+    if model is None:
+        lead = inner = indent + "  "
+        closing = indent
+    else:   # as the last entry with members writes them: on lines of their own, or one
+        inner = model.indent
+        opening = text.index("{", model.key[1]) + 1
+        lead = text[opening:_skip(text, opening)]
+        closing = text[model.last_end:model.close]
     ascii_only = text.isascii() and "\\u" in text
 
     def written(key: str, texts: dict[str, str]) -> str:
-        members = ",".join(f"{inner}{json.dumps(code)}: "
+        members = ",".join(f"{lead if i == 0 else inner}{json.dumps(code)}: "
                            f"{json.dumps(value, ensure_ascii=ascii_only)}"
-                           for code, value in texts.items())
-        return f"{indent}{json.dumps(key, ensure_ascii=ascii_only)}: {{{members}{indent}}}"
+                           for i, (code, value) in enumerate(texts.items()))
+        return f"{indent}{json.dumps(key, ensure_ascii=ascii_only)}: {{{members}{closing}}}"
 
     added = ",".join(written(key, texts) for key, texts in entries.items())
     if found:

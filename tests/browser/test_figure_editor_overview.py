@@ -1,0 +1,211 @@
+"""The figure editor on examples/training-overview (15 nodes, 20 edges with labels, 4
+groups), in Chromium through `serve`, as an author uses it: what the editor shows once a
+drag ends is what the build draws from the spec it saves, edge labels included. One
+serve process for the module, on a copy of the example."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+from conftest import REPO, save
+from test_serve import Server, poll
+
+from browser.test_figure_editor import DEADLINE_MS, drag, open_page, save_accepted, settled
+
+EXAMPLE = REPO / "examples" / "training-overview"
+FIGURE = "#figure-training-overview"
+
+LABELS = ("() => Object.fromEntries([...document.querySelectorAll("
+          "'#figure-training-overview .edge-label')].map(el => [el.dataset.edge, "
+          "[el.style.left, el.style.top, el.style.width, el.style.height]"
+          ".map(v => Math.round(parseFloat(v) * 2) / 2)]))")
+
+FRAMES = ("() => Object.fromEntries([...document.querySelectorAll("
+          "'#figure-training-overview .figure-group')].map(el => [el.dataset.group, "
+          "[el.style.left, el.style.top, el.style.width, el.style.height]"
+          ".map(v => Math.round(parseFloat(v) * 2) / 2)]))")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("overview-editor") / "project"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("screenshots"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def served(project):
+    with Server(project, "--port", "0") as server:
+        yield server
+
+
+def reading(page, script: str, enough):
+    """What `script` gives in the page if `enough(it)`, else None; None too while the
+    page reloads (serve's rebuild after a save or a fit)."""
+    from playwright.sync_api import Error
+
+    try:
+        found = page.evaluate(script)
+    except Error:
+        return None
+    return found if enough(found) else None
+
+
+def quiet(served) -> None:
+    """Wait until serve's build state has not changed for a second: the rebuild after a
+    test put the example's files back would reload the next test's page, and close its
+    editor."""
+    last, since = None, time.monotonic()
+    while time.monotonic() - since < 1.0:
+        now = served.status()
+        if now != last:
+            last, since = now, time.monotonic()
+        time.sleep(0.1)
+
+
+def open_editor(page, language: str):
+    page.goto(f"{page.origin}{language}/overview.html")
+    figure = page.locator(FIGURE)
+    figure.locator(".fe-open").click()
+    page.wait_for_selector(f"{FIGURE} .fe-bar", timeout=DEADLINE_MS)
+    page.wait_for_function(f"() => document.querySelectorAll('{FIGURE} .fe-edges .edge')"
+                           ".length > 0", timeout=DEADLINE_MS)
+    settled(page)
+    return figure
+
+
+@pytest.mark.parametrize(("language", "node", "by", "save"),
+                         [("ja", "trajectory", (-60, 30), "保存"), ("zh", "env", (80, 20), "保存"),
+                          ("en", "rm", (0, -40), "Save")])
+def test_labels_and_frames_shown_after_a_drop_are_where_the_build_puts_them(
+        chromium, served, project, language, node, by, save):
+    # ja: the label of 'old-probs' was left on the trajectory node; zh: the frame of
+    # 'collect' kept the room its labels had needed on its left, moved away with env.
+    spec = (project / "figures" / "training-overview.yaml").read_text(encoding="utf-8")
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    moved = figure.locator(f'[data-node="{node}"]')
+    moved.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = moved.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), by)
+    settled(page)
+    shown = page.evaluate(LABELS), page.evaluate(FRAMES)
+    save_accepted(page, figure, save)
+    # The page reloads with the saved figure, its editor open again on the build's own
+    # elements: where the build placed each label.
+    page.wait_for_function("() => { var c = (window.articlesiteFigureEditor || {}).current;"
+                           " return c && !c.dirty() && !c.history[1]; }", timeout=DEADLINE_MS)
+    settled(page)
+    built = page.evaluate(LABELS), page.evaluate(FRAMES)
+    context.close()
+    (project / "figures" / "training-overview.yaml").write_text(spec, encoding="utf-8")
+    assert shown == built
+    assert not troubles
+
+
+@pytest.mark.parametrize(("language", "said"), [("ja", "ノード trajectory を移動しました"),
+                                                ("zh", "节点 trajectory 已移动"),
+                                                ("en", "Node trajectory moved")])
+def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium, served,
+                                                                        language, said):
+    # As the editor's other messages write it ("prefs をグループ prep から外しました"),
+    # not "ノード trajectoryを移動しました".
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    node = figure.locator('[data-node="trajectory"]')
+    node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = node.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (0, 20))
+    assert figure.locator(".fe-message").inner_text() == said
+    context.close()
+    assert not troubles
+
+
+# Every text "Fit to texts" shows, kept across the reload that follows it.
+FIT_MESSAGES = """new MutationObserver(() => {
+  const el = document.querySelector('.fe-fit-message');
+  if (!el || !el.textContent) return;
+  const seen = JSON.parse(sessionStorage.getItem('fit') || '[]');
+  if (seen[seen.length - 1] !== el.textContent) seen.push(el.textContent);
+  sessionStorage.setItem('fit', JSON.stringify(seen));
+}).observe(document, {subtree: true, childList: true, characterData: true});"""
+
+
+@pytest.mark.parametrize(("language", "longer", "button", "said"), [
+    ("ja", "ツール環境とサンドボックスで実行された結果の一覧", "文字に合わせる",
+     "合わせました：ノード env を広げました。"),
+    ("zh", "工具环境与沙箱中执行后返回的结果列表", "按文字调整大小", "已调整：放大了节点 env。")])
+def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project,
+                                                             language, longer, button, said):
+    texts_path = project / "figures" / "figure-texts.json"
+    spec_path = project / "figures" / "training-overview.yaml"
+    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
+    entry = {"ja": '"ja": "ツール環境"}', "zh": '{"zh": "工具环境",'}[language]
+    save(project, texts_path, texts.replace(
+        entry, entry.replace("ツール環境" if language == "ja" else "工具环境", longer)))
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    page.context.add_init_script(FIT_MESSAGES)
+    page.goto(f"{page.origin}{language}/overview.html")
+    page.wait_for_function("t => document.querySelector('[data-node=env]').textContent"
+                           ".replaceAll('\u200b', '').includes(t)", arg=longer,
+                           timeout=DEADLINE_MS)
+    page.locator(FIGURE).get_by_role("button", name=button).click()
+    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
+    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
+                                       "|| '[]')", lambda seen: len(seen) > 1))
+    context.close()
+    save(project, texts_path, texts)
+    save(project, spec_path, spec)
+    assert shown[1:] == [said]
+    assert not troubles
+
+
+def test_the_canvas_outline_and_focus_ring_are_not_cut_at_the_bottom(chromium, served):
+    # The box the canvas scrolls in hides what passes its bottom: the canvas's dashed
+    # outline (1 px) and its focus ring (2 px, 3 px out) were cut there.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    open_editor(page, "zh")
+    room = page.evaluate(f"""() => {{
+      const canvas = document.querySelector('{FIGURE} .canvas');
+      return canvas.parentElement.getBoundingClientRect().bottom
+             - canvas.getBoundingClientRect().bottom; }}""")
+    context.close()
+    assert room >= 5
+    assert not troubles
+
+
+def test_a_label_the_build_can_only_put_on_another_is_marked_and_said(chromium, served):
+    # ja: the label of actor -> env made longer than the gap between the two edges holds:
+    # the build puts the label of env -> actor on it (`check`: "the label of edge 6 lies
+    # on the label of edge 5"); the editor outlines it, and its edge's bar says so.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, "ja")
+    label = figure.locator('.edge-label[data-edge="4"]')
+    label.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    label.click()
+    area = figure.locator(".fe-bar textarea").first
+    area.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("ツールを呼び出して結果を待つ", delay=10)
+    page.keyboard.press("Tab")
+    settled(page)
+    page.wait_for_function(f"() => document.querySelector('{FIGURE} .edge-label[data-edge=\"5\"]')"
+                           ".classList.contains('fe-label-on')", timeout=DEADLINE_MS)
+    assert not label.evaluate("el => el.classList.contains('fe-label-on')")
+    # The edge env -> actor selected by its line, under the labels.
+    uid = page.evaluate("window.articlesiteFigureEditor.current.model.edges[5].uid")
+    edge = figure.locator(f'.fe-edges .edge[data-edge="{uid}"]').first
+    box = edge.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 8)
+    note = figure.locator(".fe-label-on-note")
+    assert note.inner_text() == ("このラベルを置く空きがありません：辺 5 のラベルに重なっています。"
+                                 "枠を離すか、ラベルを辺に沿ってずらしてください。")
+    context.close()
+    assert not troubles
