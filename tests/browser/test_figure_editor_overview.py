@@ -210,3 +210,15 @@ def test_a_label_the_build_can_only_put_on_another_is_marked_and_said(chromium, 
                                  "枠を離すか、ラベルを辺に沿ってずらしてください。")
     context.close()
     assert not troubles
+
+
+def test_the_style_menu_names_each_style_in_the_page_s_language(chromium, served):
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, "ja")
+    figure.locator('.fe-canvas [data-node="actor"], [data-node="actor"]').first.click()
+    style = figure.locator("select").filter(has=page.locator('option[value="soft"]'))
+    names = style.locator("option").all_text_contents()
+    context.close()
+    assert names == ["標準", "淡い塗り (soft)", "強調 (accent)"]
+    assert not troubles

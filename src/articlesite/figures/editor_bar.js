@@ -124,7 +124,10 @@
 
   Editor.prototype.styleField = function (item) {
     var self = this, select = this.field(T("field-style"), "select");
-    this.choices(select, [""].concat(STYLES[item.list]), [T("style-plain")].concat(STYLES[item.list]));
+    // Each style by what it looks like in the page's language, and the class written in
+    // the spec beside it.
+    this.choices(select, [""].concat(STYLES[item.list]), [T("style-plain")].concat(
+      STYLES[item.list].map(function (name) { return T("style-" + name) + " (" + name + ")"; })));
     select.value = item.fields["class"] || "";
     select.addEventListener("change", function () {
       if (select.value) item.fields["class"] = select.value;
