@@ -450,7 +450,7 @@ class Grid:
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push = heapq.heappop, heapq.heappush
+        pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
         far_x, far_y, side_x, side_y = self._toward(goal)
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
@@ -458,7 +458,9 @@ class Grid:
         # A state's entry stays at the head of the queue while the states it steps to
         # are reached: the first of them to enter the queue takes its place (one sift
         # instead of two: the queue's entries are all different, so it gives them in
-        # the same order as taking the entry out first would).
+        # the same order as taking the entry out first would), at once where it comes
+        # before the head's two children, as a state just taken often does (deeper on
+        # the same bound): written out here, not called, as this runs at each step.
         while todo:
             bound, cost, state = todo[0]
             if bound >= limit:
@@ -486,7 +488,11 @@ class Grid:
                         note(state2)
                         came[state2] = state
                         if at_head:
-                            _replace_head(todo, (bound, new, state2))
+                            entry, size = (bound, new, state2), len(todo)
+                            if (size < 2 or entry < todo[1]) and (size < 3 or entry < todo[2]):
+                                todo[0] = entry
+                            else:
+                                replace(todo, entry)
                             at_head = False
                         else:
                             push(todo, (bound, new, state2))
@@ -505,7 +511,7 @@ class Grid:
                         done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
                             if at_head:
-                                _replace_head(todo, (done, -done, -1 - state2))
+                                replace(todo, (done, -done, -1 - state2))
                                 at_head = False
                             else:
                                 push(todo, (done, -done, -1 - state2))
@@ -514,16 +520,6 @@ class Grid:
             if at_head:
                 pop(todo)
         return None
-
-
-def _replace_head(queue: list, entry: tuple) -> None:
-    """Put `entry` in place of the head of `queue` (a heap), as heapq.heapreplace does;
-    at once where it comes before the head's two children, as a state the search has
-    just taken often does (deeper on the same bound): the queue is a heap still."""
-    if (len(queue) < 2 or entry < queue[1]) and (len(queue) < 3 or entry < queue[2]):
-        queue[0] = entry
-    else:
-        heapq.heapreplace(queue, entry)
 
 
 def _within(distances: list[float], first: int, last: int) -> list[float]:
