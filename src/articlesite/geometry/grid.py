@@ -77,7 +77,6 @@ class Grid:
         self._goals: dict[int, tuple] = {}     # _toward's, by goal
         self._steps: tuple | None = None       # _turns'
         self._states: list[int] | None = None  # _came's
-        self._best: list[float] | None = None  # _found's
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -184,18 +183,12 @@ class Grid:
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
         saved: dict = {}   # a window's search, for the next one to go on from
-        touched: list[int] = []   # the states whose cost the searches wrote
-        try:
-            return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
-                                  saved, touched)
-        finally:
-            found = self._found()
-            for state in touched:    # (unwritten again, for the grid's next search)
-                found[state] = -_INF
+        return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
+                              saved, self._found())
 
     def _widening(self, start: int, out_a: int, goal: int, arrive: int, limit: float,
                   low: tuple, high: tuple, distance: float, saved: dict,
-                  touched: list[int]) -> list[int] | None:
+                  best: list[float]) -> list[int] | None:
         """The searches of _windowed, in ever larger windows."""
         for pad in (WINDOW, 4 * WINDOW, math.inf):
             window = None if pad == math.inf else (
@@ -207,7 +200,7 @@ class Grid:
             if window is None and self.part(start) != self.part(goal):
                 return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
-            found = self._search(start, out_a, goal, arrive, bound, window, saved, touched)
+            found = self._search(start, out_a, goal, arrive, bound, window, saved, best)
             if found is not None or window is None or bound >= limit:
                 return found
         return None
@@ -385,19 +378,18 @@ class Grid:
         return self._states
 
     def _found(self) -> list[float]:
-        """What the search has found each state costs, negated (see _search): made once
-        a grid, with nothing found (minus infinity), and left so after each search
-        (_windowed unwrites the states it wrote). A list, not a dict: the search looks
-        a state up at each step. It runs 4 * nx states past the last one, so that a
-        step off the grid (which costs infinity, and is never taken) may be looked up
-        too, from either end."""
-        if self._best is None:
-            self._best = [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
-        return self._best
+        """What the searches of one route have found each state costs, negated (see
+        _search), with nothing found yet (minus infinity): a new list for each route,
+        made at once, cheaper than noting each state a search writes (some hundreds)
+        to unwrite it after. A list, not a dict: the search looks a state up at each
+        step. It runs 4 * nx states past the last one, so that a step off the grid
+        (which costs infinity, and is never taken) may be looked up too, from either
+        end."""
+        return [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float, window: tuple | None, saved: dict,
-                touched: list[int]) -> list[int] | None:
+                best: list[float]) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path that costs less
         than `limit` and keeps within `window` (first and last column, first and last
@@ -411,18 +403,17 @@ class Grid:
         state beyond a window costs more than that window's search may, so the search
         in the larger one would have taken the same states first in the same order;
         it goes on from there, once the steps out of the smaller window it skipped are
-        taken, in the order they came. `touched`: where each state whose cost is
-        written is noted."""
+        taken, in the order they came. `best`: what the searches of this route have
+        found each state costs (see _found)."""
         px, py = self._moves()[2:4]
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
-        came, note = self._came(), touched.append
+        came = self._came()
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
         gx, gy = px[goal], py[goal]
         if saved:
-            todo, best, first, beyond = (saved["todo"], saved["best"], saved["first"],
-                                         saved["beyond"])
+            todo, first, beyond = saved["todo"], saved["first"], saved["beyond"]
             todo += saved["later"]     # (the entries that cost too much for that window)
             heapq.heapify(todo)
             saved["beyond"] = skipped = []
@@ -433,20 +424,17 @@ class Grid:
                     skipped.append((entry, state))
                 elif entry[1] > best[entry[2]]:
                     best[entry[2]] = entry[1]
-                    note(entry[2])
                     came[entry[2]] = state
                     heapq.heappush(todo, entry)
         else:
             first = start * 4 + heading
-            best = self._found()
             best[first] = 0.0
-            note(first)
             dx, dy = gx - px[start], gy - py[start]
             todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
                                                + (dy > 0) - (dy < 0)], 0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, first=first, beyond=skipped, later=later)
+                saved.update(todo=todo, first=first, beyond=skipped, later=later)
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
@@ -485,7 +473,6 @@ class Grid:
                     bound = near_x[i] - new + near_y[j] + turns
                     if bound < limit:
                         best[state2] = new
-                        note(state2)
                         came[state2] = state
                         if at_head:
                             entry, size = (bound, new, state2), len(todo)
@@ -503,7 +490,6 @@ class Grid:
                         continue
                     else:
                         best[state2] = new
-                        note(state2)
                         came[state2] = state
                         if later is not None:     # (popped, it would end this search)
                             later.append((bound, new, state2))
