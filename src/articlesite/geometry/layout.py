@@ -455,13 +455,15 @@ def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]]) -> Boxes:
         screen.reverse()
     gaps = plan.gaps(screen)
     if plan.along_x:
-        return place_rows(plan, _fold(plan, screen, gaps, budget, edges), screen, gaps)
+        rows, boxes = _fold(plan, screen, gaps, budget, edges)
+        return boxes if boxes is not None else place_rows(plan, rows, screen, gaps)
     return place_rows(plan, [screen], screen, gaps, budget)
 
 
 def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
-          edges: list[tuple[str, str]]) -> list[list[int]]:
-    """The rows of a drawing too long for one: rows_of's, or another cut set into as
+          edges: list[tuple[str, str]]) -> tuple[list[list[int]], Boxes | None]:
+    """The rows of a drawing too long for one, and their boxes (None if it is not
+    folded: place them), rows_of's, or another cut set into as
     many rows that rows_of would also accept (no group cut, each row but the last at
     least `width` / SHORTEST), FOLD_TRIES + 1 of them, those fewest edges pass first,
     then the balanced ones (_balance: the narrowest, then the one whose shortest row is
@@ -471,10 +473,10 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
     the sides `figure layout` starts from) cross fewest (_crossed), the first on a tie;
     then, if they cross, its layers ordered toward the rows the other way
     (_toward_rows' `lean` 2) if that crosses fewer. The layers are left in the order
-    chosen."""
+    chosen; the boxes are those placed to route the fold chosen (as they are)."""
     first = rows_of(plan, screen, gaps, width)
     if len(first) <= 1:
-        return first
+        return first, None
     passing = _passing(plan, screen)
     options = [first] + [rows for rows in _cut_sets(plan, screen, gaps, width, len(first),
                                                     FOLD_TRIES + 1) if rows != first]
@@ -492,7 +494,7 @@ def _fold(plan: Plan, screen: list[int], gaps: list[float], width: float,
         other = _tried(plan, order, best[1], 2, screen, gaps, edges)
         best = other if other[0] < best[0] else best
     plan.order = best[2]
-    return best[1]
+    return best[1], best[3]
 
 
 def _balance(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float]
@@ -506,18 +508,20 @@ def _balance(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[fl
 
 def _tried(plan: Plan, order: list[list[Item]], rows: list[list[int]], lean: int,
            screen: list[int], gaps: list[float], edges: list[tuple[str, str]]
-           ) -> tuple[float, list[list[int]], list[list[Item]]]:
-    """(_crossed, the rows, the layers' order) of a fold, its layers in `order`
-    ordered toward its rows (math.inf for `lean` 2 if that orders them as 1 does)."""
+           ) -> tuple[float, list[list[int]], list[list[Item]], Boxes | None]:
+    """(_crossed, the rows, the layers' order, the boxes routed) of a fold, its layers
+    in `order` ordered toward its rows (math.inf and no boxes for `lean` 2 if that
+    orders them as 1 does)."""
     plan.order = [list(layer) for layer in order]
     _toward_rows(plan, rows, lean)
     if lean != 1:
         plan.order, other = [list(layer) for layer in order], plan.order
         _toward_rows(plan, rows, 1)
         if plan.order == other:   # no other order: nothing to route
-            return math.inf, rows, other
+            return math.inf, rows, other, None
         plan.order = other
-    return _crossed(plan, place_rows(plan, rows, screen, gaps), edges), rows, plan.order
+    boxes = place_rows(plan, rows, screen, gaps)
+    return _crossed(plan, boxes, edges), rows, plan.order, boxes
 
 
 def _cut_sets(plan: Plan, screen: list[int], gaps: list[float], width: float,
