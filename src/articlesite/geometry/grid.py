@@ -11,7 +11,8 @@ a table (_BENDS) of what depends only on the heading and the side of the goal on
 For speed (the same routes): what each step costs is kept in a table per heading, made
 once a grid and changed where a route is counted; the heuristic is taken by column and
 by row; a search in a larger window goes on from where the smaller window's stopped;
-the free grid's parts are found only for a search of the whole grid.
+the free grid's parts are found only for a search of the whole grid, and only
+where grown boxes overlap or cross the bounds (else it is all one part).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Grid:
         grown = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
         self.grown = grown
         limits = box_of(bounds) if bounds is not None else None
+        self.limits = limits
         self.xs = _lines([g[k] for g in grown for k in (0, 2)], [p[0] for p in ports],
                          limits and (limits[0], limits[2]))
         self.ys = _lines([g[k] for g in grown for k in (1, 3)], [p[1] for p in ports],
@@ -71,6 +73,7 @@ class Grid:
         # vertically ([1]) (a bend there is no run through).
         self.runs = (bytearray(count), bytearray(count))
         self._parts: tuple | None = None
+        self._apart: bool | None = None        # _one_part's
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
         self._escapes: dict[tuple[Point, int], int | None] = {}
@@ -110,6 +113,16 @@ class Grid:
         while root[k] != k:
             k = root[k]
         return k
+
+    def _one_part(self) -> bool:
+        """Whether the free grid is surely one part, so that `part` need not be found
+        (found once): no two grown boxes overlap (they may touch) and none crosses the
+        bounds. The grid has lines along every grown box's borders, so a route can go
+        round each box and from any free point reach any other. (Were it wrong, a
+        search between two parts would find nothing still, only later.)"""
+        if self._apart is None:
+            self._apart = _apart(self.grown, self.limits)
+        return self._apart
 
     def _runs(self) -> tuple[list[list[int]], list[int], list[int]]:
         """Each row's runs (where each starts), each row's first run's number, and each
@@ -197,7 +210,7 @@ class Grid:
             if window is not None and window[0] == 0 and window[2] == 0 and \
                     window[1] == self.nx - 1 and window[3] == len(self.ys) - 1:
                 window = None   # the whole grid: no route lies beyond
-            if window is None and self.part(start) != self.part(goal):
+            if window is None and not self._one_part() and self.part(start) != self.part(goal):
                 return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
             found = self._search(start, out_a, goal, arrive, bound, window, saved, best)
@@ -506,6 +519,22 @@ class Grid:
             if at_head:
                 pop(todo)
         return None
+
+
+def _apart(boxes: list[Box], limits: Box | None) -> bool:
+    """Whether no two of the boxes overlap (they may touch) and none crosses `limits`."""
+    if limits is not None and not all(
+            limits[0] <= left and limits[1] <= top and right <= limits[2]
+            and bottom <= limits[3] for left, top, right, bottom in boxes):
+        return False
+    boxes = sorted(boxes)
+    for k, (_, top, right, bottom) in enumerate(boxes):
+        for other in boxes[k + 1:]:
+            if other[0] >= right:    # (by left: none after it overlaps this one either)
+                break
+            if other[1] < bottom and other[3] > top:
+                return False
+    return True
 
 
 def _within(distances: list[float], first: int, last: int) -> list[float]:
