@@ -180,7 +180,10 @@ class Grid:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
             if start is None or goal is None:
                 return None
-            path = self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
+            # A search whose first bound is `limit` or more finds nothing: not begun
+            # (routes tried against a limit often are, as the side choice's).
+            path = None if self._least(start, out_a, goal, (out_b + 2) % 4) >= limit else \
+                self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -400,6 +403,14 @@ class Grid:
         end."""
         return [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
 
+    def _least(self, start: int, heading: int, goal: int, arrive: int) -> float:
+        """What a path from `start` (reached along `heading`) to `goal` (reached along
+        `arrive`) costs at least: the search's heuristic at its start."""
+        px, py = self._moves()[2:4]
+        dx, dy = px[goal] - px[start], py[goal] - py[start]
+        return abs(dx) + abs(dy) + _BENDS[arrive][heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
+                                                  + (dy > 0) - (dy < 0)]
+
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float, window: tuple | None, saved: dict,
                 best: list[float]) -> list[int] | None:
@@ -418,13 +429,11 @@ class Grid:
         it goes on from there, once the steps out of the smaller window it skipped are
         taken, in the order they came. `best`: what the searches of this route have
         found each state costs (see _found)."""
-        px, py = self._moves()[2:4]
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
         came = self._came()
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
-        gx, gy = px[goal], py[goal]
         if saved:
             todo, first, beyond = saved["todo"], saved["first"], saved["beyond"]
             todo += saved["later"]     # (the entries that cost too much for that window)
@@ -442,9 +451,7 @@ class Grid:
         else:
             first = start * 4 + heading
             best[first] = 0.0
-            dx, dy = gx - px[start], gy - py[start]
-            todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
-                                               + (dy > 0) - (dy < 0)], 0.0, first)]
+            todo = [(self._least(start, heading, goal, arrive), 0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
                 saved.update(todo=todo, first=first, beyond=skipped, later=later)
