@@ -364,10 +364,10 @@ class Grid:
         """The heuristic toward a goal, by column and by row: the distance to the goal's,
         and the side of it (times 3 across, for the bends table); found once a goal."""
         if goal not in self._goals:
-            gx, gy = self.xs[goal % self.nx], self.ys[goal // self.nx]
-            self._goals[goal] = ([abs(gx - x) for x in self.xs], [abs(gy - y) for y in self.ys],
-                                 [3 * ((gx > x) - (gx < x)) for x in self.xs],
-                                 [(gy > y) - (gy < y) for y in self.ys])
+            i, j = goal % self.nx, goal // self.nx
+            self._goals[goal] = (_distances(self.xs, i), _distances(self.ys, j),
+                                 [3] * i + [0] + [-3] * (self.nx - i - 1),
+                                 [1] * j + [0] + [-1] * (len(self.ys) - j - 1))
         return self._goals[goal]
 
     def _turns(self) -> tuple:
@@ -542,6 +542,12 @@ def _apart(boxes: list[Box], limits: Box | None) -> bool:
             if other[1] < bottom and other[3] > top:
                 return False
     return True
+
+
+def _distances(lines: list[float], k: int) -> list[float]:
+    """How far each of the (sorted, distinct) lines lies from line k."""
+    at = lines[k]
+    return list(map(at.__sub__, lines[:k])) + list(map(at.__rsub__, lines[k:]))
 
 
 def _within(distances: list[float], first: int, last: int) -> list[float]:
