@@ -58,6 +58,7 @@ class Across:
                     where.setdefault(group_of[item], []).append(j / max(len(layer), 1))
         self.rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
         self.rows = [self._row(i, layer, span) for i, layer in enumerate(order)]
+        self.offsets: dict[int, list[float]] = {}   # _fit's: each row's, packed from 0
         self.links: dict[Item, list[tuple[Item, float]]] = {}
         for a, b, _ in edges:
             weight = 1.0 + 3.0 * _is_placeholder(a) + 3.0 * _is_placeholder(b)
@@ -144,9 +145,11 @@ class Across:
         row = self.rows[i]
         if not row:
             return
-        offsets = [0.0]
-        for k in range(1, len(row)):
-            offsets.append(offsets[-1] + self.distance(row[k - 1], row[k]))
+        if i not in self.offsets:     # (the same at each sweep)
+            self.offsets[i] = [0.0]
+            for k in range(1, len(row)):
+                self.offsets[i].append(self.offsets[i][-1] + self.distance(row[k - 1], row[k]))
+        offsets = self.offsets[i]
         wanted = [self._wanted(e, start) for e in row]
         fitted = isotonic([w - o for (w, _), o in zip(wanted, offsets, strict=True)],
                           [weight for _, weight in wanted])
