@@ -350,9 +350,12 @@ class Grid:
             for d in along:
                 down_lengths += [d] * nx
             down_lengths += [_INF] * nx
-            lengths = ((across + [_INF]) * len(self.ys), down_lengths,
-                       ([_INF] + across) * len(self.ys), [_INF] * nx + down_lengths[:-nx])
-            lengths = tuple(_masked(costs, ways) for costs, ways in zip(lengths, free, strict=True))
+            rightward = _masked((across + [_INF]) * len(self.ys), right)
+            downward = _masked(down_lengths, down)
+            # A step left (up) from a point is the step right (down) from the point
+            # before it, which cannot be taken from the last column (row) either.
+            lengths = (rightward, downward, [_INF] + rightward[:-1],
+                       [_INF] * nx + downward[:-nx])
             rows: list[int] = []
             for j in range(len(self.ys)):
                 rows += [j] * nx
