@@ -10,6 +10,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from articlesite.geometry.grid import Grid
 from articlesite.geometry.route import MARGIN, SIDES, Ends, route_edges
 
 CELL = 160      # layouts are boxes in the cells of a grid, one box a cell at most
@@ -254,3 +255,38 @@ def toward(a, b, length):
     total = abs(dx) + abs(dy)
     t = min(1.0, length / total) if total else 0.0
     return (a[0] + dx * t, a[1] + dy * t)
+
+
+@st.composite
+def grids(draw):
+    """A grid of a few boxes anywhere (apart, touching or overlapping), a margin,
+    bounds or none, and ports."""
+    def corner():
+        return draw(st.integers(0, 80)) * 5.0
+    boxes = []
+    for _ in range(draw(st.integers(1, 8))):
+        x, y = corner(), corner()
+        boxes.append((x, y, x + draw(st.integers(1, 24)) * 5.0,
+                      y + draw(st.integers(1, 24)) * 5.0))
+    bounds = draw(st.sampled_from([None, (0.0, 0.0, 520.0, 520.0), (20.0, 10.0, 430.0, 480.0)]))
+    ports = draw(st.lists(st.tuples(st.integers(0, 104), st.integers(0, 104)), max_size=4))
+    return Grid(boxes, draw(st.sampled_from([0.0, 5.0, 10.0])), bounds,
+                [(x * 5.0, y * 5.0) for x, y in ports])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(grids())
+def test_a_grid_whose_grown_boxes_are_apart_is_one_part(grid):
+    """Grid._one_part lets the search skip finding the grid's parts: it must say so
+    only when every point on a free segment lies in one part."""
+    nx, ny = grid.nx, len(grid.ys)
+    if not grid._one_part():
+        return
+    parts = set()
+    for point in range(nx * ny):
+        i, j = point % nx, point // nx
+        if (i + 1 < nx and not grid.blocked_h[point]) or (i and not grid.blocked_h[point - 1]) \
+                or (j + 1 < ny and not grid.blocked_v[point]) \
+                or (j and not grid.blocked_v[point - nx]):
+            parts.add(grid.part(point))
+    assert len(parts) <= 1

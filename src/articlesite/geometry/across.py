@@ -58,6 +58,8 @@ class Across:
                     where.setdefault(group_of[item], []).append(j / max(len(layer), 1))
         self.rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
         self.rows = [self._row(i, layer, span) for i, layer in enumerate(order)]
+        self.offsets: dict[int, list[float]] = {}   # _fit's: each row's, packed from 0
+        self.pulls: dict[Element, tuple] = {}   # _wanted's: its links, their weight, half it
         self.links: dict[Item, list[tuple[Item, float]]] = {}
         for a, b, _ in edges:
             weight = 1.0 + 3.0 * _is_placeholder(a) + 3.0 * _is_placeholder(b)
@@ -134,19 +136,24 @@ class Across:
         if _is_marker(element):
             mates = [start[m] for m in self.markers[element[:2]] if m != element]
             return (sum(mates) / len(mates), 2.0) if mates else (start[element], 0.01)
-        linked = [(start[n] + self.size(n) / 2, w) for n, w in self.links.get(element, ())]
+        if element not in self.pulls:     # (the same at each sweep)
+            linked = [(n, self.size(n) / 2, w) for n, w in self.links.get(element, ())]
+            self.pulls[element] = (linked, sum(w for *_, w in linked),
+                                   self.size(element) / 2)
+        linked, weight, half = self.pulls[element]
         if not linked:
             return start[element], 0.01
-        weight = sum(w for _, w in linked)
-        return sum(c * w for c, w in linked) / weight - self.size(element) / 2, weight
+        return sum((start[n] + middle) * w for n, middle, w in linked) / weight - half, weight
 
     def _fit(self, i: int, start: dict) -> None:
         row = self.rows[i]
         if not row:
             return
-        offsets = [0.0]
-        for k in range(1, len(row)):
-            offsets.append(offsets[-1] + self.distance(row[k - 1], row[k]))
+        if i not in self.offsets:     # (the same at each sweep)
+            self.offsets[i] = [0.0]
+            for k in range(1, len(row)):
+                self.offsets[i].append(self.offsets[i][-1] + self.distance(row[k - 1], row[k]))
+        offsets = self.offsets[i]
         wanted = [self._wanted(e, start) for e in row]
         fitted = isotonic([w - o for (w, _), o in zip(wanted, offsets, strict=True)],
                           [weight for _, weight in wanted])

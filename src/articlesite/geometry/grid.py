@@ -11,7 +11,8 @@ a table (_BENDS) of what depends only on the heading and the side of the goal on
 For speed (the same routes): what each step costs is kept in a table per heading, made
 once a grid and changed where a route is counted; the heuristic is taken by column and
 by row; a search in a larger window goes on from where the smaller window's stopped;
-the free grid's parts are found only for a search of the whole grid.
+the free grid's parts are found only for a search of the whole grid, and only
+where grown boxes overlap or cross the bounds (else it is all one part).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Grid:
         grown = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
         self.grown = grown
         limits = box_of(bounds) if bounds is not None else None
+        self.limits = limits
         self.xs = _lines([g[k] for g in grown for k in (0, 2)], [p[0] for p in ports],
                          limits and (limits[0], limits[2]))
         self.ys = _lines([g[k] for g in grown for k in (1, 3)], [p[1] for p in ports],
@@ -71,13 +73,13 @@ class Grid:
         # vertically ([1]) (a bend there is no run through).
         self.runs = (bytearray(count), bytearray(count))
         self._parts: tuple | None = None
+        self._apart: bool | None = None        # _one_part's
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
         self._escapes: dict[tuple[Point, int], int | None] = {}
         self._goals: dict[int, tuple] = {}     # _toward's, by goal
         self._steps: tuple | None = None       # _turns'
         self._states: list[int] | None = None  # _came's
-        self._best: list[float] | None = None  # _found's
 
     def _block(self, box: Box) -> None:
         """Mark the segments whose inside crosses the inside of `box`."""
@@ -111,6 +113,16 @@ class Grid:
         while root[k] != k:
             k = root[k]
         return k
+
+    def _one_part(self) -> bool:
+        """Whether the free grid is surely one part, so that `part` need not be found
+        (found once): no two grown boxes overlap (they may touch) and none crosses the
+        bounds. The grid has lines along every grown box's borders, so a route can go
+        round each box and from any free point reach any other. (Were it wrong, a
+        search between two parts would find nothing still, only later.)"""
+        if self._apart is None:
+            self._apart = _apart(self.grown, self.limits)
+        return self._apart
 
     def _runs(self) -> tuple[list[list[int]], list[int], list[int]]:
         """Each row's runs (where each starts), each row's first run's number, and each
@@ -168,7 +180,10 @@ class Grid:
             start, goal = self._escape(a, out_a), self._escape(b, out_b)
             if start is None or goal is None:
                 return None
-            path = self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
+            # A search whose first bound is `limit` or more finds nothing: not begun
+            # (routes tried against a limit often are, as the side choice's).
+            path = None if self._least(start, out_a, goal, (out_b + 2) % 4) >= limit else \
+                self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -184,18 +199,12 @@ class Grid:
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
         saved: dict = {}   # a window's search, for the next one to go on from
-        touched: list[int] = []   # the states whose cost the searches wrote
-        try:
-            return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
-                                  saved, touched)
-        finally:
-            found = self._found()
-            for state in touched:    # (unwritten again, for the grid's next search)
-                found[state] = -_INF
+        return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
+                              saved, self._found())
 
     def _widening(self, start: int, out_a: int, goal: int, arrive: int, limit: float,
                   low: tuple, high: tuple, distance: float, saved: dict,
-                  touched: list[int]) -> list[int] | None:
+                  best: list[float]) -> list[int] | None:
         """The searches of _windowed, in ever larger windows."""
         for pad in (WINDOW, 4 * WINDOW, math.inf):
             window = None if pad == math.inf else (
@@ -204,10 +213,10 @@ class Grid:
             if window is not None and window[0] == 0 and window[2] == 0 and \
                     window[1] == self.nx - 1 and window[3] == len(self.ys) - 1:
                 window = None   # the whole grid: no route lies beyond
-            if window is None and self.part(start) != self.part(goal):
+            if window is None and not self._one_part() and self.part(start) != self.part(goal):
                 return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
-            found = self._search(start, out_a, goal, arrive, bound, window, saved, touched)
+            found = self._search(start, out_a, goal, arrive, bound, window, saved, best)
             if found is not None or window is None or bound >= limit:
                 return found
         return None
@@ -341,9 +350,12 @@ class Grid:
             for d in along:
                 down_lengths += [d] * nx
             down_lengths += [_INF] * nx
-            lengths = ((across + [_INF]) * len(self.ys), down_lengths,
-                       ([_INF] + across) * len(self.ys), [_INF] * nx + down_lengths[:-nx])
-            lengths = tuple(_masked(costs, ways) for costs, ways in zip(lengths, free, strict=True))
+            rightward = _masked((across + [_INF]) * len(self.ys), right)
+            downward = _masked(down_lengths, down)
+            # A step left (up) from a point is the step right (down) from the point
+            # before it, which cannot be taken from the last column (row) either.
+            lengths = (rightward, downward, [_INF] + rightward[:-1],
+                       [_INF] * nx + downward[:-nx])
             rows: list[int] = []
             for j in range(len(self.ys)):
                 rows += [j] * nx
@@ -355,10 +367,10 @@ class Grid:
         """The heuristic toward a goal, by column and by row: the distance to the goal's,
         and the side of it (times 3 across, for the bends table); found once a goal."""
         if goal not in self._goals:
-            gx, gy = self.xs[goal % self.nx], self.ys[goal // self.nx]
-            self._goals[goal] = ([abs(gx - x) for x in self.xs], [abs(gy - y) for y in self.ys],
-                                 [3 * ((gx > x) - (gx < x)) for x in self.xs],
-                                 [(gy > y) - (gy < y) for y in self.ys])
+            i, j = goal % self.nx, goal // self.nx
+            self._goals[goal] = (_distances(self.xs, i), _distances(self.ys, j),
+                                 [3] * i + [0] + [-3] * (self.nx - i - 1),
+                                 [1] * j + [0] + [-1] * (len(self.ys) - j - 1))
         return self._goals[goal]
 
     def _turns(self) -> tuple:
@@ -385,19 +397,26 @@ class Grid:
         return self._states
 
     def _found(self) -> list[float]:
-        """What the search has found each state costs, negated (see _search): made once
-        a grid, with nothing found (minus infinity), and left so after each search
-        (_windowed unwrites the states it wrote). A list, not a dict: the search looks
-        a state up at each step. It runs 4 * nx states past the last one, so that a
-        step off the grid (which costs infinity, and is never taken) may be looked up
-        too, from either end."""
-        if self._best is None:
-            self._best = [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
-        return self._best
+        """What the searches of one route have found each state costs, negated (see
+        _search), with nothing found yet (minus infinity): a new list for each route,
+        made at once, cheaper than noting each state a search writes (some hundreds)
+        to unwrite it after. A list, not a dict: the search looks a state up at each
+        step. It runs 4 * nx states past the last one, so that a step off the grid
+        (which costs infinity, and is never taken) may be looked up too, from either
+        end."""
+        return [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
+
+    def _least(self, start: int, heading: int, goal: int, arrive: int) -> float:
+        """What a path from `start` (reached along `heading`) to `goal` (reached along
+        `arrive`) costs at least: the search's heuristic at its start."""
+        px, py = self._moves()[2:4]
+        dx, dy = px[goal] - px[start], py[goal] - py[start]
+        return abs(dx) + abs(dy) + _BENDS[arrive][heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
+                                                  + (dy > 0) - (dy < 0)]
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float, window: tuple | None, saved: dict,
-                touched: list[int]) -> list[int] | None:
+                best: list[float]) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path that costs less
         than `limit` and keeps within `window` (first and last column, first and last
@@ -411,18 +430,15 @@ class Grid:
         state beyond a window costs more than that window's search may, so the search
         in the larger one would have taken the same states first in the same order;
         it goes on from there, once the steps out of the smaller window it skipped are
-        taken, in the order they came. `touched`: where each state whose cost is
-        written is noted."""
-        px, py = self._moves()[2:4]
+        taken, in the order they came. `best`: what the searches of this route have
+        found each state costs (see _found)."""
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
-        came, note = self._came(), touched.append
+        came = self._came()
         windowed = window is not None
         i0, i1, j0, j1 = window if windowed else (0, self.nx, 0, len(self.ys))
-        gx, gy = px[goal], py[goal]
         if saved:
-            todo, best, first, beyond = (saved["todo"], saved["best"], saved["first"],
-                                         saved["beyond"])
+            todo, first, beyond = saved["todo"], saved["first"], saved["beyond"]
             todo += saved["later"]     # (the entries that cost too much for that window)
             heapq.heapify(todo)
             saved["beyond"] = skipped = []
@@ -433,24 +449,19 @@ class Grid:
                     skipped.append((entry, state))
                 elif entry[1] > best[entry[2]]:
                     best[entry[2]] = entry[1]
-                    note(entry[2])
                     came[entry[2]] = state
                     heapq.heappush(todo, entry)
         else:
             first = start * 4 + heading
-            best = self._found()
             best[first] = 0.0
-            note(first)
-            dx, dy = gx - px[start], gy - py[start]
-            todo = [(abs(dx) + abs(dy) + table[heading * 9 + 4 + ((dx > 0) - (dx < 0)) * 3
-                                               + (dy > 0) - (dy < 0)], 0.0, first)]
+            todo = [(self._least(start, heading, goal, arrive), 0.0, first)]
             skipped, later = [], []
             if saved is not None and window is not None:
-                saved.update(todo=todo, best=best, first=first, beyond=skipped, later=later)
+                saved.update(todo=todo, first=first, beyond=skipped, later=later)
         if window is None or saved is None:
             skipped = later = None
         back = (arrive + 2) % 4
-        pop, push = heapq.heappop, heapq.heappush
+        pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
         far_x, far_y, side_x, side_y = self._toward(goal)
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
@@ -458,7 +469,9 @@ class Grid:
         # A state's entry stays at the head of the queue while the states it steps to
         # are reached: the first of them to enter the queue takes its place (one sift
         # instead of two: the queue's entries are all different, so it gives them in
-        # the same order as taking the entry out first would).
+        # the same order as taking the entry out first would), at once where it comes
+        # before the head's two children, as a state just taken often does (deeper on
+        # the same bound): written out here, not called, as this runs at each step.
         while todo:
             bound, cost, state = todo[0]
             if bound >= limit:
@@ -483,10 +496,13 @@ class Grid:
                     bound = near_x[i] - new + near_y[j] + turns
                     if bound < limit:
                         best[state2] = new
-                        note(state2)
                         came[state2] = state
                         if at_head:
-                            _replace_head(todo, (bound, new, state2))
+                            entry, size = (bound, new, state2), len(todo)
+                            if (size < 2 or entry < todo[1]) and (size < 3 or entry < todo[2]):
+                                todo[0] = entry
+                            else:
+                                replace(todo, entry)
                             at_head = False
                         else:
                             push(todo, (bound, new, state2))
@@ -497,7 +513,6 @@ class Grid:
                         continue
                     else:
                         best[state2] = new
-                        note(state2)
                         came[state2] = state
                         if later is not None:     # (popped, it would end this search)
                             later.append((bound, new, state2))
@@ -505,7 +520,7 @@ class Grid:
                         done = (BEND if turn != arrive else 0.0) - new
                         if done < limit:
                             if at_head:
-                                _replace_head(todo, (done, -done, -1 - state2))
+                                replace(todo, (done, -done, -1 - state2))
                                 at_head = False
                             else:
                                 push(todo, (done, -done, -1 - state2))
@@ -516,14 +531,26 @@ class Grid:
         return None
 
 
-def _replace_head(queue: list, entry: tuple) -> None:
-    """Put `entry` in place of the head of `queue` (a heap), as heapq.heapreplace does;
-    at once where it comes before the head's two children, as a state the search has
-    just taken often does (deeper on the same bound): the queue is a heap still."""
-    if (len(queue) < 2 or entry < queue[1]) and (len(queue) < 3 or entry < queue[2]):
-        queue[0] = entry
-    else:
-        heapq.heapreplace(queue, entry)
+def _apart(boxes: list[Box], limits: Box | None) -> bool:
+    """Whether no two of the boxes overlap (they may touch) and none crosses `limits`."""
+    if limits is not None and not all(
+            limits[0] <= left and limits[1] <= top and right <= limits[2]
+            and bottom <= limits[3] for left, top, right, bottom in boxes):
+        return False
+    boxes = sorted(boxes)
+    for k, (_, top, right, bottom) in enumerate(boxes):
+        for other in boxes[k + 1:]:
+            if other[0] >= right:    # (by left: none after it overlaps this one either)
+                break
+            if other[1] < bottom and other[3] > top:
+                return False
+    return True
+
+
+def _distances(lines: list[float], k: int) -> list[float]:
+    """How far each of the (sorted, distinct) lines lies from line k."""
+    at = lines[k]
+    return list(map(at.__sub__, lines[:k])) + list(map(at.__rsub__, lines[k:]))
 
 
 def _within(distances: list[float], first: int, last: int) -> list[float]:

@@ -92,7 +92,8 @@ class Rerouter:
         if old is not None:
             self.grid.use(old, -1)
             taken -= {old[0], old[-1]}
-        best = (key(old), self.sides.get(i), old) if old is not None else None
+        before = key(old) if old is not None else None   # (the others' routes stay)
+        best = (before, self.sides.get(i), old) if old is not None else None
         limit, better = _limit(best), []
         choices = []
         for a, b in pairs:
@@ -108,8 +109,9 @@ class Rerouter:
             choices = [c for _, c in sketched[:SKETCHED]]
         for *_, (a, b), (pa, pb) in sorted(choices):
             points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
-            if points is not None and (old is None or key(points) < key(old)):
-                better.append((key(points), (a, b), points))
+            mine = key(points) if points is not None else None
+            if mine is not None and (old is None or mine < before):
+                better.append((mine, (a, b), points))
                 if best is None or better[-1][0] < best[0]:
                     best = better[-1]
                     limit = min(limit, _limit(best))
