@@ -7,9 +7,11 @@ kept. Then the next, up to TRIES ways in all."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 
 from ..check.annotations import check_annotations
 from ..check.geometry import check_crossings
@@ -46,55 +48,61 @@ def _assessed(spec: _Spec, root: Path) -> tuple[tuple[int, int], Figure | None, 
     return (len(findings), crossed), figure, crowded
 
 
-def with_room(figure_id: str, path: Path, text: str, edits: list, root: Path) -> list:
-    """`edits` (the boxes `figure layout` placed, the canvas, the sides), with boxes moved
-    where that gives a crowded label room (see the module's docstring)."""
+class Room(NamedTuple):
+    """What `figure layout` writes: its edits, the nodes' boxes and the canvas they set."""
+
+    edits: list
+    boxes: dict[str, tuple]
+    canvas: tuple[float, float]
+
+
+def with_room(figure_id: str, path: Path, text: str, laid: Room, root: Path) -> Room:
+    """`laid` (the boxes `figure layout` placed, the canvas, the sides, as edits), with
+    boxes moved where that gives a crowded label room (see the module's docstring)."""
     def assessed(edits: list):
         return _assessed(_Spec(figure_id, path, apply_edits(text, edits)), root)
 
-    best, figure, crowded = assessed(edits)
+    best, figure, crowded = assessed(laid.edits)
     left = TRIES
     while crowded and figure is not None:
         step = None
-        for trial in islice(_trials(figure, crowded, edits), left):
+        for trial in islice(_trials(figure, crowded, laid.edits), left):
             left -= 1
-            found = assessed(trial)
+            found = assessed(trial.edits)
             score, built = found[:2]
             if score[0] < best[0] and score[1] <= best[1] and built is not None \
                     and built.width <= PAGE_WIDTH:
                 step = trial, found
                 break
         if step is None:
-            return edits
-        edits, (best, figure, crowded) = step
-    return edits
+            return laid
+        laid, (best, figure, crowded) = step
+    return laid
 
 
-def _trials(figure: Figure, crowded: list[int], edits: list):
-    """The edits with each way of making room for each crowded label."""
+def _trials(figure: Figure, crowded: list[int], edits: list) -> Iterator[Room]:
+    """Each way of making room for each crowded label, as what `figure layout` would
+    then write."""
     nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
+    before = extent_of(list(nodes.values()))
     for label in figure.edge_labels:
         if label.edge in crowded:
             for way in widenings(nodes, figure.edges[label.edge].points, (label.w, label.h)):
-                yield _moved(edits, way, figure)
+                after = extent_of(list(way.values()))
+                canvas = (figure.width + max(0.0, after[0] - before[0]),
+                          figure.height + max(0.0, after[1] - before[1]))
+                yield Room(_moved(edits, way, canvas), way, canvas)
 
 
-def _moved(edits: list, boxes: dict, figure: Figure) -> list:
-    """`edits` with the nodes' boxes and the canvas set to hold `boxes` as they now lie."""
-    before = extent_of([(n.x, n.y, n.w, n.h) for n in figure.nodes])
-    after = extent_of(list(boxes.values()))
-    size = {"width": figure.width + max(0.0, after[0] - before[0]),
-            "height": figure.height + max(0.0, after[1] - before[1])}
+def _moved(edits: list, boxes: dict, canvas: tuple[float, float]) -> list:
+    """`edits` with the nodes' boxes and the canvas set to these."""
+    size = {"width": canvas[0], "height": canvas[1]}
     result = []
     for edit in edits:
         if isinstance(edit, Set) and edit.field == "box" and edit.section == "nodes" \
                 and edit.element in boxes:
-            edit = Set("box", [_number(v) for v in boxes[edit.element]], "nodes", edit.element)
+            edit = Set("box", list(boxes[edit.element]), "nodes", edit.element)
         elif isinstance(edit, Set) and edit.section is None and edit.field in size:
-            edit = Set(edit.field, _number(size[edit.field]))
+            edit = Set(edit.field, size[edit.field])
         result.append(edit)
     return result
-
-
-def _number(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else value

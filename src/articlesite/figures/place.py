@@ -26,7 +26,7 @@ from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
 from ..problems import Problems, UsageError, command, did_you_mean, hint
 from ..translate.dictionary_file import add_entries, write_atomically
-from .label_room import with_room
+from .label_room import Room, with_room
 from .room import Draft, place_rules
 from .sizes import Texts, box_sizes
 from .spec_edit import Set, edit_file, intended
@@ -154,19 +154,14 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     chosen = _arranged(job)
     if not placed and direction in ("right", "left"):
         chosen = _fewer_crossings(job, sized, chosen)
-    edits = _edits(job, chosen, sized)
-    boxes, found, canvas, rules = chosen.boxes, chosen.frames, chosen.canvas, chosen.rules
-    every = placed + list(boxes.values())
-    titles = [frame.title for frame in found]
-    width, height = canvas or (data["width"], data["height"])
+    edits, boxes, canvas, rules = _edits(job, chosen, sized), chosen.boxes, chosen.canvas, \
+        chosen.rules
     if not placed and canvas is not None and label_sizes and not rules:   # rules span it
-        edits = with_room(figure_id, path, text, edits, root)
-        boxes = {edit.element: tuple(edit.value) for edit in edits if edit.field == "box"
-                 and edit.section == "nodes" and edit.element in boxes}
-        canvas = width, height = next(e.value for e in edits if e.field == "width"), \
-            next(e.value for e in edits if e.field == "height")
-        every = list(boxes.values())
-        titles = [frame.title for frame in frames(groups, boxes, title_sizes)]
+        edits, boxes, canvas = with_room(figure_id, path, text, Room(edits, boxes, canvas), root)
+    every = placed + list(boxes.values())
+    titles = [frame.title for frame in frames(groups, {**dict(job.placed_boxes), **boxes},
+                                              title_sizes)]
+    width, height = canvas or (data["width"], data["height"])
     if edits:
         edit_file(path, edits, expected=text, aside=root)
     if entries:   # after the spec: a spec refused leaves the dictionary as it was
