@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from articlesite.figures.fitting import grow
-from articlesite.figures.routing import route_request
+from articlesite.figures.routing import route_answer
 from articlesite.geometry.frames import frame_of, overlaps
 from articlesite.geometry.labels import crosses, place_labels
 from articlesite.geometry.route import Ends, route_edges
@@ -355,5 +355,5 @@ groups:
                          {"id": "b", "box": [40, 200, 100, 60]}],
                "edges": [{"from": "a.bottom", "to": "b.top"}]}
     groups = [{"id": "g", "title": "t", "title_box": [100, 22], "nodes": ["b"]}]
-    assert route_request(request, groups)[0]["points"] == built
-    assert route_request(request)[0]["points"] != built
+    assert route_answer(request, groups)["edges"][0]["points"] == built
+    assert route_answer(request)["edges"][0]["points"] != built

@@ -22,6 +22,12 @@ def _outside(box: tuple[float, float, float, float], figure: Figure) -> float:
     return max(0.0, -x, -y, x + w - figure.width, y + h - figure.height)
 
 
+def lying_on(box: tuple[float, float, float, float], near: list) -> list:
+    """The names of what `box` (an edge label's) lies on, of `near`: (name, box) pairs
+    (the figure editor marks such a label as `check` reports it)."""
+    return [name for name, other in near if overlaps(box, other, SLACK)]
+
+
 def check_annotations(figure: Figure, findings: Findings) -> None:
     def add(line: int | None, message: str, element: str, key: str | None = None,
             warning: bool = False) -> None:
@@ -38,10 +44,9 @@ def check_annotations(figure: Figure, findings: Findings) -> None:
         box, element = (label.x, label.y, label.w, label.h), f"edge-label {number}"
         what = f"the label of edge {number}"
         near = [(f"node '{name}'", other) for name, other in nodes.items()] + others + placed
-        for name, other in near:
-            if overlaps(box, other, SLACK):
-                add(label.line, f"{what} lies on {name}: no room beside its route; move "
-                    "the boxes apart, or slide it (label_at)", element, label.text)
+        for name in lying_on(box, near):
+            add(label.line, f"{what} lies on {name}: no room beside its route; move "
+                "the boxes apart, or slide it (label_at)", element, label.text)
         inner = (box[0] + SLACK, box[1] + SLACK, box[0] + box[2] - SLACK,
                  box[1] + box[3] - SLACK)
         hidden = [n for n, edge in enumerate(figure.edges, start=1) if n != number

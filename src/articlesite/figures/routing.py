@@ -10,8 +10,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from ..check.annotations import SLACK
-from ..geometry.frames import frame_of, overlaps
+from ..check.annotations import lying_on
+from ..geometry.frames import frame_of
 from ..geometry.route import Ends, route_edges
 from ..load.edge_ends import split_end
 from ..load.edge_labels import edge_labels
@@ -59,12 +59,6 @@ def _framed(groups: list, nodes: dict) -> list:
     return found
 
 
-def group_titles(groups: list, nodes: dict) -> list[tuple[float, ...]]:
-    """The title boxes of a spec's groups framed round the nodes' boxes as given, as the
-    build gives them to the router."""
-    return [frame.title for _, _, frame in _framed(groups, nodes)]
-
-
 def _size(value: Any) -> tuple[float, float] | None:
     if value is None:
         return None
@@ -77,13 +71,6 @@ def _at(value: Any) -> float | None:
     if not is_number(value) or not 0 <= value <= 1:
         raise Refused(HTTPStatus.BAD_REQUEST, "'label_at' must be a number from 0 to 1")
     return float(value)
-
-
-def route_request(request: dict, groups: list = ()) -> list[dict]:
-    """[{points, problem}] for each edge of the request, in its order; `groups`: the
-    spec's groups, whose titles the routes keep clear of. (With `"place": true`, each
-    edge's `label` too: route_answer.)"""
-    return route_answer(request, groups)["edges"]
 
 
 def route_answer(request: dict, groups: list = ()) -> dict:
@@ -102,8 +89,8 @@ def route_answer(request: dict, groups: list = ()) -> dict:
     labels = [(*_box(label.get("box"), 3), LABEL_HEIGHT.get(label.get("class"),
                                                              LABEL_HEIGHT[None]))
               for label in _list(request, "labels")]
-    free = list(labels)
-    labels += group_titles(list(groups), nodes)
+    free, framed = len(labels), _framed(list(groups), nodes)
+    labels += [frame.title for _, _, frame in framed]
     wanted = []
     for edge in _list(request, "edges"):
         (source, source_side), (target, target_side) = (ends(edge.get("from"), nodes),
@@ -117,34 +104,45 @@ def route_answer(request: dict, groups: list = ()) -> dict:
               for route in routes]
     frames: list = []
     if request.get("place") is True and bounds is not None:
-        edges = [Edge(tuple(route.points), source=end.source, target=end.target,
-                      label="label" if size else None, label_size=size,
-                      label_at=_at(edge.get("label_at")))
-                 for edge, end, route, size in zip(
-                     _list(request, "edges"), wanted, routes,
-                     (_size(e.get("label_box")) for e in _list(request, "edges")), strict=True)]
-        edges += [Edge(line) for line in _lines(request)]
-        framed = {i: Group(str(i), "", tuple(group["nodes"]), frame.box, frame.title)
-                  for i, group, frame in _framed(list(groups), nodes)}
-        placed = edge_labels(edges, list(nodes.values()) + labels, bounds[2:],
-                             [group.box for group in framed.values()])
-        names = ([("node", name, box) for name, box in nodes.items()]
-                 + [("label", str(i + 1), box) for i, box in enumerate(labels[:len(free)])]
-                 + [("group-title", str(group.get("id", i + 1)), frame.title)
-                    for i, group, frame in _framed(list(groups), nodes)])
-        for label in placed:
-            if label.edge < len(routes) and routes[label.edge].points:
-                box = (label.x, label.y, label.w, label.h)
-                on = next(([kind, name] for kind, name, other in names
-                           if overlaps(box, other, SLACK)), None)
-                answer[label.edge]["label"] = [*box, label.align, on]
-                names.append(("edge-label", str(label.edge + 1), box))
-        for found in answer:
-            found.setdefault("label", None)
-        held = dict(zip(framed, holding_labels(list(framed.values()), edges, placed, nodes,
-                                               bounds), strict=True))
-        frames = [list(held[i].box) if i in held else None for i in range(len(groups))]
+        frames = _placed(request, answer, routes, wanted, (nodes, labels, free, framed),
+                         bounds, len(groups))
     return {"edges": answer, "groups": frames}
+
+
+def _placed(request: dict, answer: list, routes: list, wanted: list, boxes: tuple,
+            bounds: tuple, many: int) -> list:
+    """Each edge's label placed as the build places it, into `answer`, with what it lies
+    on as `check` finds it; and each of the `many` groups' frames as the build draws it
+    (None for one it does not frame). `boxes`: the nodes, the labels and group titles the
+    routes avoid, how many of those are free labels, and the groups framed."""
+    nodes, labels, free, framed = boxes
+    for found in answer:
+        found["label"] = None
+    asked = _list(request, "edges")
+    edges = [Edge(tuple(route.points), source=end.source, target=end.target,
+                  label="label" if size else None, label_size=size,
+                  label_at=_at(edge.get("label_at")))
+             for edge, end, route, size in zip(asked, wanted, routes,
+                                               (_size(e.get("label_box")) for e in asked),
+                                               strict=True)]
+    edges += [Edge(line) for line in _lines(request)]
+    groups = {i: Group(str(i), "", tuple(group["nodes"]), frame.box, frame.title)
+              for i, group, frame in framed}
+    placed = edge_labels(edges, list(nodes.values()) + labels, bounds[2:],
+                         [group.box for group in groups.values()])
+    near = ([(["node", name], box) for name, box in nodes.items()]
+            + [(["label", str(i + 1)], box) for i, box in enumerate(labels[:free])]
+            + [(["group-title", str(group.get("id", i + 1))], frame.title)
+               for i, group, frame in framed])
+    for label in placed:
+        if label.edge < len(routes) and routes[label.edge].points:
+            box = (label.x, label.y, label.w, label.h)
+            answer[label.edge]["label"] = [*box, label.align, next(iter(lying_on(box, near)),
+                                                                   None)]
+            near.append((["edge-label", str(label.edge + 1)], box))
+    held = dict(zip(groups, holding_labels(list(groups.values()), edges, placed, nodes,
+                                           bounds), strict=True))
+    return [list(held[i].box) if i in held else None for i in range(many)]
 
 
 def _lines(request: dict) -> list[tuple[tuple[float, float], ...]]:
