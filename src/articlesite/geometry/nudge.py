@@ -11,6 +11,10 @@ channel and whose extents come within two margins of each other along (two runs 
 line, a few px apart, read as one line too), are spread evenly across the channel they
 share, in the order that crosses (or comes within `margin` px of crossing) fewest of
 each other's neighbouring segments; a lone segment goes to its channel's middle.
+Segments whose channels do not all overlap go each to the middle of its own, or one
+above the other in the order that crosses fewest (by where their channels lie, then
+neighbours swapped as above), as far apart as their channels let them (at most three
+margins), where that leaves their routes crossing the others fewer times.
 Vertical segments move first, then horizontal ones. Pure and deterministic.
 """
 
@@ -24,6 +28,7 @@ from .crossings import between
 from .grid import Box, Point
 
 NEAR = 2.0   # margins between two runs one after the other on one line that read as one
+GAPS = (3, 2, 1)   # margins between pieces whose rooms do not all overlap, widest first
 
 
 @dataclass
@@ -205,14 +210,75 @@ def _spread(group: list[_Piece], routes: list[list[Point]], axis: int,
             if math.isfinite(high) else min(p.at for p in group) - margin * len(group)
     if not math.isfinite(high):
         high = max(low, max(p.at for p in group)) + margin * (len(group) + 1)
-    if low >= high:
-        for piece in group:   # rooms that do not overlap: each to its own middle
-            if math.isfinite(piece.room[0]) and math.isfinite(piece.room[1]):
-                _move(piece, (piece.room[0] + piece.room[1]) / 2, routes, axis)
+    if low >= high:     # rooms that do not all overlap
+        _apart(group, routes, axis, margin)
         return
     ordered = sorted(group, key=cmp_to_key(lambda p, q: _order(p, q, margin)))
     for n, piece in enumerate(ordered):
         _move(piece, low + (high - low) * (n + 1) / (len(ordered) + 1), routes, axis)
+
+
+def _apart(group: list[_Piece], routes: list[list[Point]], axis: int, margin: float) -> None:
+    """Pieces whose rooms do not all overlap: each to the middle of its own room, or
+    rising in an order that crosses less (`_room_order`, `_in_order`) where that leaves
+    their routes crossing the others fewer times."""
+    own = [(piece, (piece.room[0] + piece.room[1]) / 2) for piece in group
+           if math.isfinite(piece.room[0]) and math.isfinite(piece.room[1])]
+    ordered = _room_order(group, margin)
+    places = _in_order(ordered, margin)
+    if places is None:
+        for piece, to in own:
+            _move(piece, to, routes, axis)
+        return
+    mine = sorted({piece.route for piece in group})
+    kept = {number: list(routes[number]) for number in mine}
+    tried = []
+    for moves in (own, list(zip(ordered, places, strict=True))):
+        for number in mine:
+            routes[number][:] = kept[number]
+        for piece, to in moves:
+            _move(piece, to, routes, axis)
+        tried.append((sum(between(routes[number], other) for number in mine
+                          for n, other in enumerate(routes) if n != number), moves))
+    if tried[0][0] <= tried[1][0]:
+        for number in mine:
+            routes[number][:] = kept[number]
+        for piece, to in own:
+            _move(piece, to, routes, axis)
+
+
+def _room_order(group: list[_Piece], margin: float) -> list[_Piece]:
+    """Pieces whose rooms do not all overlap, by the middle of their rooms, then two
+    neighbours whose spans overlap swapped where the other order crosses less."""
+    ordered = sorted(group, key=lambda p: ((p.room[0] + p.room[1]) / 2, p.route, p.k))
+    for _ in range(len(ordered)):
+        swapped = False
+        for n in range(len(ordered) - 1):
+            p, q = ordered[n], ordered[n + 1]
+            if _along(p.span, q.span) and _order(q, p, margin) < 0:
+                ordered[n], ordered[n + 1], swapped = q, p, True
+        if not swapped:
+            break
+    return ordered
+
+
+def _in_order(ordered: list[_Piece], margin: float) -> list[float] | None:
+    """Places for pieces whose rooms do not all overlap, rising in this order, each in its
+    own room and GAPS[k] margins past the one before (the widest gap that fits), each in
+    the middle of what the others leave it; None if even `margin` px apart they do not
+    fit (or a room is open on a side)."""
+    if not all(math.isfinite(v) for piece in ordered for v in piece.room):
+        return None
+    for gap in (margin * k for k in GAPS):
+        lows, highs = [], []
+        for piece in ordered:
+            lows.append(max(piece.room[0], lows[-1] + gap) if lows else piece.room[0])
+        for piece in reversed(ordered):
+            highs.append(min(piece.room[1], highs[-1] - gap) if highs else piece.room[1])
+        highs.reverse()
+        if all(low <= high for low, high in zip(lows, highs, strict=True)):
+            return [(low + high) / 2 for low, high in zip(lows, highs, strict=True)]
+    return None
 
 
 def _order(p: _Piece, q: _Piece, margin: float) -> int:
