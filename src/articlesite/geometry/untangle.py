@@ -44,7 +44,7 @@ from .reroute import Rerouter
 from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
-ROUTED = 100    # edges routed by whole scorings (the figure routed as the build does), at most
+ROUTED = 200    # edges routed by whole scorings (the figure routed as the build does), at most
 EVERY = 20      # edges routed by the every-pair scorings at the end, at most
 MOST = 4        # edges to blame tried alone in one round, at most
 TOP = 2         # pairs of sides of one edge scored whole when all together did no better
