@@ -14,10 +14,10 @@ of the drawing, or with a label that finds no free place), the MOST most blamed,
 again alone from each pair of sides its free ends allow, the other routes kept where
 they are (geometry/reroute.py): the pair whose route crosses fewest of them (then goes
 round the outside least, bends least, is shortest) is kept if it beats the edge's
-route now, and the next edge is tried against that. Each edge is routed alone so once
-in a search: a round that finds nothing better goes on to the edges to blame not yet
-tried (ties of blame go by the edge's order, so the last edges, the feedback ones,
-would otherwise never be tried). The sides so changed are then
+route now, and the next edge is tried against that. An edge is routed alone so once
+against the same routes: a round that finds nothing better goes on to the edges to
+blame not yet tried against them, those never tried first on a tie of blame (by the
+edges' order alone, the last ones, often the feedback edges, were never tried). The sides so changed are then
 scored whole: kept if the figure scores better; else, edge by edge, the TOP pairs that
 did best alone are scored whole on their own, the first that does better kept. Up to
 ROUNDS such rounds, while they find something better; then, while whole scorings are
@@ -94,7 +94,7 @@ class _Search:
         self.labels: list = []
         self.borders: list = []
         self.frames: list = []
-        self.proposed: set[int] = set()   # edges routed alone by _propose (each once)
+        self.proposed: dict[int, tuple] = {}   # edge -> the score it was routed alone at
         boxes = list(nodes.values())
         self.hull = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                      max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)) \
@@ -215,8 +215,8 @@ class _Search:
         routed alone against the others' routes (geometry/reroute.py), or None if none
         would; and, by edge, the pairs of sides that did better alone, best first."""
         _, bad, routes = best
-        free = [i for i in self._blamed(bad) if i not in self.proposed][:MOST]
-        self.proposed.update(free)
+        free = [i for i in self._blamed(bad) if self.proposed.get(i) != best[0]][:MOST]
+        self.proposed.update((i, best[0]) for i in free)
         routed = {i: r.points for i, r in enumerate(routes) if r.ok}
         sides = {i: (r.source_side, r.target_side) for i, r in enumerate(routes) if r.ok}
         again = Rerouter(self.nodes, self.edges, routed, sides, self.obstacles, self.bounds,
@@ -233,13 +233,17 @@ class _Search:
         return (proposal if ranked else None), ranked
 
     def _blamed(self, bad: list[int]) -> list[int]:
-        """The edges to blame with an end free to change, most blamed first."""
-        return [i for i, _ in sorted(Counter(bad).items(), key=lambda item: (-item[1], item[0]))
+        """The edges to blame with an end free to change, most blamed first, then
+        those never routed alone before those that were."""
+        return [i for i, _ in sorted(Counter(bad).items(),
+                                     key=lambda item: (-item[1], item[0] in self.proposed,
+                                                       item[0]))
                 if self.edges[i].source_side is None or self.edges[i].target_side is None]
 
     def _untried(self, best: tuple) -> bool:
-        """Whether some edge to blame has not been routed alone yet in this search."""
-        return any(i not in self.proposed for i in self._blamed(best[1]))
+        """Whether some edge to blame has not been routed alone yet against these
+        routes."""
+        return any(self.proposed.get(i) != best[0] for i in self._blamed(best[1]))
 
     def _light(self, i: int, points, again: Rerouter) -> tuple:
         """How good a route for edge i is among the others' (crossings, and OUTSIDE if
