@@ -14,13 +14,14 @@ of the drawing, or with a label that finds no free place), the MOST most blamed,
 again alone from each pair of sides its free ends allow, the other routes kept where
 they are (geometry/reroute.py): the pair whose route crosses fewest of them (then goes
 round the outside least, bends least, is shortest) is kept if it beats the edge's
-route now, and the next edge is tried against that. An edge is routed alone so once
-against the same routes: a round that finds nothing better goes on to the edges to
-blame not yet tried against them, those never tried first on a tie of blame (by the
-edges' order alone, the last ones, often the feedback edges, were never tried). The sides so changed are then
+route now, and the next edge is tried against that. The sides so changed are then
 scored whole: kept if the figure scores better; else, edge by edge, the TOP pairs that
-did best alone are scored whole on their own, the first that does better kept. Up to
-ROUNDS such rounds, while they find something better; then, while whole scorings are
+did best alone are scored whole on their own, the first that does better kept. An edge
+is routed alone so once against the same routes: a round that finds nothing better
+goes on to the edges to blame not yet tried against them, those never tried first on
+a tie of blame (by the edges' order alone, the last ones, often the feedback edges,
+were never tried). Up to ROUNDS such rounds, while they find something better or an
+edge to try; then, while whole scorings are
 left (at most ROUTED edges routed by them in all: many for a small figure, few for a
 large one), each edge still to blame scored whole with each pair of its sides, as the
 light look may miss a pair: at most EVERY edges routed so (what a small figure can

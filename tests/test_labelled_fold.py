@@ -1,0 +1,48 @@
+"""Edge labels across the page leave room for their width once, not twice: twice made
+the delivery pipeline of bench/layout_drafts.py, labelled on every second edge, too long
+for a row that holds its checks and the package they feed, and the cut between them
+left 3 crossings and a label on another edge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_build
+from test_fold_lean import draft_project
+
+TEXTS = {"lab-a": {"en": "Tokens and scores", "zh": "词元与分数", "ja": "トークンとスコア"},
+         "lab-b": {"en": "Logs", "zh": "日志", "ja": "ログ"}}
+
+
+def labelled(root: Path) -> None:
+    """Every second edge of figure 'hello-flow' (but the feedback one) labelled, the
+    labels taking turns."""
+    spec = root / "figures" / "hello-flow.yaml"
+    lines, k = [], 0
+    for line in spec.read_text(encoding="utf-8").splitlines():
+        if line.startswith("  - {from:") and "feedback" not in line:
+            if k % 2 == 0:
+                line = line[:-1] + f", label: lab-{'ab'[k // 2 % 2]}}}"
+            k += 1
+        lines.append(line)
+    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = root / "figures" / "figure-texts.json"
+    dictionary = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**dictionary, **TEXTS}, ensure_ascii=False, indent=2),
+                    encoding="utf-8")
+
+
+def test_a_labelled_pipeline_folds_after_the_fan_in_and_crosses_nothing(tmp_path: Path):
+    root = draft_project(tmp_path / "site", "delivery-pipeline")
+    labelled(root)
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stderr
+    assert "No edge crosses another." in laid.stdout
+    checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)
+    assert checked["crossings"] == 0
+    assert [f["message"] for f in checked["findings"]
+            if f["file"] == "figures/hello-flow.yaml"] == []
+    spec = (root / "figures" / "hello-flow.yaml").read_text(encoding="utf-8")
+    width = int(spec.split("\nwidth: ", 1)[1].split("\n", 1)[0])
+    assert width <= 1240
