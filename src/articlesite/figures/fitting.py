@@ -3,11 +3,14 @@
 Each node, edge label and group title is measured as `figure layout` measures a draft
 (figures/sizes.py: its longest text in every language and both diagram styles, in
 Chromium). A box its texts need more room than grows to the right and downwards (a box
-larger than its texts stays as it is); whatever lies beyond a grown box, to its right or
-below it, moves by as much as it grew, so that every gap stays as it was and no two
-boxes that did not overlap come to overlap (`grow`); the canvas grows by as much as the
-boxes reach further. A group's
-frame counts as a box (a wider title widens it). Routes follow, as the build draws them
+larger than its texts stays as it is). A node whose words and phrases all fit its width
+keeps it and grows only as tall as its texts are at that width, wrapped as the page
+wraps them (sizes.py measures each node at its own width too); one a word or phrase of
+which overflows grows to its texts' size on one line. Whatever lies beyond a grown
+box, to its right or below it, moves by as much as it grew, so that every gap stays as
+it was and no two boxes that did not overlap come to overlap (`grow`); the canvas grows
+by as much as the boxes reach further. A group's frame counts as a box (a wider title
+widens it). Routes follow, as the build draws them
 from the boxes. Only the changed `box`, `label_box`, `title_box`, `width` and `height`
 lines of the spec change (figures/spec_edit.py).
 
@@ -30,7 +33,7 @@ from ..load.figures import LABEL_HEIGHT
 from ..problems import BuildError, UsageError, command
 from ..translate.editor import Refused
 from .place import css_of, label_texts, load_spec, spec_path, texts_of
-from .sizes import box_sizes
+from .sizes import AtWidth, sizes_at_widths
 from .spec_edit import Set, edit_file
 
 Rect = tuple[float, float, float, float]
@@ -83,6 +86,17 @@ def needed(current: Rect, measured: tuple[float, float], node: bool) -> tuple[fl
     return max(current[2], w), max(current[3], h)
 
 
+def node_needs(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
+               ) -> tuple[float, float]:
+    """The size a node's box needs: where every word and phrase of its texts fits its
+    width in every language, its own width and the height its texts take there (a text
+    that wraps to one more line makes the box taller, not wider: a column's boxes keep
+    one width); else, as for any box, its texts on one line (`needed`)."""
+    if not at_width or any(a.narrow for a in at_width):
+        return needed(current, measured, True)
+    return current[2], max(current[3], snap(max(a.height for a in at_width), 2 * GRID))
+
+
 def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
     """Size every box of figures/ID.yaml to its texts and write what changed into it."""
     text, data, site, dictionary = load_spec(root, figure_id)
@@ -94,15 +108,19 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
              if isinstance(e, dict) and isinstance(e.get("label"), str)}
     groups = [g for g in data.get("groups") or [] if isinstance(g, dict)]
     labels = [lb for lb in data.get("labels") or [] if isinstance(lb, dict)]
-    sizes, measured, _ = box_sizes(texts_of(site, dictionary, nodes, edges, groups)
-                                   + label_texts(site, dictionary, data, every=True),
-                                   css_of(root), browser)
+    placed = tuple((item, float(node["box"][2]), language.code) for node in nodes
+                   for item, language in zip(texts_of(site, dictionary, [node], {}, []),
+                                             site.languages, strict=True))
+    sizes, measured, at = sizes_at_widths(texts_of(site, dictionary, nodes, edges, groups)
+                                          + label_texts(site, dictionary, data, every=True),
+                                          css_of(root), browser, placed)
     boxes: dict[Hashable, Rect] = {n["id"]: tuple(n["box"]) for n in nodes}
     boxes.update({("label", i): (*lb["box"], LABEL_HEIGHT[lb.get("class")])
                   for i, lb in enumerate(labels)})
     new: dict[Hashable, tuple[float, float]] = {}
     for node in nodes:
-        size = needed(boxes[node["id"]], sizes[node["id"]], True)
+        size = node_needs(boxes[node["id"]], sizes[node["id"]],
+                          [a for a in at if a.node == node["id"]])
         if size != tuple(boxes[node["id"]][2:]):
             new[node["id"]] = size
     titles = _titles(groups, boxes, sizes, new)
