@@ -24,14 +24,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from pathlib import Path
 
 from ..geometry.frames import TITLE_INSET, frame_of
 from ..geometry.layout import GRID, snap
 from ..load.figures import LABEL_HEIGHT
-from ..problems import BuildError, UsageError, command
-from ..translate.editor import Refused
+from ..problems import UsageError, command
 from .place import css_of, label_texts, load_spec, spec_path, texts_of
 from .sizes import AtWidth, sizes_at_widths
 from .spec_edit import Set, edit_file
@@ -215,21 +213,6 @@ def _label_widths(edits: list[Set], labels: list[dict], moved: dict, sizes: dict
 def _number(value: float) -> int | float:
     value = round(value, 1)
     return int(value) if float(value).is_integer() else value
-
-
-def fit_request(root: Path, path: Path) -> dict:
-    """The figure editor's "Fit to texts" (figures/fit_button.js): `figure fit` on the
-    spec at `path`, its answer a message, or why nothing was done."""
-    try:
-        fitted = fit_figure(root, path.stem)
-    except (UsageError, BuildError) as error:
-        raise Refused(HTTPStatus.CONFLICT, f"Not fitted: {error}") from None
-    if not fitted.grown:
-        return {"ok": True, "changed": [], "message": "Every box fits its texts already."}
-    return {"ok": True, "changed": [f"figures/{path.name}"],
-            "message": f"Fitted: grew {', '.join(fitted.grown)}"
-                       + (f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}"
-                          if fitted.moved else "") + "."}
 
 
 def report_fit(root: Path, fitted: Fitted) -> int:
