@@ -135,11 +135,13 @@ FIT_MESSAGES = """new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 
+# env's longer text wraps within its 200 px: env grows taller, the 9 boxes below it move
+# down.
 @pytest.mark.parametrize(("language", "longer", "button", "said"), [
     ("ja", "ツール環境とサンドボックスで実行された結果の一覧", "文字に合わせる",
-     "合わせました：ノード env を広げ、ほかの枠を 1 個動かしました。"),
+     "合わせました：ノード env を広げ、ほかの枠を 9 個動かしました。"),
     ("zh", "工具环境与沙箱中执行后返回的结果列表", "按文字调整大小",
-     "已调整：放大了节点 env，移动了另外 1 个框。")])
+     "已调整：放大了节点 env，移动了另外 9 个框。")])
 def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project,
                                                              language, longer, button, said):
     texts_path = project / "figures" / "figure-texts.json"
