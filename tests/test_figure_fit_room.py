@@ -70,3 +70,20 @@ def test_fit_says_which_label_still_has_no_free_place(tmp_path: Path):
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
     assert [b for b in changed_lines(before, after)] == [
         b for b in before if "label: command" in b]
+
+
+def test_fit_moves_no_box_onto_a_free_label_to_make_room(tmp_path: Path):
+    # As in the first test, but a free label stands where rewards would move to: the
+    # boxes stay (a free label does not move with them), and fit says the label has none.
+    need_browser()
+    root = overview(tmp_path / "project")
+    spec = root / SPEC
+    spec.write_text(spec.read_text(encoding="utf-8")
+                    + "labels:\n  - {text: fixed, box: [500, 960, 60]}\n", encoding="utf-8")
+    set_text(root, "old-probs", "ja", "保存した log π_old をさらに長くした説明文")
+    result = run_build(root, "figure", "fit", "training-overview")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Made room" not in result.stdout
+    assert "Still no free place for edge 20's label" in result.stdout
+    assert "  - {id: rewards, box: [490, 860, 210, 90], text: rewards, sub: reward-sub}" \
+        in spec.read_text(encoding="utf-8").splitlines()

@@ -30,7 +30,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..geometry.frames import TITLE_INSET, frame_of
+from ..geometry.frames import TITLE_INSET, frame_of, overlaps
 from ..geometry.layout import GRID, snap
 from ..load.figures import LABEL_HEIGHT
 from ..problems import UsageError, command
@@ -182,9 +182,10 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
     """`edits` with the nodes moved where that gives an edge label the build can place
     nowhere free room beside its route, as `figure layout` does for a draft
     (label_room.with_room: kept only if fewer labels are crowded, no more edges cross,
-    the canvas stays within the page). Edges given by their points, dividers and
-    lifelines would not follow the nodes: a figure with them is left as it is. The
-    labels given room and those still without are noted in `result`."""
+    the canvas stays within the page, and no node comes onto a free label). Edges given
+    by their points, dividers and lifelines would not follow the nodes: a figure with
+    them is left as it is. The labels given room and those still without are noted in
+    `result`."""
     data = spec.data
     if any(isinstance(e, dict) and e.get("points") for e in data.get("edges") or []) \
             or data.get("dividers") or data.get("lifelines"):
@@ -199,6 +200,12 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
     laid += [Set("box", list(box), "nodes", node) for node, box in boxes.items()]
     laid += [Set("width", canvas[0]), Set("height", canvas[1])]
     roomed = with_room(spec.id, spec.path, spec.text, Room(laid, boxes, canvas), root)
+    # free labels stay where they are (with_room knows only the nodes): a node moved onto
+    # one would trade one overlap for another
+    free = [box for key, box in moved.items() if isinstance(key, tuple) and key[0] == "label"]
+    if any(overlaps(roomed.boxes[n], label, 0.0) and not overlaps(boxes[n], label, 0.0)
+           for n in boxes for label in free):
+        roomed = Room(laid, boxes, canvas)
     left = crowded_labels(spec.id, spec.path, apply_edits(spec.text, roomed.edits), root) \
         if roomed.boxes != boxes else crowded
     result.crowded = [i + 1 for i in left]
