@@ -274,7 +274,7 @@ def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
     need_browser()
     root = labelled_site(tmp_path / "project")
     set_text(root, "score", "ja", "とても長いスコアのラベル R_t")
-    set_text(root, "act", "ja", "行動するための長い長い名前")
+    set_text(root, "act", "ja", "アクターネットワークの名前")   # a phrase wider than act
     found = fit_findings(root)
     assert {(f["element"], f["language"], f["line"]) for f in found} == {
         ("edge-label 1", "ja", line_of(root, SPEC, "label: score")),
@@ -286,8 +286,8 @@ def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
     assert result.returncode == 0, result.stdout + result.stderr
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
     changed = {b: a for b, a in zip(before, after, strict=True) if a != b}
-    # act grew to the right; learn, right of it, moved by as much; the canvas grew as
-    # much; the label's size; nothing else.
+    # act grew to the right (its first phrase did not fit its width); learn, right of
+    # it, moved by as much; the canvas grew as much; the label's size; nothing else.
     act, learn = changed["    box: [40, 60, 140, 60]"], changed["    box: [280, 160, 140, 60]"]
     grew = float(act.split(", ")[2]) - 140
     assert grew > 0 and act == f"    box: [40, 60, {grew + 140:g}, 60]"
@@ -297,6 +297,35 @@ def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
     assert len(changed) == 4, changed
     assert fit_findings(root) == []
     assert "nothing changed" in run_build(root, "figure", "fit", "steps").stdout
+
+
+@pytest.mark.parametrize(("language", "longer"), [
+    ("ja", "行動するための長い長い名前"),          # phrases of 2 to 4 characters
+    ("zh", "执行动作并观察环境返回的新状态")])
+@pytest.mark.parametrize("browser", [True, False])
+def test_figure_fit_makes_a_box_whose_text_wraps_taller_not_wider(tmp_path: Path, language,
+                                                                   longer, browser):
+    # Every phrase fits act's 140 px; the text wraps to more lines than its 60 px hold.
+    # Fit keeps act's width and makes it as tall as its lines (measured at its width, or
+    # estimated so); learn, below it, moves down as much; nothing moves sideways.
+    if browser:
+        need_browser()
+    root = labelled_site(tmp_path / "project")
+    set_text(root, "act", language, longer)
+    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    result = run_build(root, "figure", "fit", "steps", *([] if browser else ["--no-browser"]))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "grew node act" in result.stdout
+    after = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    changed = {b: a for b, a in zip(before, after, strict=True) if a != b}
+    act = [float(v) for v in changed["    box: [40, 60, 140, 60]"].split("[")[1][:-1].split(",")]
+    learn = changed["    box: [280, 160, 140, 60]"]
+    assert act[:3] == [40, 60, 140] and act[3] > 60
+    assert learn == f"    box: [280, {160 + act[3] - 60:g}, 140, 60]"
+    assert changed["height: 260"] == f"height: {260 + act[3] - 60:g}"
+    assert "width: 460" in after
+    if browser:
+        assert [f for f in fit_findings(root) if f["element"] == "node act"] == []
 
 
 def test_figure_fit_widens_a_free_label_where_it_is_and_moves_nothing(tmp_path: Path):

@@ -135,11 +135,13 @@ FIT_MESSAGES = """new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 
+# env's longer text wraps within its 200 px: env grows taller, the 9 boxes below it move
+# down.
 @pytest.mark.parametrize(("language", "longer", "button", "said"), [
     ("ja", "ツール環境とサンドボックスで実行された結果の一覧", "文字に合わせる",
-     "合わせました：ノード env を広げ、ほかの枠を 1 個動かしました。"),
+     "合わせました：ノード env を広げ、ほかの枠を 9 個動かしました。"),
     ("zh", "工具环境与沙箱中执行后返回的结果列表", "按文字调整大小",
-     "已调整：放大了节点 env，移动了另外 1 个框。")])
+     "已调整：放大了节点 env，移动了另外 9 个框。")])
 def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, project,
                                                              language, longer, button, said):
     texts_path = project / "figures" / "figure-texts.json"
@@ -163,6 +165,43 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
     save(project, texts_path, texts)
     save(project, spec_path, spec)
     assert shown[1:] == [said]
+    assert not troubles
+
+
+@pytest.mark.parametrize(("language", "old", "longer", "said"), [
+    ("ja", "保存した log π_old", "保存した log π_old をさらに長くした説明文",
+     ("合わせました：辺 20 のラベル を広げました。"
+      "辺 20 のラベルの場所を空けました：枠を 3 個動かしました。")),
+    ("en", "Saved log π_old", "Saved log π_old, kept for the ratio",
+     "Fitted: grew edge 20's label. Made room for edge 20's label: moved 3 boxes.")])
+def test_fit_to_texts_makes_room_for_a_lengthened_label_and_says_so(chromium, served, project,
+                                                                    language, old, longer,
+                                                                    said):
+    # Grown alone, the label of trajectory -> rewards would lie over another edge: the
+    # button moves the boxes below it down, and says so in the page's language.
+    texts_path = project / "figures" / "figure-texts.json"
+    spec_path = project / "figures" / "training-overview.yaml"
+    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
+    entry = f'"{language}": "{old}"'
+    assert entry in texts
+    save(project, texts_path, texts.replace(entry, f'"{language}": "{longer}"'))
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    page.context.add_init_script(FIT_MESSAGES)
+    page.goto(f"{page.origin}{language}/overview.html")
+    page.wait_for_function("t => document.querySelector('[data-edge=\"19\"].edge-label')"
+                           ".textContent.replaceAll('\u200b', '').includes(t)",
+                           arg=longer.split("π_old")[1], timeout=DEADLINE_MS)   # π<sub>old
+    page.locator(FIGURE).locator(".fe-fit-button").click()
+    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
+    written = spec_path.read_text(encoding="utf-8")
+    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
+                                       "|| '[]')", lambda seen: len(seen) > 1))
+    context.close()
+    save(project, texts_path, texts)
+    save(project, spec_path, spec)
+    assert shown[1:] == [said]
+    assert "box: [490, 910, 210, 90]" in written   # rewards, moved down
     assert not troubles
 
 

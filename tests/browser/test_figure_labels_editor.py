@@ -63,14 +63,15 @@ def test_fit_to_texts_after_a_longer_japanese_text_changes_one_line(chromium, pr
         origin = f"http://{served.host}:{served.port}/"
         context, page, troubles = open_page(chromium, served)
         texts = json.loads((project / TEXTS).read_text(encoding="utf-8"))
-        texts["note"]["ja"] = "長めのメモの文です"   # three lines at 100 px; 9 × 18 px in one
+        # its first phrase, 7 × 18 px, is wider than the box: it widens (one line, 10 × 18 px)
+        texts["note"]["ja"] = "メモランダムの文です"
         save(project, project / TEXTS, json.dumps(texts, ensure_ascii=False, indent=2) + "\n")
         page.goto(origin + "ja/loop.html")
         note = page.locator('#figure-steps [data-node="note"]')
         # (the text's phrases are joined by zero-width spaces, where a line may break)
         page.wait_for_function("() => document.querySelector('#figure-steps [data-node=note]')"
                                ".textContent.replaceAll('\u200b', '')"
-                               ".includes('長めのメモの文です')", timeout=DEADLINE_MS)
+                               ".includes('メモランダムの文です')", timeout=DEADLINE_MS)
         assert note.evaluate(OVERFLOWS)   # the longer text does not fit
         before = (project / SPEC).read_text(encoding="utf-8")
         # (the button speaks the page's language)

@@ -25,7 +25,10 @@ def add_parser(subcommand) -> None:
     placed.add_argument("--no-browser", action="store_true",
                         help="estimate the texts' sizes instead of measuring them in Chromium")
     fit = actions.add_parser("fit", help="size every placed box of figures/ID.yaml to its "
-                                         "longest text, moving what lies beyond it")
+                                         "longest text (taller where it wraps within its "
+                                         "width, wider where a word does not fit), moving "
+                                         "what lies beyond it, and moving boxes to give an "
+                                         "edge label with no free place room")
     fit.add_argument("id")
     fit.add_argument("--no-browser", action="store_true",
                      help="estimate the texts' sizes instead of measuring them in Chromium")

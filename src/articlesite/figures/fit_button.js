@@ -1,6 +1,7 @@
 /* "Fit to texts": a button under each figure's heading in `python build.py serve`, beside
    "Edit figure" (editor.js), that runs `figure fit ID` on the server (figures/fitting.py):
-   every box sized to its longest text in every language, what lies beyond moved. The
+   every box sized to its longest text in every language, what lies beyond moved, room
+   opened for an edge label the build could put nowhere free. The
    spec is written; serve rebuilds and the page reloads with the figure fitted. */
 (function () {
   "use strict";
@@ -20,6 +21,24 @@
     return copy;
   }
 
+  /* What fit did, said in the page's language: what grew, then the edge labels it made
+     room for (boxes moved beside their routes) and those that still have no free place. */
+  function said(answer) {
+    var text = F.parts.told(named(answer)), args = answer && answer.args;
+    if (!args || text === answer.message) return text;   /* English already says it all */
+    function labels(numbers) {
+      return numbers.map(function (n) { return T("grown-edge-label", { id: n }); })
+        .join(T("list-separator"));
+    }
+    /* no space after a Japanese or Chinese full stop, as those languages write */
+    function gap() { return /[\u3002\uff01\uff1f]$/.test(text) ? "" : " "; }
+    if (args.room && args.room.length)
+      text += gap() + T("fit-room", { labels: labels(args.room), moved: args.room_moved });
+    if (args.crowded && args.crowded.length)
+      text += gap() + T("fit-crowded", { labels: labels(args.crowded) });
+    return text;
+  }
+
   function fit(figure, button, status) {
     var headers = { "Content-Type": "application/json" };
     headers[F.header] = F.token;
@@ -28,7 +47,7 @@
     fetch(F.prefix + "fit", { method: "POST", headers: headers, credentials: "same-origin",
                               body: JSON.stringify({ figure: figure.id.replace(/^figure-/, "") }) })
       .then(function (response) { return response.json(); })
-      .then(function (answer) { status.textContent = F.parts.told(named(answer)); })
+      .then(function (answer) { status.textContent = said(answer); })
       .catch(function (error) { status.textContent = T("fit-failed", { error: String(error) }); })
       .then(function () { button.disabled = false; });
   }

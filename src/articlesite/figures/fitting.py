@@ -3,13 +3,20 @@
 Each node, edge label and group title is measured as `figure layout` measures a draft
 (figures/sizes.py: its longest text in every language and both diagram styles, in
 Chromium). A box its texts need more room than grows to the right and downwards (a box
-larger than its texts stays as it is); whatever lies beyond a grown box, to its right or
-below it, moves by as much as it grew, so that every gap stays as it was and no two
-boxes that did not overlap come to overlap (`grow`); the canvas grows by as much as the
-boxes reach further. A group's
-frame counts as a box (a wider title widens it). Routes follow, as the build draws them
+larger than its texts stays as it is). A node whose words and phrases all fit its width
+keeps it and grows only as tall as its texts are at that width, wrapped as the page
+wraps them (sizes.py measures each node at its own width too); one a word or phrase of
+which overflows grows to its texts' size on one line. Whatever lies beyond a grown
+box, to its right or below it, moves by as much as it grew, so that every gap stays as
+it was and no two boxes that did not overlap come to overlap (`grow`); the canvas grows
+by as much as the boxes reach further. A group's frame counts as a box (a wider title
+widens it). Routes follow, as the build draws them
 from the boxes. Only the changed `box`, `label_box`, `title_box`, `width` and `height`
 lines of the spec change (figures/spec_edit.py).
+
+An edge label (grown or not) that the build then can place nowhere free is given room as
+`figure layout` gives a draft's (figures/label_room.py: boxes beyond one of its edge's
+runs moved away; `_room`), and fit says which labels still have none.
 
 Edges given by their points, dividers and lifelines are not moved; free labels are, and
 a free label narrower than its longest text on one line widens where it is (pushing
@@ -21,17 +28,16 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from pathlib import Path
 
-from ..geometry.frames import TITLE_INSET, frame_of
+from ..geometry.frames import TITLE_INSET, frame_of, overlaps
 from ..geometry.layout import GRID, snap
 from ..load.figures import LABEL_HEIGHT
-from ..problems import BuildError, UsageError, command
-from ..translate.editor import Refused
+from ..problems import UsageError, command
+from .label_room import Room, crowded_labels, with_room
 from .place import css_of, label_texts, load_spec, spec_path, texts_of
-from .sizes import box_sizes
-from .spec_edit import Set, edit_file
+from .sizes import AtWidth, sizes_at_widths
+from .spec_edit import Set, apply_edits, edit_file
 
 Rect = tuple[float, float, float, float]
 
@@ -48,6 +54,9 @@ class Fitted:
     moved: int = 0
     canvas: tuple[float, float] | None = None
     measured: str = ""
+    roomed: list[int] = field(default_factory=list)   # edges whose labels got room
+    room_moved: int = 0     # nodes moved for them
+    crowded: list[int] = field(default_factory=list)  # edges whose labels still have none
 
 
 def grow(boxes: Mapping[Hashable, Rect], sizes: Mapping[Hashable, tuple[float, float]]
@@ -83,6 +92,17 @@ def needed(current: Rect, measured: tuple[float, float], node: bool) -> tuple[fl
     return max(current[2], w), max(current[3], h)
 
 
+def node_needs(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
+               ) -> tuple[float, float]:
+    """The size a node's box needs: where every word and phrase of its texts fits its
+    width in every language, its own width and the height its texts take there (a text
+    that wraps to one more line makes the box taller, not wider: a column's boxes keep
+    one width); else, as for any box, its texts on one line (`needed`)."""
+    if not at_width or any(a.narrow for a in at_width):
+        return needed(current, measured, True)
+    return current[2], max(current[3], snap(max(a.height for a in at_width), 2 * GRID))
+
+
 def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
     """Size every box of figures/ID.yaml to its texts and write what changed into it."""
     text, data, site, dictionary = load_spec(root, figure_id)
@@ -94,22 +114,43 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
              if isinstance(e, dict) and isinstance(e.get("label"), str)}
     groups = [g for g in data.get("groups") or [] if isinstance(g, dict)]
     labels = [lb for lb in data.get("labels") or [] if isinstance(lb, dict)]
-    sizes, measured, _ = box_sizes(texts_of(site, dictionary, nodes, edges, groups)
-                                   + label_texts(site, dictionary, data, every=True),
-                                   css_of(root), browser)
+    placed = tuple((item, float(node["box"][2]), language.code) for node in nodes
+                   for item, language in zip(texts_of(site, dictionary, [node], {}, []),
+                                             site.languages, strict=True))
+    sizes, measured, at = sizes_at_widths(texts_of(site, dictionary, nodes, edges, groups)
+                                          + label_texts(site, dictionary, data, every=True),
+                                          css_of(root), browser, placed)
     boxes: dict[Hashable, Rect] = {n["id"]: tuple(n["box"]) for n in nodes}
     boxes.update({("label", i): (*lb["box"], LABEL_HEIGHT[lb.get("class")])
                   for i, lb in enumerate(labels)})
-    new: dict[Hashable, tuple[float, float]] = {}
-    for node in nodes:
-        size = needed(boxes[node["id"]], sizes[node["id"]], True)
-        if size != tuple(boxes[node["id"]][2:]):
-            new[node["id"]] = size
+    new = {node["id"]: size for node in nodes
+           if (size := node_needs(boxes[node["id"]], sizes[node["id"]],
+                                  [a for a in at if a.node == node["id"]]))
+           != tuple(boxes[node["id"]][2:])}
     titles = _titles(groups, boxes, sizes, new)
     moved = grow(boxes, new)
     result = Fitted(spec_path(root, figure_id), measured=measured)
     edits = _box_edits(nodes, labels, boxes, moved, result)
     edits = _label_widths(edits, labels, moved, sizes, result)
+    edits += _text_box_edits(edges, groups, sizes, titles, result)
+    grown_by = tuple(max(0.0, max(b[i] + b[i + 2] for b in moved.values())
+                         - max(b[i] + b[i + 2] for b in boxes.values())) for i in (0, 1))
+    if any(grown_by) and data.get("width") and data.get("height"):
+        result.canvas = (snap(data["width"] + grown_by[0]), snap(data["height"] + grown_by[1]))
+        edits += [Set("width", _number(result.canvas[0])),
+                  Set("height", _number(result.canvas[1]))]
+    if edges and data.get("width") and data.get("height"):
+        edits = _room(_Spec(figure_id, result.path, text, data), nodes, moved, edits, root,
+                      result)
+    if edits:
+        edit_file(result.path, edits, expected=text, aside=root)
+    return result
+
+
+def _text_box_edits(edges: dict[int, dict], groups: list[dict], sizes: dict, titles: dict,
+                    result: Fitted) -> list[Set]:
+    """The edits growing each edge label's and group title's box its texts outgrew."""
+    edits = []
     for i, edge in edges.items():
         old = tuple(edge.get("label_box") or (0, 0))
         size = needed((0, 0, *old), sizes[("edge", i)], False)
@@ -123,15 +164,66 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
                              group["id"]))
             result.grown.append(f"group {group['id']}'s title")
             result.grown_items.append(("group-title", str(group["id"])))
-    grown_by = tuple(max(0.0, max(b[i] + b[i + 2] for b in moved.values())
-                         - max(b[i] + b[i + 2] for b in boxes.values())) for i in (0, 1))
-    if any(grown_by) and data.get("width") and data.get("height"):
-        result.canvas = (snap(data["width"] + grown_by[0]), snap(data["height"] + grown_by[1]))
-        edits += [Set("width", _number(result.canvas[0])),
-                  Set("height", _number(result.canvas[1]))]
-    if edits:
-        edit_file(result.path, edits, expected=text, aside=root)
-    return result
+    return edits
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """The spec being fitted: its id, file, text as read and data."""
+
+    id: str
+    path: Path
+    text: str
+    data: dict
+
+
+def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: Path,
+          result: Fitted) -> list[Set]:
+    """`edits` with the nodes moved where that gives an edge label the build can place
+    nowhere free room beside its route, as `figure layout` does for a draft
+    (label_room.with_room: kept only if fewer labels are crowded, no more edges cross,
+    the canvas stays within the page, and no node comes onto a free label). Edges given
+    by their points, dividers and lifelines would not follow the nodes: a figure with
+    them is left as it is. The labels given room and those still without are noted in
+    `result`."""
+    data = spec.data
+    if any(isinstance(e, dict) and e.get("points") for e in data.get("edges") or []) \
+            or data.get("dividers") or data.get("lifelines"):
+        return edits
+    crowded = crowded_labels(spec.id, spec.path, apply_edits(spec.text, edits), root)
+    if not crowded:
+        return edits
+    boxes = {node["id"]: moved[node["id"]] for node in nodes}
+    canvas = result.canvas or (data["width"], data["height"])
+    laid = [e for e in edits if not (e.field == "box" and e.section == "nodes")
+            and not (e.section is None and e.field in ("width", "height"))]
+    laid += [Set("box", list(box), "nodes", node) for node, box in boxes.items()]
+    laid += [Set("width", canvas[0]), Set("height", canvas[1])]
+    roomed = with_room(spec.id, spec.path, spec.text, Room(laid, boxes, canvas), root)
+    # free labels stay where they are (with_room knows only the nodes): a node moved onto
+    # one would trade one overlap for another
+    free = [box for key, box in moved.items() if isinstance(key, tuple) and key[0] == "label"]
+    if any(overlaps(roomed.boxes[n], label, 0.0) and not overlaps(boxes[n], label, 0.0)
+           for n in boxes for label in free):
+        roomed = Room(laid, boxes, canvas)
+    left = crowded_labels(spec.id, spec.path, apply_edits(spec.text, roomed.edits), root) \
+        if roomed.boxes != boxes else crowded
+    result.crowded = [i + 1 for i in left]
+    if roomed.boxes == boxes:
+        return edits
+    result.roomed = [i + 1 for i in crowded if i not in left]
+    result.room_moved = sum(roomed.boxes[n] != boxes[n] for n in boxes)
+    if tuple(roomed.canvas) != tuple(canvas):
+        result.canvas = (roomed.canvas[0], roomed.canvas[1])
+    given = {node["id"]: [_number(v) for v in node["box"]] for node in nodes}
+    kept = [e for e in edits if not (e.field == "box" and e.section == "nodes")
+            and not (e.section is None and e.field in ("width", "height"))]
+    kept += [Set("box", [_number(v) for v in box], "nodes", node)
+             for node, box in roomed.boxes.items() if [_number(v) for v in box] != given[node]]
+    if result.canvas:
+        kept += [Set(name, _number(value)) for name, value in zip(
+            ("width", "height"), result.canvas, strict=True) if _number(value) != data[name]]
+    return kept
 
 
 def _titles(groups: list[dict], boxes: dict, sizes: dict, new: dict) -> dict[str, tuple]:
@@ -199,32 +291,32 @@ def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def fit_request(root: Path, path: Path) -> dict:
-    """The figure editor's "Fit to texts" (figures/fit_button.js): `figure fit` on the
-    spec at `path`, its answer a message, or why nothing was done."""
-    try:
-        fitted = fit_figure(root, path.stem)
-    except (UsageError, BuildError) as error:
-        raise Refused(HTTPStatus.CONFLICT, f"Not fitted: {error}") from None
-    if not fitted.grown:
-        return {"ok": True, "changed": [], "message": "Every box fits its texts already."}
-    return {"ok": True, "changed": [f"figures/{path.name}"],
-            "message": f"Fitted: grew {', '.join(fitted.grown)}"
-                       + (f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}"
-                          if fitted.moved else "") + "."}
+def room_said(fitted: Fitted) -> str:
+    """What `figure fit` did for the edge labels with no free place, in English."""
+    def edges(numbers: list[int]) -> str:
+        return ", ".join(f"edge {n}'s label" for n in numbers)
+    said = ""
+    if fitted.roomed:
+        said += (f" Made room for {edges(fitted.roomed)}: moved {fitted.room_moved} "
+                 f"box{'es' * (fitted.room_moved != 1)}.")
+    if fitted.crowded:
+        said += (f" Still no free place for {edges(fitted.crowded)}: move the boxes apart, "
+                 "or slide it along its edge (label_at).")
+    return said
 
 
 def report_fit(root: Path, fitted: Fitted) -> int:
     where = fitted.path.relative_to(root)
-    if not fitted.grown:
+    room = room_said(fitted)
+    if not fitted.grown and not fitted.roomed:
         print(f"{where}: every box fits its texts already (texts {fitted.measured}); "
-              "nothing changed.")
+              f"nothing changed.{room}")
         return 0
     moved = f", moved {fitted.moved} other box{'es' * (fitted.moved != 1)}" \
         if fitted.moved else ""
     canvas = (f"; canvas now {fitted.canvas[0]:g} × {fitted.canvas[1]:g}"
               if fitted.canvas else "")
-    print(f"Fitted {where} to its texts (texts {fitted.measured}): grew "
-          f"{', '.join(fitted.grown)}{moved}{canvas}.")
+    grew = f": grew {', '.join(fitted.grown)}{moved}" if fitted.grown else ""
+    print(f"Fitted {where} to its texts (texts {fitted.measured}){grew}{canvas}.{room}")
     print(f"Next: `{command()} check` measures that every text fits.")
     return 0

@@ -48,6 +48,12 @@ def _assessed(spec: _Spec, root: Path) -> tuple[tuple[int, int], Figure | None, 
     return (len(findings), crossed), figure, crowded
 
 
+def crowded_labels(figure_id: str, path: Path, text: str, root: Path) -> list[int]:
+    """The edges (by index) whose labels the build of the spec `text` puts on a box, a
+    title, another label or another edge (as `check` finds them)."""
+    return _assessed(_Spec(figure_id, path, text), root)[2]
+
+
 class Room(NamedTuple):
     """What `figure layout` writes: its edits, the nodes' boxes and the canvas they set."""
 

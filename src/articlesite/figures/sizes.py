@@ -9,6 +9,12 @@ Without Chromium the size is estimated from the CSS's font sizes and line height
 full-width (CJK) character counting 1 em and any other 0.62 em (wider than Arial's
 average, so that the estimate errs on the large side); `check` then measures the real
 fit.
+
+A placed box is measured at its own width too (`data-width`): the least width that holds
+its longest word or phrase, and how tall its texts are there, wrapped as the page wraps
+them (in Japanese and Chinese between phrases only: rich_text's breaks and the figure's
+`word-break: keep-all`); without Chromium the same lines are filled word by word, phrase
+by phrase, from the estimated widths.
 """
 
 from __future__ import annotations
@@ -83,22 +89,26 @@ def estimate(item: Texts) -> tuple[float, float]:
     return w + PADDING[0], h + PADDING[1]
 
 
-def _node_html(item: Texts, number: int) -> Markup:
+def _node_html(item: Texts, number: int, width: float | None = None) -> Markup:
+    """The item's box at its natural size (a placed box's `width` given as data-width,
+    to be measured at it too)."""
+    at = Markup(' data-width="{}"').format(width) if width is not None else ""
     if item.kind != "node":
         return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
-                      '<div class="{kind}" data-measure="{n}" style="position:absolute;'
+                      '<div class="{kind}" data-measure="{n}"{at} style="position:absolute;'
                       'left:0;top:0;width:max-content;height:auto">{text}</div></div>'
-                      ).format(lang=item.language, n=number,
+                      ).format(lang=item.language, n=number, at=at,
                            kind=label_class(item.cls) if item.kind == "label" else item.kind,
                                text=rich_text(item.text, item.language))
     sub = Markup('<span class="sub">{}</span>').format(rich_text(item.sub, item.language)) \
         if item.sub else ""
     return Markup('<div class="canvas" lang="{lang}" style="position:relative">'
-                  '<div class="node{cls}" data-measure="{n}" style="position:absolute;left:0;'
-                  'top:0;width:max-content;height:auto"><strong>{text}</strong>{sub}</div>'
-                  '</div>').format(lang=item.language, cls=f" {item.cls}" if item.cls else "",
-                                   n=number, text=rich_text(item.text, item.language),
-                                   sub=sub)
+                  '<div class="node{cls}" data-measure="{n}"{at} style="position:absolute;'
+                  'left:0;top:0;width:max-content;height:auto"><strong>{text}</strong>{sub}'
+                  '</div></div>').format(lang=item.language,
+                                         cls=f" {item.cls}" if item.cls else "", n=number,
+                                         at=at, text=rich_text(item.text, item.language),
+                                         sub=sub)
 
 
 MEASURE = """(styles) => {
@@ -109,19 +119,28 @@ MEASURE = """(styles) => {
       const r = el.getBoundingClientRect(), n = el.getAttribute("data-measure");
       el.style.width = "min-content";   // as narrow as the longest word or phrase allows
       const narrowest = el.getBoundingClientRect().width;
+      let at = r.height;                // how tall at the placed box's width, wrapped
+      if (el.dataset.width) {
+        el.style.width = el.dataset.width + "px";
+        at = el.getBoundingClientRect().height;
+      }
       el.style.width = "max-content";
-      const [w, h, least] = out[n] || [0, 0, 0];
-      out[n] = [Math.max(w, r.width), Math.max(h, r.height), Math.max(least, narrowest)];
+      const [w, h, least, tall] = out[n] || [0, 0, 0, 0];
+      out[n] = [Math.max(w, r.width), Math.max(h, r.height), Math.max(least, narrowest),
+                Math.max(tall, at)];
     });
   }
   return out;
 }"""
 
 
-def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, ...]]:
-    """The natural size of each item's box, and the least width that holds its longest
-    word or phrase, measured in Chromium (BrowserUnavailable)."""
-    body = Markup("").join(_node_html(item, n) for n, item in enumerate(items))
+def measure_in_chromium(items: list[Texts], css: str, widths: list[float | None]
+                        ) -> list[tuple[float, ...]]:
+    """The natural size of each item's box, the least width that holds its longest
+    word or phrase, and its height at its width in `widths` (None: its natural height),
+    measured in Chromium (BrowserUnavailable)."""
+    body = Markup("").join(_node_html(item, n, width)
+                           for n, (item, width) in enumerate(zip(items, widths, strict=True)))
     html = Markup('<!doctype html><html><head><meta charset="utf-8"><style>{}</style></head>'
                   '<body><figure class="figure" data-diagram-style="blog">{}</figure>'
                   '</body></html>').format(Markup(css), body)
@@ -129,18 +148,58 @@ def measure_in_chromium(items: list[Texts], css: str) -> list[tuple[float, ...]]
     return [tuple(found[str(n)]) for n in range(len(items))]
 
 
+def _ems(text: str) -> float:
+    return sum(WIDE_EM if unicodedata.east_asian_width(c) in "WF" else NARROW_EM for c in text)
+
+
+def _lines_of_units(text: str, language: str) -> list[list[tuple[float, bool]]]:
+    """Each line of a text (as written) in the units a line may break between: its words,
+    and in Japanese and Chinese its phrases; each unit's width in em and whether a space
+    comes before it."""
+    lines = []
+    for line in plain_text(text, newlines=True).split("\n"):
+        parts = re.split(r"([\s\u200b]+)", "\u200b".join(phrases(line, language)))
+        units, spaced = [], False
+        for number, part in enumerate(parts):
+            if number % 2:
+                spaced = bool(part.strip("\u200b"))
+            elif part:
+                units.append((_ems(part), spaced))
+        lines.append(units or [(0.0, False)])
+    return lines
+
+
 def least_width(item: Texts) -> float:
     """The narrowest box for an item's texts, estimated from the font sizes: its longest
     word, or in Japanese and Chinese its longest phrase, unbroken."""
     def widest(text: str, size: float) -> float:
-        plain = plain_text(text, newlines=True)
-        units = re.split(r"[\s\u200b]+", "\u200b".join(phrases(plain, item.language)))
-        return max(sum(WIDE_EM if unicodedata.east_asian_width(c) in "WF" else NARROW_EM
-                       for c in unit) for unit in units) * size
+        return max(w for line in _lines_of_units(text, item.language) for w, _ in line) * size
     width = widest(item.text, TEXT[0])
     if item.sub:
         width = max(width, widest(item.sub, SUB[0]))
     return width + PADDING[0]
+
+
+def wrapped_height(item: Texts, width: float) -> float:
+    """A node's height in a box `width` px wide, estimated from the font sizes: each line
+    filled with as many words or phrases as it holds (a space counted NARROW_EM)."""
+    def lines(text: str, size: float) -> int:
+        room, count = (width - PADDING[0]) / size, 0
+        for units in _lines_of_units(text, item.language):
+            count, used = count + 1, 0.0
+            for w, spaced in units:
+                gap = NARROW_EM if spaced and used else 0.0
+                if used and used + gap + w > room + 1e-9:
+                    count, used = count + 1, w
+                else:
+                    used += gap + w
+        return count
+    if item.kind != "node":
+        return estimate(item)[1]
+    height = lines(item.text, TEXT[0]) * TEXT[0] * TEXT[1]
+    if item.sub:
+        height += GAP + lines(item.sub, SUB[0]) * SUB[0] * SUB[1]
+    return height + PADDING[1]
 
 
 @dataclass(frozen=True)
@@ -159,30 +218,53 @@ class Narrow:
                 f"{self.language} text needs: that text overflows it; widen the box")
 
 
-def natural_sizes(items: list[Texts], css: str, browser: bool = True
+@dataclass(frozen=True)
+class AtWidth:
+    """A placed box's texts in one language at the box's width: the least width that
+    holds their longest word or phrase, and the height their box needs there (with
+    SPARE, at least MIN_SIZE), their lines broken where the page breaks them."""
+
+    node: str
+    language: str
+    need: float     # the least width, in px
+    width: float    # the box's
+    height: float   # the box's height its texts need at that width, in px
+
+    @property
+    def narrow(self) -> bool:
+        """A word or phrase overflows the box's width."""
+        return self.need > self.width + 0.5
+
+
+def natural_sizes(items: list[Texts], css: str, browser: bool = True,
+                  widths: list[float | None] | None = None
                   ) -> tuple[list[tuple[float, ...]], str]:
-    """Each item's natural size and least width, and how they were found ("measured in
+    """Each item's natural size, least width and height at its width in `widths` (None
+    or no `widths`: its natural height), and how they were found ("measured in
     Chromium" or why they were estimated)."""
+    widths = widths or [None] * len(items)
     if not browser:
         how = "estimated from the font sizes (--no-browser)"
     else:
         try:
-            return measure_in_chromium(items, css), "measured in Chromium"
+            return measure_in_chromium(items, css, widths), "measured in Chromium"
         except BrowserUnavailable as exc:
             how = f"estimated from the font sizes ({exc})"
-    return [(*estimate(item), least_width(item)) for item in items], how
+    return [(*estimate(item), least_width(item),
+             estimate(item)[1] if width is None else wrapped_height(item, width))
+            for item, width in zip(items, widths, strict=True)], how
 
 
-def box_sizes(items: list[Texts], css: str, browser: bool = True,
-              placed: tuple[tuple[Texts, float, str], ...] = ()
-              ) -> tuple[dict[str, tuple[float, float]], str, list[Narrow]]:
+def sizes_at_widths(items: list[Texts], css: str, browser: bool = True,
+                    placed: tuple[tuple[Texts, float, str], ...] = ()
+                    ) -> tuple[dict[str, tuple[float, float]], str, list[AtWidth]]:
     """Each node's box size (the largest of its items, with SPARE, at least MIN_SIZE),
-    how it was found, and the `placed` boxes (texts, box width, language code) too
-    narrow for a word or phrase of theirs."""
-    natural, how = natural_sizes([*items, *(placed_item[0] for placed_item in placed)], css,
-                                 browser)
+    how it was found, and each of the `placed` boxes (texts, box width, language code)
+    measured at its width."""
+    natural, how = natural_sizes([*items, *(texts for texts, _, _ in placed)], css, browser,
+                                 [None] * len(items) + [width for _, width, _ in placed])
     sizes: dict[str, tuple[float, float]] = {}
-    for item, (w, h, _) in zip(items, natural, strict=False):
+    for item, (w, h, *_) in zip(items, natural, strict=False):
         if item.kind == "node":
             w = max(MIN_SIZE[0], math.ceil(w) + 2 * SPARE)
             h = max(MIN_SIZE[1], math.ceil(h) + SPARE)
@@ -190,8 +272,16 @@ def box_sizes(items: list[Texts], css: str, browser: bool = True,
             w, h = math.ceil(w) + LABEL_SPARE, math.ceil(h)
         old = sizes.get(item.node, (0.0, 0.0))
         sizes[item.node] = (max(old[0], w), max(old[1], h))
-    narrow = [Narrow(texts.node, code, need, width)
-              for (texts, width, code), (_, _, need) in zip(placed, natural[len(items):],
-                                                            strict=True)
-              if need > width + 0.5]
-    return sizes, how, narrow
+    at = [AtWidth(texts.node, code, need, width, max(MIN_SIZE[1], math.ceil(tall) + SPARE))
+          for (texts, width, code), (_, _, need, tall) in zip(placed, natural[len(items):],
+                                                              strict=True)]
+    return sizes, how, at
+
+
+def box_sizes(items: list[Texts], css: str, browser: bool = True,
+              placed: tuple[tuple[Texts, float, str], ...] = ()
+              ) -> tuple[dict[str, tuple[float, float]], str, list[Narrow]]:
+    """Each node's box size, how it was found (sizes_at_widths), and the `placed` boxes
+    too narrow for a word or phrase of theirs."""
+    sizes, how, at = sizes_at_widths(items, css, browser, placed)
+    return sizes, how, [Narrow(a.node, a.language, a.need, a.width) for a in at if a.narrow]

@@ -1,0 +1,89 @@
+"""`figure fit` after a translation lengthened an edge label: the label's box grows, and
+where the build then finds no free place for it beside its edge, fit moves boxes to open
+one (as `figure layout` does for a draft), or says that none was found."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import REPO, need_browser, run_build, set_text
+
+OVERVIEW = REPO / "examples" / "training-overview"
+SPEC = "figures/training-overview.yaml"
+
+
+def overview(root: Path) -> Path:
+    shutil.copytree(OVERVIEW, root, ignore=shutil.ignore_patterns("site", "screenshots"))
+    return root
+
+
+def crowded(root: Path) -> list[str]:
+    """What `check` finds of edge labels the build put on something."""
+    result = run_build(root, "check", "--format", "json")
+    return [f["element"] for f in json.loads(result.stdout)["findings"]
+            if f["check"] == "geometry" and (f.get("element") or "").startswith("edge-label")]
+
+
+def changed_lines(before: list[str], after: list[str]) -> dict[str, str]:
+    return {b: a for b, a in zip(before, after, strict=True) if a != b}
+
+
+def test_fit_moves_boxes_to_give_a_lengthened_label_a_free_place(tmp_path: Path):
+    # ja: the label of trajectory -> rewards (edge 20), twice as long. Grown alone, the
+    # build can put it only over edge 9's route; fit moves the boxes below it down.
+    need_browser()
+    root = overview(tmp_path / "project")
+    set_text(root, "old-probs", "ja", "保存した log π_old をさらに長くした説明文")
+    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    result = run_build(root, "figure", "fit", "training-overview")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "grew edge 20's label" in result.stdout
+    assert "Made room for edge 20's label: moved" in result.stdout
+    after = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    changed = changed_lines(before, after)
+    # only the label's size, some nodes' boxes and the canvas's height changed
+    assert [b for b in changed if "label_box" in b] == [
+        b for b in before if "label: old-probs" in b]
+    nodes = [b for b in changed if b.startswith("  - {id: ")]
+    assert nodes and all(" box: [" in b for b in nodes)
+    assert set(changed) - set(nodes) == {b for b in before if "label: old-probs" in b} | {
+        "height: 1400"}
+    assert crowded(root) == []
+    build = run_build(root)
+    assert build.returncode == 0, build.stdout + build.stderr
+
+
+def test_fit_says_which_label_still_has_no_free_place(tmp_path: Path):
+    # ja: the label of actor -> env (edge 5), beside env -> actor's (edge 6) in the one gap
+    # between the two boxes: no box moved makes room there. Fit grows it, moves nothing
+    # else and says which labels still lie on something.
+    need_browser()
+    root = overview(tmp_path / "project")
+    set_text(root, "command", "ja", "ツールを呼び出して結果を待つ")
+    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    result = run_build(root, "figure", "fit", "training-overview")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Still no free place for edge 5's label, edge 6's label" in result.stdout
+    assert "Made room" not in result.stdout
+    after = (root / SPEC).read_text(encoding="utf-8").splitlines()
+    assert [b for b in changed_lines(before, after)] == [
+        b for b in before if "label: command" in b]
+
+
+def test_fit_moves_no_box_onto_a_free_label_to_make_room(tmp_path: Path):
+    # As in the first test, but a free label stands where rewards would move to: the
+    # boxes stay (a free label does not move with them), and fit says the label has none.
+    need_browser()
+    root = overview(tmp_path / "project")
+    spec = root / SPEC
+    spec.write_text(spec.read_text(encoding="utf-8")
+                    + "labels:\n  - {text: fixed, box: [500, 960, 60]}\n", encoding="utf-8")
+    set_text(root, "old-probs", "ja", "保存した log π_old をさらに長くした説明文")
+    result = run_build(root, "figure", "fit", "training-overview")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Made room" not in result.stdout
+    assert "Still no free place for edge 20's label" in result.stdout
+    assert "  - {id: rewards, box: [490, 860, 210, 90], text: rewards, sub: reward-sub}" \
+        in spec.read_text(encoding="utf-8").splitlines()
