@@ -7,9 +7,10 @@ chosen as bench/layout_quality.py does (without the second lean), then routed.
 
     python bench/layout_breadth.py [--save FILE] [--against FILE]
 
-prints the crossings in all, the CPU time in all and the slowest layout; `--save` writes
-each layout's crossings and ms to FILE (JSON), `--against` names the layouts that cross
-more or fewer times than in a FILE saved before (from another commit, say).
+prints the crossings and bends in all, the CPU time in all and the slowest layout;
+`--save` writes each layout's crossings, ms and bends to FILE (JSON), `--against` names
+the layouts that cross more or fewer times than in a FILE saved before (from another
+commit, say).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ TITLE = (60.0, 22.0)   # a group title's size
 
 
 def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=None):
-    """(crossings, CPU ms) of one layout: boxes, sides, routes."""
+    """(crossings, CPU ms, bends) of one layout: boxes, sides, routes."""
     forget()
     started = time.process_time()
     framing = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
@@ -52,8 +53,9 @@ def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=Non
                      labels=label_sizes if labels else (), frames=[f.box for f in frames])
     ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
     routes = route_edges(boxes, ends, [f.title for f in frames], bounds=(0, 0, w, h))
-    crossings = count([route.points for route in routes if route.ok])
-    return crossings, (time.process_time() - started) * 1000
+    points = [route.points for route in routes if route.ok]
+    return count(points), (time.process_time() - started) * 1000, \
+        sum(len(p) - 2 for p in points)
 
 
 def random_graph(seed: int):
@@ -82,7 +84,7 @@ def random_graph(seed: int):
     return nodes, sizes, edges, rnd.choice(DIRECTIONS), feedback, groups, labels
 
 
-def every_layout() -> dict[str, tuple[int, float]]:
+def every_layout() -> dict[str, tuple[int, float, int]]:
     found = {}
     for name in DRAFTS:
         _, nodes, sizes, edges, feedback, groups = draft(name)
@@ -101,15 +103,16 @@ def every_layout() -> dict[str, tuple[int, float]]:
 def main() -> None:
     found = every_layout()
     slowest = max(found, key=lambda name: found[name][1])
-    print(f"{len(found)} layouts: {sum(c for c, _ in found.values())} crossings, "
-          f"{sum(ms for _, ms in found.values()) / 1000:.1f} s CPU; slowest {slowest} "
+    print(f"{len(found)} layouts: {sum(c for c, *_ in found.values())} crossings, "
+          f"{sum(bends for *_, bends in found.values())} bends, "
+          f"{sum(ms for _, ms, _ in found.values()) / 1000:.1f} s CPU; slowest {slowest} "
           f"{found[slowest][1]:.0f} ms")
     if "--save" in sys.argv:
         Path(sys.argv[sys.argv.index("--save") + 1]).write_text(json.dumps(found, indent=1))
     if "--against" in sys.argv:
         before = json.loads(Path(sys.argv[sys.argv.index("--against") + 1]).read_text())
         for word, better in (("more", False), ("fewer", True)):
-            changed = [f"{name} {before[name][0]}→{c}" for name, (c, _) in found.items()
+            changed = [f"{name} {before[name][0]}→{c}" for name, (c, *_) in found.items()
                        if name in before and (c < before[name][0]) == better
                        and c != before[name][0]]
             print(f"crossing {word} than before ({len(changed)}): " + ", ".join(changed))
