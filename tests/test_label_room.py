@@ -38,3 +38,13 @@ def test_a_horizontal_run_opens_a_band_below_it():
     ways = widenings(NODES, run, (95.0, 23.0))
     assert ways[0] == {**NODES, "c": (400.0, 350.0, 100.0, 90.0),
                        "d": (50.0, 550.0, 130.0, 90.0)}
+
+
+def test_where_a_box_straddles_the_line_those_lined_up_beside_the_run_move_with_it():
+    """A box beyond the line in the column of one beside the run moves with it (first),
+    so that the column stays one; else only the one beside the run."""
+    nodes = {**NODES, "d": (150.0, 500.0, 130.0, 90.0),   # straddles: not across
+             "f": (220.0, 600.0, 130.0, 90.0)}            # b's column, below the run
+    ways = widenings(nodes, RUN, (95.0, 23.0))
+    assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0), "f": (340.0, 600.0, 130.0, 90.0)},
+                    {**nodes, "b": (340.0, 100.0, 130.0, 90.0)}]

@@ -8,8 +8,10 @@ For each run of the label's route, the longest first, the boxes beyond the run's
 (right of a vertical run, below a horizontal one) are moved away from it by the label's
 width (or height) and ROOM, on the layout's grid: first every box beyond the line
 across the whole drawing (a gap opened from edge to edge, which keeps every alignment),
-if no box straddles the line; else only the boxes beside the run's stretch, if none of
-them then meets a box left where it was.
+if no box straddles the line; else the boxes beside the run's stretch and those beyond
+the line lined up with them (the same left or centre for a vertical run, top or middle
+for a horizontal one: a row or column stays one); else only those beside the run's
+stretch; each if none of the boxes moved then meets a box left where it was.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ def widenings(nodes: Mapping[str, Rect], route: Sequence[Point],
         line = x1 if axis == 0 else y1
         low, high = sorted((y1, y2) if axis == 0 else (x1, x2))
         shift = -(-(size[axis] + ROOM) // GRID) * GRID
-        for way in (_across(nodes, axis, line, shift), _beside(nodes, axis, line, low, high,
-                                                                shift)):
+        for way in (_across(nodes, axis, line, shift),
+                    _beside(nodes, axis, line, low, high, shift, lined_up=True),
+                    _beside(nodes, axis, line, low, high, shift)):
             if way is not None and way not in ways:
                 ways.append(way)
     return ways
@@ -54,18 +57,27 @@ def _across(nodes: Mapping[str, Rect], axis: int, line: float, shift: float
 
 
 def _beside(nodes: Mapping[str, Rect], axis: int, line: float, low: float, high: float,
-            shift: float) -> dict[str, Rect] | None:
-    """The boxes beyond `line` whose extent meets low..high (across `axis`) moved by
-    `shift`, if they then meet no other box."""
+            shift: float, lined_up: bool = False) -> dict[str, Rect] | None:
+    """The boxes beyond `line` whose extent meets low..high (across `axis`), and with
+    `lined_up` those beyond it lined up with them along `axis`, moved by `shift`, if they
+    then meet no other box."""
     other = 1 - axis
     moved = {n for n, b in nodes.items() if b[axis] >= line
              and b[other] < high and b[other] + b[other + 2] > low}
     if not moved:
         return None
+    if lined_up:
+        lines = {at for n in moved for at in _lines(nodes[n], axis)}
+        moved |= {n for n, b in nodes.items() if b[axis] >= line and _lines(b, axis) & lines}
     way = _moved(nodes, moved, axis, shift)
     if any(_near(way[a], way[b]) for a in moved for b in way if b not in moved):
         return None
     return way
+
+
+def _lines(box: Rect, axis: int) -> set[float]:
+    """Where a box starts and where its middle lies, along `axis`."""
+    return {box[axis], box[axis] + box[axis + 2] / 2}
 
 
 def _moved(nodes: Mapping[str, Rect], moved: set[str], axis: int, shift: float
