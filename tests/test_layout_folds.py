@@ -98,3 +98,16 @@ def test_a_chain_that_fits_one_row_is_not_folded():
     fits = {n: (250, 60) for n in "abcd"}
     boxes = layout(list(fits), fits, [("a", "b"), ("b", "c"), ("c", "d")], "right")
     assert rows(boxes) == [["a", "b", "c", "d"]]
+
+
+def test_an_edge_back_up_leaves_a_box_with_none_below_it_by_its_bottom():
+    """Between rows: down from bottom to top; back up round the outside from the side
+    the rows start from, or from the bottom where no box lies below the source (its
+    left side takes the edges into it from its row: leaving there crosses them)."""
+    boxes = {"a": (30.0, 30.0, 100.0, 60.0), "b": (190.0, 30.0, 100.0, 60.0),
+             "c": (30.0, 200.0, 100.0, 60.0), "d": (190.0, 200.0, 100.0, 60.0),
+             "e": (190.0, 300.0, 100.0, 60.0)}
+    row = {"a": 0, "b": 0, "c": 1, "d": 1, "e": 1}
+    edges = [("b", "c"), ("c", "d"), ("d", "a"), ("e", "b")]
+    assert sides_between_rows(boxes, row, edges, "right") == {
+        0: ("bottom", "top"), 2: ("left", "left"), 3: ("bottom", "left")}

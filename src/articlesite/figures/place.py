@@ -246,7 +246,7 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     same fold with its layers leaning toward the rows the other way (geometry/layout.py
     `lean`: with 2, a box with an edge of its own to a later row last in its layer):
     the one whose routes cross fewer (the layout guesses from routes before the sides
-    are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 8 crossings, 6
+    are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 7 crossings, 5
     leaning)."""
     def crossed(arranged: _Arranged) -> int:
         canvas = arranged.canvas or (job.data["width"], job.data["height"])

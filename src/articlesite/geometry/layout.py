@@ -617,14 +617,24 @@ def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
     """In a drawing folded into rows (`row`: each node's, as `layout` gives it in
     `Boxes.row`), the sides for each edge (by its number) between two rows: down to a
     later row from the source's bottom to the target's top, back up to an earlier row
-    round the outside, from and to the sides the rows start from (left for `right`).
+    round the outside, from and to the sides the rows start from (left for `right`),
+    from the bottom of a source with no box below it.
     The side facing the other end would be the router's choice, often across the row."""
     start = "left" if direction == "right" else "right"
     sides = {}
     for number, (a, b) in enumerate(edges):
         if a in boxes and b in boxes and a in row and b in row and row[a] != row[b]:
-            sides[number] = ("bottom", "top") if row[b] > row[a] else (start, start)
+            sides[number] = ("bottom", "top") if row[b] > row[a] else (
+                "bottom" if _lowest(boxes, a) else start, start)
     return sides
+
+
+def _lowest(boxes: Mapping[str, Box], node: str) -> bool:
+    """Whether no box lies below this one (across its width): an edge back up from it
+    leaves by its bottom, round the outside, clear of the edges into its row."""
+    x, y, w, h = boxes[node]
+    return not any(other != node and by >= y + h and bx < x + w and bx + bw > x
+                   for other, (bx, by, bw, _) in boxes.items())
 
 
 def _toward_rows(plan: Plan, rows: list[list[int]], lean: int = 1) -> None:
