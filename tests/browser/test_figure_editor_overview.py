@@ -170,10 +170,10 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
 
 @pytest.mark.parametrize(("language", "old", "longer", "said"), [
     ("ja", "保存した log π_old", "保存した log π_old をさらに長くした説明文",
-     ("合わせました：辺 20 のラベル を広げました。"
-      "辺 20 のラベルの場所を空けました：枠を 3 個動かしました。")),
+     ("合わせました：辺 20 のラベルを広げました。"
+      "辺 20 のラベルの場所を空けました：枠を 4 個動かしました。")),
     ("en", "Saved log π_old", "Saved log π_old, kept for the ratio",
-     "Fitted: grew edge 20's label. Made room for edge 20's label: moved 3 boxes.")])
+     "Fitted: grew edge 20's label. Made room for edge 20's label: moved 4 boxes.")])
 def test_fit_to_texts_makes_room_for_a_lengthened_label_and_says_so(chromium, served, project,
                                                                     language, old, longer,
                                                                     said):
