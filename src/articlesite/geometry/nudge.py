@@ -232,19 +232,16 @@ def _apart(group: list[_Piece], routes: list[list[Point]], axis: int, margin: fl
         return
     mine = sorted({piece.route for piece in group})
     kept = {number: list(routes[number]) for number in mine}
-    tried = []
-    for moves in (own, list(zip(ordered, places, strict=True))):
+
+    def crossed(moves: list) -> int:
         for number in mine:
             routes[number][:] = kept[number]
         for piece, to in moves:
             _move(piece, to, routes, axis)
-        tried.append((sum(between(routes[number], other) for number in mine
-                          for n, other in enumerate(routes) if n != number), moves))
-    if tried[0][0] <= tried[1][0]:
-        for number in mine:
-            routes[number][:] = kept[number]
-        for piece, to in own:
-            _move(piece, to, routes, axis)
+        return sum(between(routes[number], other) for number in mine
+                   for n, other in enumerate(routes) if n != number)
+    if crossed(own) <= crossed(list(zip(ordered, places, strict=True))):
+        crossed(own)
 
 
 def _room_order(group: list[_Piece], margin: float) -> list[_Piece]:
