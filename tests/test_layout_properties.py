@@ -123,7 +123,12 @@ def test_boxes_and_frames_stay_apart_and_within_the_page(graph, direction):
                 assert not meets(box, (x, y, x + w, y + h)), (g, node)
     for a, b in combinations(frames.values(), 2):
         assert not meets(a, b)
-    assert extent_of(list(boxes.values()))[0] <= PAGE_WIDTH
+    assert all(x >= 0 and y >= 0 for x, y, _, _ in boxes.values())   # inside the canvas
+    # Down or up the page, a frame spanning layers pushes what lies beside it in one of
+    # them aside: such a drawing may grow past the page (`figure layout` says so), never
+    # out of its canvas on the left (it once started boxes at x < 0 to seem narrower).
+    if not groups or direction in ("right", "left"):
+        assert extent_of(list(boxes.values()))[0] <= PAGE_WIDTH
 
 
 def test_crossings_are_counted_where_segments_cross_inside_both():

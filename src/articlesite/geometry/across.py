@@ -128,7 +128,9 @@ class Across:
         for element, value in start.items():
             start[element] = round(value / GRID) * GRID
         self._rectangles(start)
-        least = min(start.values(), default=0.0) if self.limit is None else 0.0
+        least = min(start.values(), default=0.0)   # (within a limit, from 0 on too)
+        if self.limit is not None:   # a drawing the limit cannot hold grows past it,
+            least = min(least, 0.0)  # not out of the canvas on the other side
         return {e: v - least for e, v in start.items()}
 
     def _wanted(self, element: Element, start: dict) -> tuple[float, float]:
