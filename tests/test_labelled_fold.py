@@ -15,15 +15,15 @@ TEXTS = {"lab-a": {"en": "Tokens and scores", "zh": "词元与分数", "ja": "�
          "lab-b": {"en": "Logs", "zh": "日志", "ja": "ログ"}}
 
 
-def labelled(root: Path) -> None:
-    """Every second edge of figure 'hello-flow' (but the feedback one) labelled, the
+def labelled(root: Path, every: int = 2) -> None:
+    """Every `every`th edge of figure 'hello-flow' (but the feedback ones) labelled, the
     labels taking turns."""
     spec = root / "figures" / "hello-flow.yaml"
     lines, k = [], 0
     for line in spec.read_text(encoding="utf-8").splitlines():
         if line.startswith("  - {from:") and "feedback" not in line:
-            if k % 2 == 0:
-                line = line[:-1] + f", label: lab-{'ab'[k // 2 % 2]}}}"
+            if k % every == 0:
+                line = line[:-1] + f", label: lab-{'ab'[k // every % 2]}}}"
             k += 1
         lines.append(line)
     spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -46,3 +46,20 @@ def test_a_labelled_pipeline_folds_after_the_fan_in_and_crosses_nothing(tmp_path
     spec = (root / "figures" / "hello-flow.yaml").read_text(encoding="utf-8")
     width = int(spec.split("\nwidth: ", 1)[1].split("\n", 1)[0])
     assert width <= 1240
+
+
+def test_a_labelled_drawing_too_wide_for_the_page_grows_past_it_not_out_of_its_canvas(
+        tmp_path: Path):
+    """Down the page, web-services with every edge labelled is wider than the page can
+    hold: a box was put at x = -20, out of the canvas (`check`: a problem). It now
+    starts inside, the canvas grows past the page, and the message says what may help."""
+    root = draft_project(tmp_path / "site", "web-services")
+    labelled(root, every=1)
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stderr
+    checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)
+    assert [f["message"] for f in checked["findings"] if f["file"] == "figures/hello-flow.yaml"
+            and f["severity"] == "problem"] == []
+    assert "more than the 1240 px a page shows" in laid.stdout
+    assert "Shorter texts or edge labels let `python build.py figure layout hello-flow " \
+        "--again` fit it to the page." in laid.stdout

@@ -92,9 +92,12 @@ def report(root: Path, placed) -> int:
           "them): moving a box in the figure editor may remove them.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:
+        remedy = ("`direction: down` in the spec (and the boxes and canvas size removed) "
+                  "lays it out again top to bottom." if placed.direction in ("right", "left")
+                  else "Shorter texts or edge labels let "
+                  f"`{command()} figure layout {placed.path.stem} --again` fit it to the page.")
         print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "
-              "it will scroll sideways. `direction: down` in the spec (and the boxes and "
-              "canvas size removed) lays it out again top to bottom.")
+              f"it will scroll sideways. {remedy}")
     print(f"Next: `{command()} serve` to look at it and move boxes in the figure editor; "
           f"`{command()} check` measures that every text fits.")
     return 0

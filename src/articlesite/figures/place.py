@@ -51,6 +51,7 @@ class Placed:
     crossings: int = 0                   # edges that cross, routed as the build does
     keyed: list = field(default_factory=list)   # the text keys given to draft nodes
     added: list = field(default_factory=list)   # …of them added to the dictionary
+    direction: str = "right"             # the spec's direction
     rules: list = field(default_factory=list)   # the draft labels, dividers and lifelines
     #                                              placed, as the message names them
 
@@ -167,7 +168,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     if entries:   # after the spec: a spec refused leaves the dictionary as it was
         write_atomically(dictionary.path, add_entries(dictionary.source or "{}\n", entries),
                          root)
-    result = Placed(path, boxes, canvas, measured, narrow=narrow,
+    result = Placed(path, boxes, canvas, measured, narrow=narrow, direction=direction,
                     sized=len(labelled) + len(titled), added=list(entries),
                     keyed=[edit.value for edit in keyed if edit.field == "text"],
                     rules=[named(edit, data) for edit in rules if edit.field == "box"],
