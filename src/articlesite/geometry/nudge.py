@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from functools import cmp_to_key
 
-from .crossings import between
+from .crossings import between, crossed, segments
 from .grid import Box, Point
 
 NEAR = 2.0   # margins between two runs one after the other on one line that read as one
@@ -238,8 +238,9 @@ def _apart(group: list[_Piece], routes: list[list[Point]], axis: int, margin: fl
             routes[number][:] = kept[number]
         for piece, to in moves:
             _move(piece, to, routes, axis)
-        tried.append((sum(between(routes[number], other) for number in mine
-                          for n, other in enumerate(routes) if n != number), moves))
+        split = [segments(route) for route in routes]   # (each route's segments, once)
+        tried.append((sum(crossed(split[number], other) for number in mine
+                          for n, other in enumerate(split) if n != number), moves))
     if tried[0][0] <= tried[1][0]:
         for number in mine:
             routes[number][:] = kept[number]
