@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from functools import cmp_to_key
 
-from .crossings import between
+from .crossings import between, crossed, segments
 from .grid import Box, Point
 
 NEAR = 2.0   # margins between two runs one after the other on one line that read as one
@@ -233,15 +233,18 @@ def _apart(group: list[_Piece], routes: list[list[Point]], axis: int, margin: fl
     mine = sorted({piece.route for piece in group})
     kept = {number: list(routes[number]) for number in mine}
 
-    def crossed(moves: list) -> int:
+    def placed(moves: list) -> int:
+        """The moves made (from where the routes were), and how often the group's
+        routes then cross the others."""
         for number in mine:
             routes[number][:] = kept[number]
         for piece, to in moves:
             _move(piece, to, routes, axis)
-        return sum(between(routes[number], other) for number in mine
-                   for n, other in enumerate(routes) if n != number)
-    if crossed(own) <= crossed(list(zip(ordered, places, strict=True))):
-        crossed(own)
+        split = [segments(route) for route in routes]   # (each route's segments, once)
+        return sum(crossed(split[number], other) for number in mine
+                   for n, other in enumerate(split) if n != number)
+    if placed(own) <= placed(list(zip(ordered, places, strict=True))):
+        placed(own)
 
 
 def _room_order(group: list[_Piece], margin: float) -> list[_Piece]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Mapping
+from itertools import repeat
 
 from .layers import Item, Layered
 
@@ -279,12 +280,18 @@ class Orderer:
 def _cross(first: list[Item], then: list[Item], seen: dict) -> int:
     """Crossings between the edges of `first` and those of `then` when `first` lies
     just before `then`, with both neighbouring layers."""
+    if len(first) == 1 and len(then) == 1:     # (most often: two items alone)
+        (before, after), (later_before, later_after) = seen[first[0]], seen[then[0]]
+        return (sum(map(bisect_left, repeat(later_before), before))
+                if before and later_before else 0) + \
+            (sum(map(bisect_left, repeat(later_after), after)) if after and later_after else 0)
     total = 0
     for side in (0, 1):
         later = seen[then[0]][side] if len(then) == 1 else \
             sorted(y for b in then for y in seen[b][side])
         if later:
-            total += sum(bisect_left(later, x) for a in first for x in seen[a][side])
+            for a in first:
+                total += sum(map(bisect_left, repeat(later), seen[a][side]))
     return total
 
 

@@ -44,8 +44,9 @@ this, the one found has the least length plus BEND px for each bend; a segment a
 edge already runs along costs SHARED times its length more. Inner segments are then
 moved to the middle of the gap they run through, or spread across it (nudge.py); if
 some routes then cross, every edge is routed once more with the ports of each shared
-side ordered by where the first routes head (ports.headings), and the routes that cross
-fewer times are kept. The same
+side ordered by where the first routes head (ports.headings; the routes before the first
+edge whose ports that moves are the first routing's, not searched again), and the routes
+that cross fewer times are kept. The same
 arguments give the same points, byte for byte (no randomness, no set order, ties broken
 by a fixed order of the grid's points).
 
@@ -172,7 +173,8 @@ def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mappi
     if ports is not None and place_ports({i: edges[i] for i in good}, sides, nodes,
                                          heading) == ports:
         return first
-    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, heading)
+    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, heading,
+                          (found, ports) if ports is not None else None)
     if not set(again) >= set(first) or again == found:
         return first
     nudge([again[i] for i in sorted(again)], boxes, margin, limits)
@@ -182,15 +184,28 @@ def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mappi
 
 
 def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
-               index: dict, grid_of: tuple, heading: Mapping = {}
-               ) -> tuple[dict, dict]:
+               index: dict, grid_of: tuple, heading: Mapping = {},
+               known: tuple[dict, dict] | None = None) -> tuple[dict, dict]:
     """The routes found from these sides, by edge, in edge order, and every edge's ports
-    (ordered on a shared side by `heading`, where one is given: ports.place_ports)."""
+    (ordered on a shared side by `heading`, where one is given: ports.place_ports).
+    `known`: the routes and ports of a routing from these sides (_reordered's first).
+    Where the ports are the same points (the order on some sides changed), so is the
+    grid, and so is each route up to the first edge whose ports moved: taken from
+    `known`, counted on the grid as if found, not searched again."""
     ports = place_ports({i: edges[i] for i in good}, sides, nodes, heading)
-    grid = Grid(*grid_of, [p for pair in ports.values() for p in pair])
+    points_of = [p for pair in ports.values() for p in pair]
+    grid = Grid(*grid_of, points_of)
     found: dict[int, list[Point]] = {}
+    same = known is not None and set(points_of) == {p for ends in known[1].values()
+                                                    for p in ends}
     for i in good:
         (a, b), (side_a, side_b) = ports[i], sides[i]
+        if same and ports[i] == known[1][i]:
+            if i in known[0]:
+                found[i] = list(known[0][i])
+                grid.use(tuple(found[i]))
+            continue
+        same = False
         points = grid.route(a, OUT[side_a], b, OUT[side_b],
                             (index[edges[i].source], index[edges[i].target]))
         if points is not None:
