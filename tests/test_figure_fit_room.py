@@ -12,6 +12,7 @@ from conftest import REPO, need_browser, run_build, set_text
 
 OVERVIEW = REPO / "examples" / "training-overview"
 SPEC = "figures/training-overview.yaml"
+LONGER = "保存した log π_old をさらに長くした説明文"   # ja, the label of trajectory -> rewards
 
 
 def overview(root: Path) -> Path:
@@ -30,15 +31,22 @@ def changed_lines(before: list[str], after: list[str]) -> dict[str, str]:
     return {b: a for b, a in zip(before, after, strict=True) if a != b}
 
 
-def test_fit_moves_boxes_to_give_a_lengthened_label_a_free_place(tmp_path: Path):
-    # ja: the label of trajectory -> rewards (edge 20), twice as long. Grown alone, the
-    # build can put it only over edge 9's route; fit moves the boxes below it down.
+def fitted(tmp_path: Path, key: str, ja: str) -> tuple[Path, list[str], object]:
+    """A copy of the overview with the ja text of `key` set to `ja`, fitted: the project,
+    its spec's lines before, and what `figure fit` did."""
     need_browser()
     root = overview(tmp_path / "project")
-    set_text(root, "old-probs", "ja", "保存した log π_old をさらに長くした説明文")
+    set_text(root, key, "ja", ja)
     before = (root / SPEC).read_text(encoding="utf-8").splitlines()
     result = run_build(root, "figure", "fit", "training-overview")
     assert result.returncode == 0, result.stdout + result.stderr
+    return root, before, result
+
+
+def test_fit_moves_boxes_to_give_a_lengthened_label_a_free_place(tmp_path: Path):
+    # ja: the label of trajectory -> rewards (edge 20), twice as long. Grown alone, the
+    # build can put it only over edge 9's route; fit moves the boxes below it down.
+    root, before, result = fitted(tmp_path, "old-probs", LONGER)
     assert "grew edge 20's label" in result.stdout
     assert "Made room for edge 20's label: moved" in result.stdout
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
@@ -59,12 +67,7 @@ def test_fit_says_which_label_still_has_no_free_place(tmp_path: Path):
     # ja: the label of actor -> env (edge 5), beside env -> actor's (edge 6) in the one gap
     # between the two boxes: no box moved makes room there. Fit grows it, moves nothing
     # else and says which labels still lie on something.
-    need_browser()
-    root = overview(tmp_path / "project")
-    set_text(root, "command", "ja", "ツールを呼び出して結果を待つ")
-    before = (root / SPEC).read_text(encoding="utf-8").splitlines()
-    result = run_build(root, "figure", "fit", "training-overview")
-    assert result.returncode == 0, result.stdout + result.stderr
+    root, before, result = fitted(tmp_path, "command", "ツールを呼び出して結果を待つ")
     assert "Still no free place for edge 5's label, edge 6's label" in result.stdout
     assert "Made room" not in result.stdout
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
@@ -80,7 +83,7 @@ def test_fit_moves_no_box_onto_a_free_label_to_make_room(tmp_path: Path):
     spec = root / SPEC
     spec.write_text(spec.read_text(encoding="utf-8")
                     + "labels:\n  - {text: fixed, box: [500, 960, 60]}\n", encoding="utf-8")
-    set_text(root, "old-probs", "ja", "保存した log π_old をさらに長くした説明文")
+    set_text(root, "old-probs", "ja", LONGER)
     result = run_build(root, "figure", "fit", "training-overview")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Made room" not in result.stdout

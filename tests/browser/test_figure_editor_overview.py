@@ -106,6 +106,21 @@ def test_labels_and_frames_shown_after_a_drop_are_where_the_build_puts_them(
     assert not troubles
 
 
+def fit_shown(page, context, project, files: dict) -> tuple[list, str]:
+    """Once "Fit to texts" was clicked: the messages it showed (kept in sessionStorage, as
+    the page reloads) and the spec as written; then the page closed and `files` (path ->
+    text) put back."""
+    spec_path = project / "figures" / "training-overview.yaml"
+    assert poll(lambda: spec_path.read_text(encoding="utf-8") != files[spec_path])
+    written = spec_path.read_text(encoding="utf-8")
+    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
+                                       "|| '[]')", lambda seen: len(seen) > 1))
+    context.close()
+    for path, text in files.items():
+        save(project, path, text)
+    return shown, written
+
+
 @pytest.mark.parametrize(("language", "said"), [("ja", "ノード trajectory を移動しました"),
                                                 ("zh", "节点 trajectory 已移动"),
                                                 ("en", "Node trajectory moved")])
@@ -158,12 +173,7 @@ def test_fit_to_texts_names_what_grew_in_the_page_s_language(chromium, served, p
                            ".replaceAll('\u200b', '').includes(t)", arg=longer,
                            timeout=DEADLINE_MS)
     page.locator(FIGURE).get_by_role("button", name=button).click()
-    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
-    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
-                                       "|| '[]')", lambda seen: len(seen) > 1))
-    context.close()
-    save(project, texts_path, texts)
-    save(project, spec_path, spec)
+    shown, _ = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
     assert shown[1:] == [said]
     assert not troubles
 
@@ -193,13 +203,7 @@ def test_fit_to_texts_makes_room_for_a_lengthened_label_and_says_so(chromium, se
                            ".textContent.replaceAll('\u200b', '').includes(t)",
                            arg=longer.split("π_old")[1], timeout=DEADLINE_MS)   # π<sub>old
     page.locator(FIGURE).locator(".fe-fit-button").click()
-    assert poll(lambda: spec_path.read_text(encoding="utf-8") != spec)
-    written = spec_path.read_text(encoding="utf-8")
-    shown = poll(lambda: reading(page, "() => JSON.parse(sessionStorage.getItem('fit') "
-                                       "|| '[]')", lambda seen: len(seen) > 1))
-    context.close()
-    save(project, texts_path, texts)
-    save(project, spec_path, spec)
+    shown, written = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
     assert shown[1:] == [said]
     assert "box: [490, 910, 210, 90]" in written   # rewards, moved down
     assert not troubles
