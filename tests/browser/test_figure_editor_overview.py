@@ -140,6 +140,34 @@ def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium,
     assert not troubles
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("ja", "ノード critic がノード reference と重なっています（check が問題として報告します）。"),
+    ("en", "Node critic overlaps node reference (check reports it as a problem).")])
+def test_a_node_dropped_on_another_is_marked_and_said_at_once(chromium, served, language,
+                                                              said):
+    # check refuses two boxes that overlap; the editor let one be dropped on another and
+    # saved it without a word.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    critic, reference = (figure.locator(f'[data-node="{n}"]') for n in ("critic", "reference"))
+    critic.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box, target = critic.bounding_box(), reference.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    drag(page, centre, (target["x"] + target["width"] - centre[0],   # onto its right half
+                        target["y"] + target["height"] / 2 - centre[1]))
+    settled(page)
+    message = figure.locator(".fe-message").inner_text()
+    marked = [el.get_attribute("data-node") for el in figure.locator(".node.fe-overlap").all()]
+    page.keyboard.press("Control+z")
+    unmarked = figure.locator(".node.fe-overlap").count()
+    context.close()
+    assert message.endswith(said)
+    assert sorted(marked) == ["critic", "reference"]
+    assert unmarked == 0
+    assert not troubles
+
+
 # Every text "Fit to texts" shows, kept across the reload that follows it.
 FIT_MESSAGES = """new MutationObserver(() => {
   const el = document.querySelector('.fe-fit-message');

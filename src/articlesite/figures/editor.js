@@ -281,12 +281,32 @@
     Object.keys(this.els).forEach(function (uid) {
       if (!live[uid] && self.els[uid]) { self.els[uid].remove(); delete self.els[uid]; }
     });
+    var over = this.overlaps();
+    m.nodes.forEach(function (node) {
+      if (self.els[node.uid]) self.els[node.uid].classList.toggle("fe-overlap", !!over[node.uid]);
+    });
     if (refill !== false) this.fillHead();
     this.drawEdges();
     this.drawHandles();
     if (refill !== false || !this.drag || this.drag.kind !== "move") this.scheduleFit();
     else this.drawBadges();
     this.updateBar();
+  };
+
+  /* Nodes whose boxes overlap (as `check` finds them: a problem): uid -> the ids of the
+     nodes it overlaps. */
+  Editor.prototype.overlaps = function () {
+    var nodes = this.model.nodes, found = {};
+    nodes.forEach(function (a, i) {
+      nodes.slice(i + 1).forEach(function (b) {
+        var p = a.fields.box, q = b.fields.box;
+        if (p[0] < q[0] + q[2] && q[0] < p[0] + p[2] && p[1] < q[1] + q[3] && q[1] < p[1] + p[3]) {
+          (found[a.uid] = found[a.uid] || []).push(b.fields.id);
+          (found[b.uid] = found[b.uid] || []).push(a.fields.id);
+        }
+      });
+    });
+    return found;
   };
 
   Editor.prototype.fillHead = function () {
@@ -375,7 +395,11 @@
                             texts: this.texts, renames: this.renames }, unrouted);
   };
   Editor.prototype.commit = function (message) {
-    var now = this.snapshot();
+    var now = this.snapshot(), over = this.overlaps(), self = this;
+    this.selection.forEach(function (uid) {   /* a box just put on another: said at once */
+      var item = self.find(uid);
+      if (item && over[uid] && message) message += " " + T("overlap", { id: item.fields.id, other: over[uid][0] });
+    });
     this.say(message || "");
     if (now === this.history[this.history.length - 1].state) return;
     this.history.push({ state: now, message: message || "", selection: this.selection.slice() });
