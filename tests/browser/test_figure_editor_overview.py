@@ -168,6 +168,28 @@ def test_a_node_dropped_on_another_is_marked_and_said_at_once(chromium, served, 
     assert not troubles
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("ja", ("critic-update（右辺）から critic（右辺）へ、"
+            "ほかの枠から 10 px 離れて通る道がありません")),
+    ("zh", "从 critic-update（右边）到 critic（右边）找不到与其他框都保持 10 px 的路线")])
+def test_an_edge_with_no_route_is_said_in_the_page_s_language(chromium, served, language,
+                                                               said):
+    # Critic pushed against the canvas's right edge: the feedback edge into its right side
+    # has no way there. The router's English sentence was shown on every page.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    critic = figure.locator('[data-node="critic"]')
+    critic.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = critic.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (200, 0))
+    settled(page)
+    message = figure.locator(".fe-message").inner_text()
+    context.close()
+    assert message == said
+    assert not troubles
+
+
 # Every text "Fit to texts" shows, kept across the reload that follows it.
 FIT_MESSAGES = """new MutationObserver(() => {
   const el = document.querySelector('.fe-fit-message');

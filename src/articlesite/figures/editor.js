@@ -748,7 +748,9 @@
           ? { box: answer.label, points: edge.shown, at: request.edges[i].label_at,
               size: String(request.edges[i].label_box) }
           : null;
-        if (answer.problem) problems.push(answer.problem);
+        if (answer.no_route) problems.push(T("no-route", { from: answer.no_route[0], to: answer.no_route[2],
+          from_side: T("side-" + answer.no_route[1]), to_side: T("side-" + answer.no_route[3]) }));
+        else if (answer.problem) problems.push(answer.problem);
       });
       /* The build's frame of each group, while its members' boxes and title stay. */
       if (!only) m.groups.forEach(function (group, i) {

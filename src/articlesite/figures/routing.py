@@ -74,7 +74,8 @@ def _at(value: Any) -> float | None:
 
 
 def route_answer(request: dict, groups: list = ()) -> dict:
-    """{"edges": [{points, problem}], "groups": []} for the request; asked with `"place":
+    """{"edges": [{points, problem, no_route}], "groups": []} for the request (`no_route`:
+    [from, its side, to, its side] of an edge the router found no way for); asked with `"place":
     true`, each edge's `label` ([x, y, width, height, align, on], or None; `on`: what it
     lies on, as `check` finds it, [kind, name] (a "node" by its id, an "edge-label" or
     free "label" by its number from 1, a "group-title" by its group's id), or None) and
@@ -100,8 +101,10 @@ def route_answer(request: dict, groups: list = ()) -> dict:
     bounds = ((0.0, 0.0, float(width), float(height))
               if is_number(width) and is_number(height) else None)
     routes = route_edges(nodes, wanted, labels, bounds=bounds)
-    answer = [{"points": [list(p) for p in route.points], "problem": route.error}
-              for route in routes]
+    answer = [{"points": [list(p) for p in route.points], "problem": route.error,
+               "no_route": [ends.source, route.source_side, ends.target, route.target_side]
+               if route.error and route.source_side else None}   # (for the page's language)
+              for route, ends in zip(routes, wanted, strict=True)]
     frames: list = []
     if request.get("place") is True and bounds is not None:
         frames = _placed(request, answer, routes, wanted, (nodes, labels, free, framed),
