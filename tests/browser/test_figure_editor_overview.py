@@ -76,6 +76,21 @@ def open_editor(page, language: str):
     return figure
 
 
+def node_dragged(chromium, served, language: str, node: str, to) -> tuple:
+    """A page of its own with the editor open in `language`, `node`'s centre dragged by
+    `to(its box, the figure)` (dx, dy): the context, the page, its troubles and the
+    figure."""
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    moved = figure.locator(f'[data-node="{node}"]')
+    moved.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = moved.bounding_box()
+    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), to(box, figure))
+    settled(page)
+    return context, page, troubles, figure
+
+
 @pytest.mark.parametrize(("language", "node", "by", "save"),
                          [("ja", "trajectory", (-60, 30), "保存"), ("zh", "env", (80, 20), "保存"),
                           ("en", "rm", (0, -40), "Save")])
@@ -84,14 +99,8 @@ def test_labels_and_frames_shown_after_a_drop_are_where_the_build_puts_them(
     # ja: the label of 'old-probs' was left on the trajectory node; zh: the frame of
     # 'collect' kept the room its labels had needed on its left, moved away with env.
     spec = (project / "figures" / "training-overview.yaml").read_text(encoding="utf-8")
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    figure = open_editor(page, language)
-    moved = figure.locator(f'[data-node="{node}"]')
-    moved.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    box = moved.bounding_box()
-    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), by)
-    settled(page)
+    context, page, troubles, figure = node_dragged(chromium, served, language, node,
+                                                   lambda box, figure: by)
     shown = page.evaluate(LABELS), page.evaluate(FRAMES)
     save_accepted(page, figure, save)
     # The page reloads with the saved figure, its editor open again on the build's own
@@ -128,13 +137,8 @@ def test_a_message_keeps_a_space_between_an_id_and_chinese_or_japanese(chromium,
                                                                         language, said):
     # As the editor's other messages write it ("prefs をグループ prep から外しました"),
     # not "ノード trajectoryを移動しました".
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    figure = open_editor(page, language)
-    node = figure.locator('[data-node="trajectory"]')
-    node.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    box = node.bounding_box()
-    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (0, 20))
+    context, _, troubles, figure = node_dragged(chromium, served, language, "trajectory",
+                                                lambda box, figure: (0, 20))
     assert figure.locator(".fe-message").inner_text() == said
     context.close()
     assert not troubles
@@ -147,16 +151,12 @@ def test_a_node_dropped_on_another_is_marked_and_said_at_once(chromium, served, 
                                                               said):
     # check refuses two boxes that overlap; the editor let one be dropped on another and
     # saved it without a word.
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    figure = open_editor(page, language)
-    critic, reference = (figure.locator(f'[data-node="{n}"]') for n in ("critic", "reference"))
-    critic.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    box, target = critic.bounding_box(), reference.bounding_box()
-    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    drag(page, centre, (target["x"] + target["width"] - centre[0],   # onto its right half
-                        target["y"] + target["height"] / 2 - centre[1]))
-    settled(page)
+    def onto_reference(box: dict, figure) -> tuple[float, float]:   # its right edge
+        target = figure.locator('[data-node="reference"]').bounding_box()
+        return (target["x"] + target["width"] - box["x"] - box["width"] / 2,
+                target["y"] + target["height"] / 2 - box["y"] - box["height"] / 2)
+    context, page, troubles, figure = node_dragged(chromium, served, language, "critic",
+                                                   onto_reference)
     message = figure.locator(".fe-message").inner_text()
     marked = [el.get_attribute("data-node") for el in figure.locator(".node.fe-overlap").all()]
     page.keyboard.press("Control+z")
@@ -176,14 +176,8 @@ def test_an_edge_with_no_route_is_said_in_the_page_s_language(chromium, served, 
                                                                said):
     # Critic pushed against the canvas's right edge: the feedback edge into its right side
     # has no way there. The router's English sentence was shown on every page.
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    figure = open_editor(page, language)
-    critic = figure.locator('[data-node="critic"]')
-    critic.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    box = critic.bounding_box()
-    drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), (200, 0))
-    settled(page)
+    context, _, troubles, figure = node_dragged(chromium, served, language, "critic",
+                                                lambda box, figure: (200, 0))
     message = figure.locator(".fe-message").inner_text()
     context.close()
     assert message == said
