@@ -184,6 +184,24 @@ def test_an_edge_with_no_route_is_said_in_the_page_s_language(chromium, served, 
     assert not troubles
 
 
+@pytest.mark.parametrize(("language", "button", "said"), [
+    ("zh", "将所选节点编为一组", "critic、rm 已在分组 targets 中：一个节点最多属于一个分组。"),
+    ("en", "Make a group", "critic, rm already in group targets: a node is in one group at most.")])
+def test_a_list_of_ids_is_written_as_the_page_s_language_lists(chromium, served, language,
+                                                               button, said):
+    # zh and ja list with "、"; the ids were joined with ", " on every page.
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    figure = open_editor(page, language)
+    figure.locator('[data-node="critic"]').click()
+    figure.locator('[data-node="rm"]').click(modifiers=["Shift"])
+    figure.get_by_role("button", name=button).click()
+    message = figure.locator(".fe-message").inner_text()
+    context.close()
+    assert message == said
+    assert not troubles
+
+
 # Every text "Fit to texts" shows, kept across the reload that follows it.
 FIT_MESSAGES = """new MutationObserver(() => {
   const el = document.querySelector('.fe-fit-message');

@@ -1162,7 +1162,7 @@
       if (!changed.length) { self.freeze(false); self.say(T("nothing-to-save")); return; }
       self.saved = true;
       try { sessionStorage.setItem(REOPEN, self.id); } catch (e) {}
-      self.say(T("saved", { files: changed.join(", ") }) + " " + T("reloading"));
+      self.say(T("saved", { files: changed.join(T("list-separator")) }) + " " + T("reloading"));
       reloadIfDue();
     }, function (error) { self.saving = false; self.freeze(false); self.say(T("not-saved", { error: String(error) }), true); });
   };

@@ -56,7 +56,7 @@
   };
   Editor.prototype.hint = function () {
     var note = this.data.transforms.length ? " " + T("transforms-note", { names: this.data.transforms.map(function (t) {
-      return Object.keys(t)[0]; }).join(", ") }) : "";
+      return Object.keys(t)[0]; }).join(T("list-separator")) }) : "";
     return T("hint") + note;
   };
 
@@ -243,7 +243,7 @@
     var kept = this.renameKeys(item, old, id);
     this.draw();
     this.showText();
-    this.commit(T("renamed", { old: old, id: id }) + (kept.length ? " " + T("keys-kept", { keys: kept.join(", ") }) : ""));
+    this.commit(T("renamed", { old: old, id: id }) + (kept.length ? " " + T("keys-kept", { keys: kept.join(T("list-separator")) }) : ""));
   };
   Editor.prototype.renameKeys = function (item, old, id) {
     var self = this, stem = this.id + "-" + old, kept = [];

@@ -80,7 +80,7 @@
     if (!nodes.length) return;
     var taken = nodes.filter(function (n) { return self.groupOf(n.fields.id); });
     if (taken.length) {
-      this.say(T("group-refused", { ids: taken.map(function (n) { return n.fields.id; }).join(", "),
+      this.say(T("group-refused", { ids: taken.map(function (n) { return n.fields.id; }).join(T("list-separator")),
                                     group: this.groupOf(taken[0].fields.id).fields.id }), true);
       return;
     }
@@ -249,7 +249,7 @@
        return group.fields.nodes.filter(function (id) { return inside.indexOf(id) < 0; });
      }]].forEach(function (how) {
       if (!how[1].length) return;
-      var button = make("button", "", self.textRow), vars = { ids: how[1].join(", "), group: group.fields.id };
+      var button = make("button", "", self.textRow), vars = { ids: how[1].join(T("list-separator")), group: group.fields.id };
       button.type = "button";
       button.setAttribute("data-action", how[0]);
       button.textContent = T("button-" + how[0], vars);
