@@ -195,9 +195,8 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
         return edits
     boxes = {node["id"]: moved[node["id"]] for node in nodes}
     canvas = result.canvas or (data["width"], data["height"])
-    laid = [e for e in edits if not (e.field == "box" and e.section == "nodes")
-            and not (e.section is None and e.field in ("width", "height"))]
-    laid += [Set("box", list(box), "nodes", node) for node, box in boxes.items()]
+    laid = _but_boxes(edits) + [Set("box", list(box), "nodes", node)
+                                for node, box in boxes.items()]
     laid += [Set("width", canvas[0]), Set("height", canvas[1])]
     roomed = with_room(spec.id, spec.path, spec.text, Room(laid, boxes, canvas), root)
     # free labels stay where they are (with_room knows only the nodes): a node moved onto
@@ -206,8 +205,7 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
     if any(overlaps(roomed.boxes[n], label, 0.0) and not overlaps(boxes[n], label, 0.0)
            for n in boxes for label in free):
         roomed = Room(laid, boxes, canvas)
-    left = crowded_labels(spec.id, spec.path, apply_edits(spec.text, roomed.edits), root) \
-        if roomed.boxes != boxes else crowded
+    left = roomed.crowded if roomed.boxes != boxes else crowded
     result.crowded = [i + 1 for i in left]
     if roomed.boxes == boxes:
         return edits
@@ -216,14 +214,19 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
     if tuple(roomed.canvas) != tuple(canvas):
         result.canvas = (roomed.canvas[0], roomed.canvas[1])
     given = {node["id"]: [_number(v) for v in node["box"]] for node in nodes}
-    kept = [e for e in edits if not (e.field == "box" and e.section == "nodes")
-            and not (e.section is None and e.field in ("width", "height"))]
+    kept = _but_boxes(edits)
     kept += [Set("box", [_number(v) for v in box], "nodes", node)
              for node, box in roomed.boxes.items() if [_number(v) for v in box] != given[node]]
     if result.canvas:
         kept += [Set(name, _number(value)) for name, value in zip(
             ("width", "height"), result.canvas, strict=True) if _number(value) != data[name]]
     return kept
+
+
+def _but_boxes(edits: list[Set]) -> list[Set]:
+    """The edits but those of the nodes' boxes and of the canvas's size."""
+    return [e for e in edits if not (e.field == "box" and e.section == "nodes")
+            and not (e.section is None and e.field in ("width", "height"))]
 
 
 def _titles(groups: list[dict], boxes: dict, sizes: dict, new: dict) -> dict[str, tuple]:

@@ -55,11 +55,13 @@ def crowded_labels(figure_id: str, path: Path, text: str, root: Path) -> list[in
 
 
 class Room(NamedTuple):
-    """What `figure layout` writes: its edits, the nodes' boxes and the canvas they set."""
+    """What `figure layout` writes: its edits, the nodes' boxes and the canvas they set;
+    and, as with_room leaves them, the edges whose labels still have no room."""
 
     edits: list
     boxes: dict[str, tuple]
     canvas: tuple[float, float]
+    crowded: tuple[int, ...] = ()
 
 
 def with_room(figure_id: str, path: Path, text: str, laid: Room, root: Path) -> Room:
@@ -81,9 +83,9 @@ def with_room(figure_id: str, path: Path, text: str, laid: Room, root: Path) -> 
                 step = trial, found
                 break
         if step is None:
-            return laid
+            break
         laid, (best, figure, crowded) = step
-    return laid
+    return laid._replace(crowded=tuple(crowded))
 
 
 def _trials(figure: Figure, crowded: list[int], edits: list) -> Iterator[Room]:

@@ -158,7 +158,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     edits, boxes, canvas, rules = _edits(job, chosen, sized), chosen.boxes, chosen.canvas, \
         chosen.rules
     if not placed and canvas is not None and label_sizes and not rules:   # rules span it
-        edits, boxes, canvas = with_room(figure_id, path, text, Room(edits, boxes, canvas), root)
+        edits, boxes, canvas, _ = with_room(figure_id, path, text, Room(edits, boxes, canvas),
+                                            root)
     every = placed + list(boxes.values())
     titles = [frame.title for frame in frames(groups, {**dict(job.placed_boxes), **boxes},
                                               title_sizes)]

@@ -74,14 +74,14 @@ def _at(value: Any) -> float | None:
 
 
 def route_answer(request: dict, groups: list = ()) -> dict:
-    """{"edges": [{points, problem, no_route}], "groups": []} for the request (`no_route`:
-    [from, its side, to, its side] of an edge the router found no way for); asked with `"place":
-    true`, each edge's `label` ([x, y, width, height, align, on], or None; `on`: what it
-    lies on, as `check` finds it, [kind, name] (a "node" by its id, an "edge-label" or
-    free "label" by its number from 1, a "group-title" by its group's id), or None) and
-    each group's
-    frame (`groups`, in their order: [x, y, width, height], or None for one the build
-    does not frame), as the build places and draws them."""
+    """{"edges": [{points, problem, no_route}], "groups": []} for the request
+    (`no_route`: [from, its side, to, its side] of an edge the router found no way for).
+    Asked with `"place": true`, each edge's `label` ([x, y, width, height, align, on], or
+    None; `on`: what it lies on, as `check` finds it, [kind, name] (a "node" by its id,
+    an "edge-label" or free "label" by its number from 1, a "group-title" by its group's
+    id), or None) and each group's frame (`groups`, in their order: [x, y, width,
+    height], or None for one the build does not frame), as the build places and draws
+    them."""
     nodes = {}
     for node in _list(request, "nodes"):
         if not isinstance(node.get("id"), str):

@@ -203,22 +203,6 @@ def wrapped_height(item: Texts, width: float) -> float:
 
 
 @dataclass(frozen=True)
-class Narrow:
-    """A placed box narrower than the longest word or phrase of its text in a language:
-    the word overflows it (a word is never cut, nor a phrase)."""
-
-    node: str
-    language: str
-    need: float    # the least width that holds it, in px
-    width: float   # the box's
-
-    def __str__(self) -> str:
-        return (f"node '{self.node}': its box is {self.width:g} px wide, narrower than the "
-                f"{math.ceil(self.need):g} px the longest word or phrase of its "
-                f"{self.language} text needs: that text overflows it; widen the box")
-
-
-@dataclass(frozen=True)
 class AtWidth:
     """A placed box's texts in one language at the box's width: the least width that
     holds their longest word or phrase, and the height their box needs there (with
@@ -232,8 +216,14 @@ class AtWidth:
 
     @property
     def narrow(self) -> bool:
-        """A word or phrase overflows the box's width."""
+        """A word or phrase overflows the box's width (a word is never cut, nor a
+        phrase)."""
         return self.need > self.width + 0.5
+
+    def __str__(self) -> str:   # (said of a narrow one)
+        return (f"node '{self.node}': its box is {self.width:g} px wide, narrower than the "
+                f"{math.ceil(self.need):g} px the longest word or phrase of its "
+                f"{self.language} text needs: that text overflows it; widen the box")
 
 
 def natural_sizes(items: list[Texts], css: str, browser: bool = True,
@@ -280,8 +270,8 @@ def sizes_at_widths(items: list[Texts], css: str, browser: bool = True,
 
 def box_sizes(items: list[Texts], css: str, browser: bool = True,
               placed: tuple[tuple[Texts, float, str], ...] = ()
-              ) -> tuple[dict[str, tuple[float, float]], str, list[Narrow]]:
+              ) -> tuple[dict[str, tuple[float, float]], str, list[AtWidth]]:
     """Each node's box size, how it was found (sizes_at_widths), and the `placed` boxes
     too narrow for a word or phrase of theirs."""
     sizes, how, at = sizes_at_widths(items, css, browser, placed)
-    return sizes, how, [Narrow(a.node, a.language, a.need, a.width) for a in at if a.narrow]
+    return sizes, how, [a for a in at if a.narrow]
