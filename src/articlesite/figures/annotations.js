@@ -183,9 +183,7 @@
        that room is kept, side by side, as the members move, until serve answers with
        the build's frame for where they are. */
     var grown = offsets[group.uid], placed = group.placed;
-    if (placed && placed.key === editor.frameKey(group)) {
-      /* The build's frame (serve's answer once every edge was routed together): the room
-         it grew round its edges' labels and routes is kept as the members move. */
+    if (placed && placed.key === editor.frameKey(group)) {   /* the build's frame */
       grown = offsets[group.uid] = [Math.max(0, box[0] - placed.box[0]), Math.max(0, box[1] - placed.box[1]),
         Math.max(0, placed.box[0] + placed.box[2] - box[0] - box[2]),
         Math.max(0, placed.box[1] + placed.box[3] - box[1] - box[3])];
@@ -267,9 +265,7 @@
   }
   var style = document.createElement("style");
   style.textContent = ".fe-on .edge-label,.fe-on .group-title{cursor:grab;touch-action:none}" +
-    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}" +
-    ".fe-on .edge-label.fe-label-on{outline:2px dashed #b3261e;outline-offset:1px}" +
-    ".fe-label-on-note{color:#b3261e}";
+    ".fe-on .fe-label-over{outline:2px solid #d4572a;outline-offset:1px}";
   document.head.appendChild(style);
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointermove", moved, true);

@@ -695,10 +695,6 @@
   };
 
   /* Routing, on the server ------------------------------------------------------------ */
-  /* While a node is dragged, only its own edges are routed (`only`: its id), the others
-     stay; once it is dropped, every edge that names its ends is routed again together,
-     as the build routes them. One request at a time: the geometry as it is when the
-     answer comes is sent next. */
   /* What a group's frame is drawn from: its members' boxes and its title's size. */
   Editor.prototype.frameKey = function (group) {
     var self = this;
@@ -707,6 +703,10 @@
       return node ? node.fields.box : null;
     }), group.fields.title_box || null]);
   };
+  /* While a node is dragged, only its own edges are routed (`only`: its id), the others
+     stay; once it is dropped, every edge that names its ends is routed again together,
+     as the build routes them. One request at a time: the geometry as it is when the
+     answer comes is sent next. */
   Editor.prototype.route = function (only) {
     var routed = this.model.edges.filter(function (e) {
       return !e.fields.points && (!only || endName(e.fields.from) === only || endName(e.fields.to) === only);
