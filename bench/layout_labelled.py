@@ -37,7 +37,7 @@ def write_draft(root: Path, name: str, every: int) -> None:
     edge labelled (0: none)."""
     direction, texts, written, groups = DRAFTS[name]
     path = root / "figures" / "figure-texts.json"
-    dictionary = {**json.loads(path.read_text(encoding="utf-8")), **LABELS}
+    dictionary = {**json.loads(path.read_text(encoding="utf-8")), **(LABELS if every else {})}
     lines = ["title: hello-flow-title", "caption: hello-flow-caption",
              f"direction: {direction}", "nodes:"]
     for node, text in texts.items():

@@ -12,31 +12,14 @@ from pathlib import Path
 from conftest import REPO, run_build
 
 sys.path.insert(0, str(REPO / "bench"))
-from layout_drafts import DRAFTS
+from layout_labelled import write_draft
 
 
-def draft_project(root: Path, name: str) -> Path:
-    """A new site whose figure 'hello-flow' is the benchmark's draft `name`."""
+def draft_project(root: Path, name: str, every: int = 0) -> Path:
+    """A new site whose figure 'hello-flow' is the benchmark's draft `name`, every
+    `every`th edge labelled (bench/layout_labelled.py; 0: none)."""
     assert run_build(REPO, "init", str(root)).returncode == 0
-    direction, texts, written, groups = DRAFTS[name]
-    path = root / "figures" / "figure-texts.json"
-    dictionary = json.loads(path.read_text(encoding="utf-8"))
-    lines = ["title: hello-flow-title", "caption: hello-flow-caption",
-             f"direction: {direction}", "nodes:"]
-    for node, text in texts.items():
-        dictionary[f"d-{node}"] = dict(zip(("en", "zh", "ja"), text.split(" | "), strict=True))
-        lines.append(f"  - {{id: {node}, text: d-{node}}}")
-    lines.append("groups:")
-    for group, members in groups.items():
-        dictionary[f"g-{group}"] = {code: group.capitalize() for code in ("en", "zh", "ja")}
-        lines.append(f"  - {{id: {group}, title: g-{group}, nodes: [{', '.join(members)}]}}")
-    lines.append("edges:")
-    for edge in written:
-        a, b = edge.rstrip("!").split(">")
-        lines.append(f"  - {{from: {a}, to: {b}" + (", class: feedback}" if edge.endswith("!")
-                                                     else "}"))
-    (root / "figures" / "hello-flow.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    path.write_text(json.dumps(dictionary, ensure_ascii=False, indent=2), encoding="utf-8")
+    write_draft(root, name, every)
     return root
 
 

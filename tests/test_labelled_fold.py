@@ -11,31 +11,9 @@ from pathlib import Path
 from conftest import run_build
 from test_fold_lean import draft_project
 
-TEXTS = {"lab-a": {"en": "Tokens and scores", "zh": "词元与分数", "ja": "トークンとスコア"},
-         "lab-b": {"en": "Logs", "zh": "日志", "ja": "ログ"}}
-
-
-def labelled(root: Path, every: int = 2) -> None:
-    """Every `every`th edge of figure 'hello-flow' (but the feedback ones) labelled, the
-    labels taking turns."""
-    spec = root / "figures" / "hello-flow.yaml"
-    lines, k = [], 0
-    for line in spec.read_text(encoding="utf-8").splitlines():
-        if line.startswith("  - {from:") and "feedback" not in line:
-            if k % every == 0:
-                line = line[:-1] + f", label: lab-{'ab'[k // every % 2]}}}"
-            k += 1
-        lines.append(line)
-    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    path = root / "figures" / "figure-texts.json"
-    dictionary = json.loads(path.read_text(encoding="utf-8"))
-    path.write_text(json.dumps({**dictionary, **TEXTS}, ensure_ascii=False, indent=2),
-                    encoding="utf-8")
-
 
 def test_a_labelled_pipeline_folds_after_the_fan_in_and_crosses_nothing(tmp_path: Path):
-    root = draft_project(tmp_path / "site", "delivery-pipeline")
-    labelled(root)
+    root = draft_project(tmp_path / "site", "delivery-pipeline", every=2)
     laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
     assert laid.returncode == 0, laid.stderr
     assert "No edge crosses another." in laid.stdout
@@ -53,8 +31,7 @@ def test_a_labelled_drawing_too_wide_for_the_page_grows_past_it_not_out_of_its_c
     """Down the page, web-services with every edge labelled is wider than the page can
     hold: a box was put at x = -20, out of the canvas (`check`: a problem). It now
     starts inside, the canvas grows past the page, and the message says what may help."""
-    root = draft_project(tmp_path / "site", "web-services")
-    labelled(root, every=1)
+    root = draft_project(tmp_path / "site", "web-services", every=1)
     laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
     assert laid.returncode == 0, laid.stderr
     checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)

@@ -165,12 +165,10 @@ class Plan:
         LAYER_GAP, or more for a label on an edge out of it or a frame that ends or
         starts there (and room for the label between the frames' borders, JOG_ROOM more
         for each other labelled edge out of it: their routes bend there, each at its own
-        height, and a label finds room beside its own only between them). Between
-        layers stacked down or up, twice the label's height, as its route may bend
-        halfway; across the page, its width once: twice made a row too long for the
-        page and cut a fan-in between rows (bench/layout_drafts.py's delivery pipeline
-        with labels: 3 crossings, none so; a label left with no free place gets room
-        from `figure layout` after, figures/label_room.py)."""
+        height, and a label finds room beside its own only between them): down or up
+        the page twice the label's height, as its route may bend halfway; across it
+        its width once, as twice makes rows too long for the page (a label left with no
+        free place gets room from `figure layout` after: figures/label_room.py)."""
         where = {layer: k for k, layer in enumerate(screen)}
         gaps = [LAYER_GAP] * len(screen)
         label_room = [0.0] * len(screen)
