@@ -343,7 +343,7 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
     if sources is None:
         base, parsed = None, {}
         sources = load_sources(run.root, run.problems, run.cache.memo, drafts=drafts,
-                               meanwhile=compile_ahead(run) if not run.cache.pages else None)
+                               meanwhile=compile_meanwhile(run) if not run.cache.pages else None)
     keys = PageKeys(sources.site, sources.templates, sources.strings)
     delta = compare(base.sources, sources) \
         if base is not None and base.site_key == keys.site else None
@@ -363,14 +363,14 @@ def load(run: Run, base: Built | None, changed: list[Path] | None, drafts: bool,
     return Loaded(sources, keys, base, delta, parsed)
 
 
-def compile_ahead(run: Run) -> Callable[[dict[str, str]], None]:
+def compile_meanwhile(run: Run) -> Callable[[dict[str, str]], None]:
     """What a build that renders every page (its cache holds none) does in this process
     while the workers read the articles: the page templates compiled (Jinja and
     markdown-it imported), not after them, while the other core would wait."""
     def compile_templates(templates: dict[str, str]) -> None:
-        from .render.templates import compile_ahead as compile_pages
+        from .render.templates import compile_ahead
 
-        compile_pages(run.root / "templates", templates, run.cache.compiled_templates())
+        compile_ahead(run.root / "templates", templates, run.cache.compiled_templates())
     return compile_templates
 
 

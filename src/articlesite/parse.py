@@ -191,13 +191,10 @@ def view_sections(article: Article, sources: Sources, renderer: Renderer) -> str
     """In a worker, once the article is parsed (its sections are in the memo here): the
     translator's view's table of its sections; None if the template failed (the view
     then makes it again, and reports why, once)."""
-    kept, renderer.problems = renderer.problems, Problems(sources.site.root)
-    try:
-        html = Parts(renderer, sources.site).sections(article.slug,
-                                                      sources.sections.table(article.slug))
-        return None if renderer.problems else html
-    finally:
-        renderer.problems = kept
+    found = renderer.collect_problems()   # (parse_one's are in its Parsed already)
+    html = Parts(renderer, sources.site).sections(article.slug,
+                                                  sources.sections.table(article.slug))
+    return None if found else html
 
 
 def render_site_page(job: PageJob, sources: Sources, cache: Cache, renderer: Renderer,

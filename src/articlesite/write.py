@@ -273,9 +273,9 @@ def update_in_place(out: Path, changed: dict[str, Entry], extra: list[str],
             raise ValueError(f"page path escapes the site folder: {path}")
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         place_pages(out, {path: changed[path]}, store, None)
-    if retired is not None:
-        retire(out, sorted(file for name in extra if name.startswith(f"{BUNDLE}/")
-                           for file in _files(out, name)), retired)
+    if retired is not None:   # (differences lists a folder's files too: each once here)
+        retire(out, sorted({file for name in extra if name.startswith(f"{BUNDLE}/")
+                            for file in _files(out, name)}), retired)
     for name in sorted(extra, key=lambda name: (name.endswith("/"), name)):
         if name.endswith("/"):
             shutil.rmtree(out / name, ignore_errors=True)

@@ -32,6 +32,7 @@ class Entry:
     last_end: int                        # the end of its last value (open + 1 when empty)
     indent: str                          # what precedes each member (newline, spaces)
     key: tuple[int, int] = (0, 0)        # the span of the entry's key, quotes included
+    lead: str = ""                       # what precedes its first member
 
 
 class LayoutError(ValueError):
@@ -72,6 +73,7 @@ def layout(text: str) -> dict[str, Entry]:
         opening = _expect(text, position, "{")
         entry = Entry({}, -1, opening, "", key_span)
         position = _skip(text, opening)
+        entry.lead = text[opening:position]
         if text[position:position + 1] != "}":
             while True:
                 member = _skip(text, position)
@@ -161,9 +163,7 @@ def add_entries(text: str, entries: dict[str, dict[str, str]]) -> str:
         lead = inner = indent + "  "
         closing = indent
     else:   # as the last entry with members writes them: on lines of their own, or one
-        inner = model.indent
-        opening = text.index("{", model.key[1]) + 1
-        lead = text[opening:_skip(text, opening)]
+        inner, lead = model.indent, model.lead
         closing = text[model.last_end:model.close]
     ascii_only = text.isascii() and "\\u" in text
 

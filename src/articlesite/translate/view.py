@@ -154,10 +154,10 @@ def translator_view(renderer: Renderer, sources: Sources, links: Links,
     groups = view_groups(sources, links, copies, table)
     made = sections or {}
     for group in groups:
+        slug = group.slug
         found[f"{FOLDER}/{group.name}.js"] = parts.data(group.name, {
-            "sections": made.get(group.slug) if group.slug in made else
-            parts.sections(group.slug, sources.sections.table(group.slug))
-            if group.slug else None,
+            "sections": None if not slug else made[slug] if slug in made else
+            parts.sections(slug, sources.sections.table(slug)),
             "figures": [[figure_id, copies[figure_id][1]] for figure_id in group.figures],
             "keys": group.keys})
     size = sum(len(text) for text in found.values())
