@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import assert_same_as_clean_build, built_sources, edit, run_build
 
 from articlesite import write
-from articlesite.cache import Store
+from articlesite.cache import Entry, Store
 
 
 def inodes(site: Path) -> dict[str, int]:
@@ -64,3 +64,27 @@ def test_the_search_files_serve_takes_out_of_site_in_place_are_kept_aside(tmp_pa
                  "pagefind/shard-1/index/ja_c.pf_index"):
         assert write.retired_file(retired, name).read_text("utf-8") == name
     assert write.retired_file(retired, "en/old.html") is None
+
+
+def test_the_search_files_a_whole_new_site_drops_are_kept_aside(tmp_path, monkeypatch):
+    """A serve build that changes too much for in place swaps a fresh folder in: the old
+    site's search files the new one lacks are kept aside all the same (a page that loaded
+    the old index still finds them), the rest of the old site goes."""
+    monkeypatch.setattr(write, "IN_PLACE", 0)
+    store, site, retired = Store(tmp_path / "store"), tmp_path / "site", tmp_path / "retired"
+    store.folder.mkdir()
+
+    def entry(text: str) -> Entry:
+        stored = store.put(text)
+        return Entry(text, (), (), "", *stored)
+    old = {name: entry(name) for name in ("en/a.html", "pagefind/pagefind-entry.json",
+                                          "pagefind/index/en_old.pf_index")}
+    write.write_site(old, store, site, retired)
+    new = {"en/a.html": entry("changed"), "pagefind/pagefind-entry.json": entry("new entry"),
+           "pagefind/index/en_new.pf_index": entry("new index")}
+    write.write_site(new, store, site, retired)
+    assert (site / "en/a.html").read_text("utf-8") == "changed"
+    assert not (site / "pagefind/index/en_old.pf_index").exists()
+    kept = write.retired_file(retired, "pagefind/index/en_old.pf_index")
+    assert kept is not None and kept.read_text("utf-8") == "pagefind/index/en_old.pf_index"
+    assert write.retired_file(retired, "pagefind/pagefind-entry.json") is None

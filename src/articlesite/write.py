@@ -68,16 +68,17 @@ RETIRED = "retired-bundle"
 RETIRED_FOR = 30 * 60.0   # seconds
 
 
-def retire(out: Path, paths: list[str], retired: Path) -> None:
+def retire(out: Path, paths: list[str], retired: Path, keep: bool = False) -> None:
     """Move the bundle files `paths` out of `out` into a folder of `retired` named after
-    the time, and delete the folders retired longer than RETIRED_FOR ago. (A file that
-    cannot be moved there is left to the caller to delete.)"""
+    the time (`keep`: link them there, left in `out` for a site swapped out whole), and
+    delete the folders retired longer than RETIRED_FOR ago. (A file that cannot be moved
+    there is left to the caller to delete.)"""
     now = time.time_ns()
     folder = retired / str(now)
     for path in paths:
         with contextlib.suppress(OSError):   # gone already, or on another file system
             (folder / path).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(out / path, folder / path)
+            (os.link if keep else os.replace)(out / path, folder / path)
     with contextlib.suppress(OSError):
         for older in retired.iterdir():
             if older.name.isdigit() and now - int(older.name) > RETIRED_FOR * 1e9:
@@ -168,7 +169,8 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path,
     link). When few of its files differ (IN_PLACE), those alone are replaced, each in one
     atomic rename, in an order that never lets a page name a file not yet there
     (in_place_order); the files the site no longer has then go. Otherwise the pages are
-    assembled into a fresh folder beside `out`, swapped in whole. A file already the
+    assembled into a fresh folder beside `out`, swapped in whole (the search bundle's
+    files it drops kept in `retired` first, if given, as in place). A file already the
     right link is left as it is."""
     out = out.resolve()
     remove_leftovers(out)
@@ -194,6 +196,9 @@ def write_site(pages: dict[str, Entry], store: Store, out: Path,
             store.place(entry.blob, target)
         (fresh / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         fresh.chmod(0o755)
+        if retired is not None and (out / BUNDLE).is_dir():   # (the old site goes whole)
+            retire(out, sorted(set(_files(out, f"{BUNDLE}/")) - pages.keys()), retired,
+                   keep=True)
         swap_in(fresh, out)
     finally:
         if fresh.exists():
