@@ -78,6 +78,15 @@ def test_new_keys_are_appended_on_one_line_in_a_dictionary_of_one_line_entries()
     assert new == text[:-3] + ',\n  "b": {"zh": "乙", "en": "B"}\n}\n'
 
 
+def test_a_key_added_after_entries_of_one_member_is_written_in_their_style():
+    one_line = '{\n  "a": {"en": "A"}\n}\n'
+    assert add_entries(one_line, {"b": {"zh": "乙", "en": "B"}}) == \
+        one_line[:-3] + ',\n  "b": {"zh": "乙", "en": "B"}\n}\n'
+    own_lines = '{\n  "a": {\n    "en": "A"\n  }\n}\n'
+    assert add_entries(own_lines, {"b": {"zh": "乙", "en": "B"}}) == \
+        own_lines[:-3] + ',\n  "b": {\n    "zh": "乙",\n    "en": "B"\n  }\n}\n'
+
+
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory) -> dict:
     """A small site; `figure new pipeline`, a build (refused: drafts), `figure layout`,

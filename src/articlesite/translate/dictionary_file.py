@@ -163,7 +163,8 @@ def add_entries(text: str, entries: dict[str, dict[str, str]]) -> str:
         lead = inner = indent + "  "
         closing = indent
     else:   # as the last entry with members writes them: on lines of their own, or one
-        inner, lead = model.indent, model.lead
+        lead = model.lead   # (with one member, what precedes a next is guessed from it)
+        inner = model.indent if len(model.values) > 1 else lead if "\n" in lead else " "
         closing = text[model.last_end:model.close]
     ascii_only = text.isascii() and "\\u" in text
 
