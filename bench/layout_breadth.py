@@ -48,10 +48,12 @@ def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=Non
     w, h = extent_of(list(boxes.values()) + [frame.box for frame in frames])
     turned = frozenset(k for k, edge in enumerate(edges) if edge in feedback)
     label_sizes = [(labels or {}).get(k) for k in range(len(edges))]
-    sides = untangle(boxes, [Ends(a, b) for a, b in edges], [f.title for f in frames],
+    sides = untangle(boxes, [Ends(a, b, around=(a, b) in feedback) for a, b in edges],
+                     [f.title for f in frames],
                      bounds=(0, 0, w, h), outside_ok=turned, start=start,
                      labels=label_sizes if labels else (), frames=[f.box for f in frames])
-    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    ends = [Ends(a, b, *sides.get(k, (None, None)), (a, b) in feedback)
+            for k, (a, b) in enumerate(edges)]
     routes = route_edges(boxes, ends, [f.title for f in frames], bounds=(0, 0, w, h))
     points = [route.points for route in routes if route.ok]
     return count(points), (time.process_time() - started) * 1000, \

@@ -77,13 +77,14 @@ def framed(boxes: dict, groups: dict) -> list:
 
 
 def measure(boxes: dict, edges: list, sides: dict | None = None,
-            groups: dict | None = None) -> dict:
+            groups: dict | None = None, feedback: set | frozenset = frozenset()) -> dict:
     """The drawing's measures, its edges routed as the build routes them (the groups'
-    titles kept clear of)."""
+    titles kept clear of, the `feedback` edges' routes round rather than across)."""
     frames = framed(boxes, groups or {})
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     sides = sides or {}
-    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    ends = [Ends(a, b, *sides.get(k, (None, None)), (a, b) in feedback)
+            for k, (a, b) in enumerate(edges)]
     routes = route_edges(boxes, ends, [f.title for f in frames], bounds=(0, 0, width, height))
     points = [r.points for r in routes if r.ok]
     covered = sum(w * h for _, _, w, h in boxes.values())
@@ -105,7 +106,8 @@ def arranged(name: str, lean: int | None = None) -> tuple[dict, dict, int]:
     frames = framed(boxes, groups)
     sides = {**laid.outer, **sides_between_rows(laid, laid.row, edges, direction)}
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
-    return boxes, untangle(boxes, [Ends(a, b) for a, b in edges], [f.title for f in frames],
+    ends = [Ends(a, b, around=(a, b) in feedback) for a, b in edges]
+    return boxes, untangle(boxes, ends, [f.title for f in frames],
                            bounds=(0, 0, width, height), outside_ok=feedback_numbers,
                            start=sides, frames=[f.box for f in frames]), laid.lean
 
@@ -114,16 +116,16 @@ def ours(name: str) -> tuple[dict, float]:
     """Our layout's measures, and the CPU time (ms, median of RUNS) of the whole layout:
     the boxes placed and the sides chosen, and for a folded drawing whose edges still
     cross, the same with its layers leaning the other way (as figure layout does)."""
-    direction, _, _, edges, _, groups = draft(name)
+    direction, _, _, edges, feedback, groups = draft(name)
     whole = []
     for _ in range(RUNS):
         forget()    # each run routes anew (the router remembers its last calls)
         started = time.process_time()
         boxes, sides, lean = arranged(name)
-        result = measure(boxes, edges, sides, groups)
+        result = measure(boxes, edges, sides, groups, feedback)
         if result["crossings"] and direction in ("right", "left"):
             boxes, sides, _ = arranged(name, lean=3 - lean)
-            other = measure(boxes, edges, sides, groups)
+            other = measure(boxes, edges, sides, groups, feedback)
             result = other if other["crossings"] < result["crossings"] else result
         whole.append((time.process_time() - started) * 1000)
     return result, statistics.median(whole)
@@ -159,7 +161,7 @@ def by_dot(name: str) -> dict | None:
             x, y = float(parts[2]) * PX, top - float(parts[3]) * PX
             w, h = sizes[node]
             boxes[node] = (round(x - w / 2 + MARGIN), round(y - h / 2 + MARGIN), w, h)
-    return measure(boxes, edges)
+    return measure(boxes, edges, feedback=feedback)
 
 
 def cells(result: dict | None) -> list[str]:

@@ -724,7 +724,8 @@
       nodes: m.nodes.map(function (n) { return { id: n.fields.id, box: n.fields.box }; }),
       labels: m.labels.map(function (l) { return { box: l.fields.box, "class": l.fields["class"] || null }; }),
       edges: routed.map(function (e) {
-        return { from: e.fields.from, to: e.fields.to, label_box: e.fields.label ? e.fields.label_box || null : null,
+        return { from: e.fields.from, to: e.fields.to, "class": e.fields["class"] || null,
+                 label_box: e.fields.label ? e.fields.label_box || null : null,
                  label_at: e.fields.label_at === undefined ? null : e.fields.label_at };
       }),
       groups: m.groups.map(function (g) { return { id: g.fields.id, nodes: g.fields.nodes, title_box: g.fields.title_box }; }),

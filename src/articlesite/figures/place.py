@@ -420,7 +420,8 @@ def _asked(data: dict, nodes: dict) -> tuple[list[int], list[Ends]]:
                 split_end(str(edge["from"]), nodes), split_end(str(edge["to"]), nodes))
             if source in nodes and target in nodes:
                 numbers.append(number)
-                asked.append(Ends(source, target, source_side, target_side))
+                asked.append(Ends(source, target, source_side, target_side,
+                                  edge.get("class") == "feedback"))
     return numbers, asked
 
 

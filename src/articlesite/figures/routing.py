@@ -96,7 +96,8 @@ def route_answer(request: dict, groups: list = ()) -> dict:
     for edge in _list(request, "edges"):
         (source, source_side), (target, target_side) = (ends(edge.get("from"), nodes),
                                                         ends(edge.get("to"), nodes))
-        wanted.append(Ends(source, target, source_side, target_side))
+        wanted.append(Ends(source, target, source_side, target_side,
+                           edge.get("class") == "feedback"))
     width, height = request.get("width"), request.get("height")
     bounds = ((0.0, 0.0, float(width), float(height))
               if is_number(width) and is_number(height) else None)

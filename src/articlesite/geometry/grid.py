@@ -25,6 +25,7 @@ from itertools import accumulate, compress, pairwise
 BEND = 30.0     # what a bend costs, in px of length
 SHARED = 2.0    # a segment already used by another edge costs this much more per px
 CROSS = 80.0    # what crossing another edge's route costs, in px of length
+AROUND = 300.0  # what it costs a feedback edge's route more (it may run round the outside)
 WINDOW = 120.0  # px: a search stays this close to its ends' box first (see Grid.route)
 
 Point = tuple[float, float]
@@ -76,9 +77,10 @@ class Grid:
         self._apart: bool | None = None        # _one_part's
         self._ways: tuple | None = None
         self._costs: tuple[list[float], ...] | None = None
+        self._dear: tuple[list[float], ...] | None = None   # _costs, AROUND a crossing more
         self._escapes: dict[tuple[Point, int], int | None] = {}
         self._goals: dict[int, tuple] = {}     # _toward's, by goal
-        self._steps: tuple | None = None       # _turns'
+        self._steps: dict[bool, tuple] = {}    # _turns', for a feedback edge or not
         self._states: list[int] | None = None  # _came's
 
     def _block(self, box: Box) -> None:
@@ -164,10 +166,12 @@ class Grid:
         return starts, firsts, root
 
     def route(self, a: Point, out_a: int, b: Point, out_b: int, own: tuple[int, int],
-              mark: bool = True, limit: float = math.inf) -> tuple[Point, ...] | None:
+              mark: bool = True, limit: float = math.inf, around: bool = False
+              ) -> tuple[Point, ...] | None:
         """The route from port `a` (leaving along heading `out_a`) to port `b` (entered
         against its outward heading `out_b`), or None (also if none costs less than
-        `limit`); `mark`: later routes pay to share its segments or cross it.
+        `limit`); `mark`: later routes pay to share its segments or cross it; `around`:
+        a feedback edge's (a crossing costs it AROUND more).
 
         The search first keeps within WINDOW px of the box its two ends span, then four
         times that, then the whole grid: a route that leaves that box by d px is at least
@@ -183,7 +187,7 @@ class Grid:
             # A search whose first bound is `limit` or more finds nothing: not begun
             # (routes tried against a limit often are, as the side choice's).
             path = None if self._least(start, out_a, goal, (out_b + 2) % 4) >= limit else \
-                self._windowed(start, out_a, goal, (out_b + 2) % 4, limit)
+                self._windowed(start, out_a, goal, (out_b + 2) % 4, limit, around)
             if path is None:
                 return None
             points = _simplify([a] + [(self.xs[p % self.nx], self.ys[p // self.nx])
@@ -193,18 +197,18 @@ class Grid:
         return points
 
     def _windowed(self, start: int, out_a: int, goal: int, arrive: int,
-                  limit: float) -> list[int] | None:
+                  limit: float, around: bool) -> list[int] | None:
         px, py = self._moves()[2:4]
         low = (min(px[start], px[goal]), min(py[start], py[goal]))
         high = (max(px[start], px[goal]), max(py[start], py[goal]))
         distance = high[0] - low[0] + high[1] - low[1]
         saved: dict = {}   # a window's search, for the next one to go on from
         return self._widening(start, out_a, goal, arrive, limit, low, high, distance,
-                              saved, self._found())
+                              saved, self._found(), around)
 
     def _widening(self, start: int, out_a: int, goal: int, arrive: int, limit: float,
                   low: tuple, high: tuple, distance: float, saved: dict,
-                  best: list[float]) -> list[int] | None:
+                  best: list[float], around: bool) -> list[int] | None:
         """The searches of _windowed, in ever larger windows."""
         for pad in (WINDOW, 4 * WINDOW, math.inf):
             window = None if pad == math.inf else (
@@ -216,7 +220,8 @@ class Grid:
             if window is None and not self._one_part() and self.part(start) != self.part(goal):
                 return None   # (a window's search finds nothing there either)
             bound = limit if window is None else min(limit, distance + 2 * pad)
-            found = self._search(start, out_a, goal, arrive, bound, window, saved, best)
+            found = self._search(start, out_a, goal, arrive, bound, window, saved, best,
+                                 around)
             if found is not None or window is None or bound >= limit:
                 return found
         return None
@@ -286,6 +291,7 @@ class Grid:
         used, size = self.used, len(self.blocked_h)
         for turn, points in zip(turns_points[0::2], turns_points[1::2], strict=True):
             costs, base, ahead = self._costs[turn], lengths[turn], offset[turn]
+            dear = self._dear[turn] if self._dear is not None else None
             runs, vertical, forward = self.runs[1 - (turn & 1)], turn & 1, turn < 2
             for point in points:
                 if 0 <= point < size:   # (not off the grid: a route given, not found on it)
@@ -297,7 +303,25 @@ class Grid:
                             length *= 1 + SHARED * shared
                         if runs[step]:
                             length += CROSS
+                            if dear is not None:
+                                dear[point] = length + AROUND
+                        elif dear is not None:
+                            dear[point] = length
                         costs[point] = length
+
+    def _dear_costs(self) -> tuple[list[float], ...]:
+        """_step_costs with AROUND more for each step that crosses a route: what a
+        feedback edge's route pays (made when one is first routed, then kept up to date
+        with the other)."""
+        if self._dear is None:
+            costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
+            size = len(self.blocked_h)
+            self._dear = tuple(
+                [cost + AROUND if cost != _INF and 0 <= point + offset[turn] < size
+                 and runs[point + offset[turn]] else cost
+                 for point, cost in enumerate(costs[turn])]
+                for turn, runs in ((t, self.runs[1 - (t & 1)]) for t in range(4)))
+        return self._dear
 
     def _escape(self, port: Point, out: int) -> int | None:
         """The grid point `margin` px out from a port, if nothing is in the way (found
@@ -373,19 +397,20 @@ class Grid:
                                  [1] * j + [0] + [-1] * (len(self.ys) - j - 1))
         return self._goals[goal]
 
-    def _turns(self) -> tuple:
+    def _turns(self, around: bool = False) -> tuple:
         """From each heading: the headings a step may take (on, then the two turns), each
         with what it costs from each point (infinite: none can be taken; the step costs'
-        own lists, kept up to date), its bend, how far the state moves (a state is
-        point * 4 + heading: the search finds the next one by one addition) and its row
-        of the bends table. Made once a grid."""
-        if self._steps is None:
-            costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
-            self._steps = tuple(tuple((costs[turn], 0.0 if turn == d else BEND,
-                                       4 * offset[turn] + turn - d, turn * 9 + 4)
-                                      for turn in (d, (d + 1) % 4, (d + 3) % 4))
-                                for d in range(4))
-        return self._steps
+        own lists, kept up to date; `around`: a feedback edge's, _dear_costs), its bend,
+        how far the state moves (a state is point * 4 + heading: the search finds the
+        next one by one addition) and its row of the bends table. Made once a grid."""
+        if around not in self._steps:
+            costs = self._dear_costs() if around else self._step_costs()
+            offset = (1, self.nx, -1, -self.nx)
+            self._steps[around] = tuple(tuple((costs[turn], 0.0 if turn == d else BEND,
+                                               4 * offset[turn] + turn - d, turn * 9 + 4)
+                                              for turn in (d, (d + 1) % 4, (d + 3) % 4))
+                                        for d in range(4))
+        return self._steps[around]
 
     def _came(self) -> list[int]:
         """For each state (see _search), the state it was reached from: a list, not a
@@ -416,7 +441,7 @@ class Grid:
 
     def _search(self, start: int, heading: int, goal: int, arrive: int,
                 limit: float, window: tuple | None, saved: dict,
-                best: list[float]) -> list[int] | None:
+                best: list[float], around: bool = False) -> list[int] | None:
         """A* over (point, heading) from `start` (reached along `heading`) to `goal`
         reached along `arrive`: the grid points of the cheapest path that costs less
         than `limit` and keeps within `window` (first and last column, first and last
@@ -431,7 +456,8 @@ class Grid:
         in the larger one would have taken the same states first in the same order;
         it goes on from there, once the steps out of the smaller window it skipped are
         taken, in the order they came. `best`: what the searches of this route have
-        found each state costs (see _found)."""
+        found each state costs (see _found). `around`: a feedback edge's search (see
+        _turns)."""
         table = _BENDS[arrive]
         column, row_of = self._moves()[5]
         came = self._came()
@@ -465,7 +491,7 @@ class Grid:
         far_x, far_y, side_x, side_y = self._toward(goal)
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
-        moves = self._turns()
+        moves = self._turns(around)
         # A state's entry stays at the head of the queue while the states it steps to
         # are reached: the first of them to enter the queue takes its place (one sift
         # instead of two: the queue's entries are all different, so it gives them in

@@ -597,7 +597,8 @@ def _crossed(plan: Plan, boxes: Boxes, edges: list[tuple[str, str]]) -> int:
     edge's that runs round the outside of the boxes (as geometry/untangle.py weighs it)."""
     sides = {**_outer_sides(plan, edges, list(range(len(edges)))),
              **sides_between_rows(boxes, boxes.row, edges, plan.direction)}
-    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(edges)]
+    ends = [Ends(a, b, *sides.get(k, (None, None)), around=k in plan.result.reversed)
+            for k, (a, b) in enumerate(edges)]
     width, height = extent_of(list(boxes.values()))
     routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
     left, top = (min(box[k] for box in boxes.values()) for k in (0, 1))

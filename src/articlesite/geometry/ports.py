@@ -14,12 +14,15 @@ SIDES = ("top", "right", "bottom", "left")
 
 @dataclass(frozen=True)
 class Ends:
-    """What an edge joins: two node ids, each with a side or None (the facing side)."""
+    """What an edge joins: two node ids, each with a side or None (the facing side);
+    `around`: a feedback edge, whose route goes round rather than across another
+    (grid.AROUND)."""
 
     source: str
     target: str
     source_side: str | None = None
     target_side: str | None = None
+    around: bool = False
 
 
 def choose_sides(ends: Ends, nodes: Mapping[str, Rect]) -> tuple[str, str]:

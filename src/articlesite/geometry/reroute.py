@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import pairwise
 
 from .crossings import segments
-from .grid import BEND, OUT, STEP, Grid, Point, Rect, box_of
+from .grid import AROUND, BEND, OUT, STEP, Grid, Point, Rect, box_of
 from .ports import SIDES, Ends, free_port
 
 SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
@@ -94,7 +94,7 @@ class Rerouter:
             taken -= {old[0], old[-1]}
         before = key(old) if old is not None else None   # (the others' routes stay)
         best = (before, self.sides.get(i), old) if old is not None else None
-        limit, better = _limit(best), []
+        limit, better = _limit(best, ends.around), []
         choices = []
         for a, b in pairs:
             if (a, b) != self.sides.get(i):
@@ -108,13 +108,14 @@ class Rerouter:
                               for c in choices)
             choices = [c for _, c in sketched[:SKETCHED]]
         for *_, (a, b), (pa, pb) in sorted(choices):
-            points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit)
+            points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit,
+                                     around=ends.around)
             mine = key(points) if points is not None else None
             if mine is not None and (old is None or mine < before):
                 better.append((mine, (a, b), points))
                 if best is None or better[-1][0] < best[0]:
                     best = better[-1]
-                    limit = min(limit, _limit(best))
+                    limit = min(limit, _limit(best, ends.around))
         better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
                                       SIDES.index(item[1][1])))
         if better:
@@ -163,11 +164,12 @@ def _corners(points: list[Point]) -> list[Point]:
     return kept
 
 
-def _limit(best: tuple | None) -> float:
+def _limit(best: tuple | None, around: bool) -> float:
     """What a search may cost and still find a route better than `best`: its length and
-    bends, and SAVED for each of its crossings (its key's first item)."""
+    bends, and SAVED for each of its crossings (its key's first item), AROUND more for
+    a feedback edge's (as its search pays)."""
     if best is None:
         return math.inf
     (crossed, *_), _, points = best
     length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points))
-    return length + BEND * (len(points) - 2) + SAVED * crossed + 1
+    return length + BEND * (len(points) - 2) + (SAVED + AROUND * around) * crossed + 1

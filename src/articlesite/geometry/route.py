@@ -7,11 +7,12 @@ Interface (stable: the build, `figure layout` and the figure editor call it)
 
 - `nodes`: {node id: (x, y, width, height)}, the boxes edges attach to, in any one
   coordinate system (the build uses the spec's own, before its transforms).
-- `edges`: a sequence of `Ends(source, target, source_side=None, target_side=None)`;
-  a side is one of SIDES ("top", "right", "bottom", "left") or None: then the side of
-  the box that faces the other end is taken; if no route starts there, or only one
-  that bends DETOUR times or more (back across the figure), the box's other sides are
-  tried too and the cheapest route kept (then every side's ports are spread again).
+- `edges`: a sequence of `Ends(source, target, source_side=None, target_side=None,
+  around=False)` (`around`: a feedback edge, load/edge_ends.py); a side is one of
+  SIDES ("top", "right", "bottom", "left") or None: then the side of the box that
+  faces the other end is taken; if no route starts there, or only one that bends
+  DETOUR times or more (back across the figure), the box's other sides are tried too
+  and the cheapest route kept (then every side's ports are spread again).
 - `obstacles`: other boxes (x, y, width, height) no edge may cross: the labels.
 - `bounds`: (x, y, width, height) the routes stay inside (the canvas), or None.
 - `margin`: how far (px) a route keeps from every box it does not connect.
@@ -41,8 +42,10 @@ them, those are spread over the stretch both sides share, each one straight acro
 the only end on a side that faces the other end's side moves along it to make one
 straight line where it can. Among the routes that do
 this, the one found has the least length plus BEND px for each bend; a segment another
-edge already runs along costs SHARED times its length more. Inner segments are then
-moved to the middle of the gap they run through, or spread across it (nudge.py); if
+edge already runs along costs SHARED times its length more, crossing another edge's route
+CROSS px (an edge with `around`, a feedback edge, AROUND px more: grid.py). Inner
+segments are then moved to the middle of the gap they run through, or spread across it
+(nudge.py); if
 some routes then cross, every edge is routed once more with the ports of each shared
 side ordered by where the first routes head (ports.headings; the routes before the first
 edge whose ports that moves are the first routing's, not searched again), and the routes
@@ -207,7 +210,8 @@ def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mappi
             continue
         same = False
         points = grid.route(a, OUT[side_a], b, OUT[side_b],
-                            (index[edges[i].source], index[edges[i].target]))
+                            (index[edges[i].source], index[edges[i].target]),
+                            around=edges[i].around)
         if points is not None:
             found[i] = list(points)
     return found, ports
@@ -250,7 +254,8 @@ def _other_sides(retry: list[int], edges: Sequence[Ends], sides: dict, ports: di
         best = (_cost(found[i]), sides[i], found[i]) if i in found else None
         for *_, (a, b), (pa, pb) in tries[i]:
             points = grid.route(pa, OUT[a], pb, OUT[b], own, mark=False,
-                                limit=best[0] if best is not None else math.inf)
+                                limit=best[0] if best is not None else math.inf,
+                                around=ends.around)
             if points is not None and (best is None or _cost(points) < best[0]):
                 best = (_cost(points), (a, b), list(points))
         if best is not None:

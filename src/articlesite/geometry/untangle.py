@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import pairwise, product
 
 from .crossings import crossings
@@ -82,9 +83,14 @@ def _started(edges: Sequence[Ends], start: Mapping[int, tuple[str, str]]) -> lis
     first = list(edges)
     for i, (side_a, side_b) in start.items():
         ends = edges[i]
-        first[i] = Ends(ends.source, ends.target, ends.source_side or side_a,
-                        ends.target_side or side_b)
+        first[i] = replace(ends, source_side=ends.source_side or side_a,
+                           target_side=ends.target_side or side_b)
     return first
+
+
+def _sided(ends: Ends, sides: tuple[str, str]) -> Ends:
+    """The edge with these sides."""
+    return replace(ends, source_side=sides[0], target_side=sides[1])
 
 
 class _Search:
@@ -187,7 +193,7 @@ class _Search:
                 if self._spent() or not best[1]:
                     return
                 edges = list(self.current)
-                edges[i] = Ends(ends.source, ends.target, *pair)
+                edges[i] = _sided(ends, pair)
                 if edges[i] != self.current[i]:
                     trial = self.scored(edges)
                     if trial[0] < best[0]:
@@ -204,7 +210,7 @@ class _Search:
                 if self._spent():
                     return kept
                 edges = list(self.current)
-                edges[i] = Ends(ends.source, ends.target, *pair)
+                edges[i] = _sided(ends, pair)
                 trial = self.scored(edges)
                 if trial[0] < best[0]:
                     self.current, best, kept = edges, trial, trial
@@ -229,7 +235,7 @@ class _Search:
                             [ends.target_side] if ends.target_side else SIDES)
             better = again.tried(i, pairs, lambda points, i=i: self._light(i, points, again))
             if better:
-                proposal[i] = Ends(ends.source, ends.target, *better[0][1])
+                proposal[i] = _sided(ends, better[0][1])
                 ranked.append((i, better))
         return (proposal if ranked else None), ranked
 

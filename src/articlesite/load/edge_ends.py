@@ -102,7 +102,7 @@ def _ends(number: int, edge: Checked, nodes: Mapping[str, Rect], ids: set[str],
         return None
     if source not in nodes or target not in nodes:
         return None
-    return Ends(source, target, source_side, target_side)
+    return Ends(source, target, source_side, target_side, edge.get("class") == "feedback")
 
 
 def split_end(value: str, ids) -> tuple[str, str | None]:
