@@ -111,3 +111,20 @@ def test_an_edge_back_up_leaves_a_box_with_none_below_it_by_its_bottom():
     edges = [("b", "c"), ("c", "d"), ("d", "a"), ("e", "b")]
     assert sides_between_rows(boxes, row, edges, "right") == {
         0: ("bottom", "top"), 2: ("left", "left"), 3: ("bottom", "left")}
+
+
+def test_a_row_s_chain_runs_straight_though_a_loop_leaves_it_for_a_later_row():
+    # A code review: branch -> commit -> push, on to the checks and the review in later
+    # rows, and "changes requested" back to commit. The loop runs between the rows, not
+    # along the first one: push is not moved off the chain's line to leave it a lane.
+    widths = {"branch": 180, "commit": 210, "push": 250, "ci": 270, "lint": 250,
+              "tests": 250, "review": 250, "changes": 210, "approve": 130, "merge": 200,
+              "deploy": 250}
+    edges = [("branch", "commit"), ("commit", "push"), ("push", "ci"), ("ci", "lint"),
+             ("ci", "tests"), ("lint", "review"), ("tests", "review"),
+             ("review", "changes"), ("changes", "commit"), ("review", "approve"),
+             ("approve", "merge"), ("merge", "deploy")]
+    boxes = layout(list(widths), {n: (float(w), 60.0) for n, w in widths.items()}, edges,
+                   "right", {("changes", "commit")})
+    assert len(set(boxes.row.values())) > 1
+    assert {boxes[n][1] for n in ("branch", "commit", "push")} == {boxes["branch"][1]}

@@ -203,8 +203,17 @@ class Plan:
         return gaps
 
     def across(self, layers: list[int], limit: float | None = None) -> dict:
-        """Where each element of these layers starts across (geometry/across.py)."""
-        order = [self.order[i] for i in layers]
+        """Where each element of these layers starts across (geometry/across.py). A long
+        edge with one end in these layers (a folded drawing's row) and the other in
+        another row runs between the rows, not along this one: its placeholders here are
+        left out (they would push the row's boxes off their line)."""
+        def kept(item) -> bool:
+            if not isinstance(item, tuple):
+                return True
+            ends = [first <= end <= last for end in self.result.span[item[1]]]
+            return ends[0] == ends[1]
+        first, last = min(layers), max(layers)
+        order = [[item for item in self.order[i] if kept(item)] for i in layers]
         inside = {item for layer in order for item in layer}
         edges = [e for e in self.result.edges if e[0] in inside and e[1] in inside]
         return Across(order, self.size, self.group_of,
