@@ -14,8 +14,9 @@ chose) and measured alike:
 - wasted: the share of the canvas no box covers;
 - ms: CPU time of our whole layout (median of RUNS): the boxes placed, then the sides
   chosen (geometry/untangle.py), and for a folded drawing whose edges still cross the
-  same with its layers leaning the other way, the one crossing less kept, as `figure
-  layout` does once the texts are measured (the routes measured included).
+  same with its layers leaning the other way (its sides chosen only if its boxes
+  differ), the one crossing less kept, as `figure layout` does once the texts are
+  measured (the routes measured included).
 
     python bench/layout_quality.py [--markdown]
 

@@ -253,7 +253,8 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     `lean`: with 2, a box with an edge of its own to a later row last in its layer):
     the one whose routes cross fewer (the layout guesses from routes before the sides
     are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 7 crossings, 5
-    leaning)."""
+    leaning). Where leaning the other way gives the same boxes, their sides are not
+    chosen again."""
     def crossed(arranged: _Arranged) -> int:
         canvas = arranged.canvas or (job.data["width"], job.data["height"])
         return crossings_left(intended(job.data, _edits(job, arranged, sized)),

@@ -22,7 +22,9 @@ layered algorithm):
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them); geometry/route.py draws the edges afterwards (layout routes them
-only to choose a fold).
+only to choose a fold). A layout asked for a `lean` of the graph laid out just before
+(`figure layout` lays a fold out again leaning the other way) takes steps 1 to 4 from
+that one, as they do not depend on the lean.
 """
 
 from __future__ import annotations
