@@ -14,8 +14,9 @@ chose) and measured alike:
 - wasted: the share of the canvas no box covers;
 - ms: CPU time of our whole layout (median of RUNS): the boxes placed, then the sides
   chosen (geometry/untangle.py), and for a folded drawing whose edges still cross the
-  same with its layers leaning the other way, the one crossing less kept, as `figure
-  layout` does once the texts are measured (the routes measured included).
+  same with its layers leaning the other way (its sides chosen only if its boxes
+  differ), the one crossing less kept, as `figure layout` does once the texts are
+  measured (the routes measured included).
 
     python bench/layout_quality.py [--markdown]
 
@@ -93,9 +94,11 @@ def measure(boxes: dict, edges: list, sides: dict | None = None,
             "failed": sum(not r.ok for r in routes)}
 
 
-def arranged(name: str, lean: int | None = None) -> tuple[dict, dict, int]:
+def arranged(name: str, lean: int | None = None, other_than: dict | None = None
+             ) -> tuple[dict, dict, int] | None:
     """A draft's boxes and sides, as `figure layout` lays it out and chooses them, and
-    how its layers lean toward its rows."""
+    how its layers lean toward its rows; None if the boxes are `other_than` (figure
+    layout does not choose their sides again)."""
     direction, nodes, sizes, edges, feedback, groups = draft(name)
     margined = {g: (members, margins(title_size(g), (), direction))
                 for g, members in groups.items()}
@@ -103,6 +106,8 @@ def arranged(name: str, lean: int | None = None) -> tuple[dict, dict, int]:
     laid = layout(nodes, sizes, edges, direction, feedback, margined, lean=lean)
     boxes = clear_of_frames(laid, [], [{"id": g, "nodes": m} for g, m in groups.items()],
                             {g: title_size(g) for g in groups})
+    if boxes == other_than:
+        return None
     frames = framed(boxes, groups)
     sides = {**laid.outer, **sides_between_rows(laid, laid.row, edges, direction)}
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
@@ -123,9 +128,10 @@ def ours(name: str) -> tuple[dict, float]:
         started = time.process_time()
         boxes, sides, lean = arranged(name)
         result = measure(boxes, edges, sides, groups, feedback)
-        if result["crossings"] and direction in ("right", "left"):
-            boxes, sides, _ = arranged(name, lean=3 - lean)
-            other = measure(boxes, edges, sides, groups, feedback)
+        leaning = arranged(name, lean=3 - lean, other_than=boxes) \
+            if result["crossings"] and direction in ("right", "left") else None
+        if leaning is not None:
+            other = measure(leaning[0], edges, leaning[1], groups, feedback)
             result = other if other["crossings"] < result["crossings"] else result
         whole.append((time.process_time() - started) * 1000)
     return result, statistics.median(whole)

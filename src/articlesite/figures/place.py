@@ -213,13 +213,17 @@ class _Arranged:
     lean: int   # how a fold's layers lean toward its rows (geometry/layout.py)
 
 
-def _arranged(job: _Job, lean: int | None = None) -> _Arranged:
+def _arranged(job: _Job, lean: int | None = None, other_than: dict | None = None
+              ) -> _Arranged | None:
     """The drafts laid out (geometry/layout.py, `lean` for a fold's rows), beside the
-    boxes placed before, and the sides of their edges chosen."""
+    boxes placed before, and the sides of their edges chosen; None if the boxes are
+    `other_than` (their sides would be chosen as they were: not chosen again)."""
     laid = layout(job.drafts, job.sizes, job.ends, job.direction, job.feedback,
                   groups=job.framing, labels=job.label_sizes, lean=lean)
     boxes = clear_of_frames(beside(laid, job.placed, job.direction), job.placed, job.groups,
                             job.title_sizes)
+    if boxes == other_than:
+        return None
     every_box = {**dict(job.placed_boxes), **boxes}
     found = frames(job.groups, every_box, job.title_sizes)
     canvas, rules = canvas_and_rules(job.data, job.again, job.placed + list(boxes.values())
@@ -249,7 +253,8 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     `lean`: with 2, a box with an edge of its own to a later row last in its layer):
     the one whose routes cross fewer (the layout guesses from routes before the sides
     are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 7 crossings, 5
-    leaning)."""
+    leaning). Where leaning the other way gives the same boxes, their sides are not
+    chosen again."""
     def crossed(arranged: _Arranged) -> int:
         canvas = arranged.canvas or (job.data["width"], job.data["height"])
         return crossings_left(intended(job.data, _edits(job, arranged, sized)),
@@ -257,8 +262,8 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     first = crossed(chosen)
     if not first:
         return chosen
-    other = _arranged(job, lean=3 - chosen.lean)
-    return other if other.boxes != chosen.boxes and crossed(other) < first else chosen
+    other = _arranged(job, lean=3 - chosen.lean, other_than=chosen.boxes)
+    return other if other is not None and crossed(other) < first else chosen
 
 
 def outside(boxes: list[tuple], canvas: tuple[float, float]) -> tuple[float, float] | None:

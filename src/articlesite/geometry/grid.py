@@ -312,15 +312,19 @@ class Grid:
     def _dear_costs(self) -> tuple[list[float], ...]:
         """_step_costs with AROUND more for each step that crosses a route: what a
         feedback edge's route pays (made when one is first routed, then kept up to date
-        with the other)."""
+        with the other). Copied, then changed only where a step reaches a point some
+        route runs through (few of a grid's points: not each point looked at)."""
         if self._dear is None:
             costs, offset = self._step_costs(), (1, self.nx, -1, -self.nx)
-            size = len(self.blocked_h)
-            self._dear = tuple(
-                [cost + AROUND if cost != _INF and 0 <= point + offset[turn] < size
-                 and runs[point + offset[turn]] else cost
-                 for point, cost in enumerate(costs[turn])]
-                for turn, runs in ((t, self.runs[1 - (t & 1)]) for t in range(4)))
+            size, dear = len(self.blocked_h), []
+            for turn in range(4):
+                mine = list(costs[turn])
+                for step in compress(range(size), self.runs[1 - (turn & 1)]):
+                    point = step - offset[turn]
+                    if 0 <= point < size and mine[point] != _INF:
+                        mine[point] += AROUND
+                dear.append(mine)
+            self._dear = tuple(dear)
         return self._dear
 
     def _escape(self, port: Point, out: int) -> int | None:
