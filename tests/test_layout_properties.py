@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations, pairwise
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from articlesite.geometry.crossings import crossings
@@ -102,8 +102,22 @@ def meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+# Found by hypothesis: g2's n1 lies on a path between g0's members (n0 -> n1 -> n2), so
+# the stages could not follow one another; each was pushed after the other until the
+# layout gave up, with g2's members in two rows and its frame round one of g0's boxes.
+STAGES_INTERLEAVED = (
+    [f"n{i}" for i in range(13)],
+    {"n0": (251, 40), "n1": (201, 40), "n2": (60, 40), "n3": (151, 40), "n4": (60, 40),
+     "n5": (121, 40), "n6": (251, 40), "n7": (191, 40), **{f"n{i}": (60, 40) for i in
+                                                           (8, 9, 10, 11, 12)}},
+    [("n0", "n1"), ("n0", "n2"), ("n0", "n5"), ("n1", "n2"), ("n2", "n3"), ("n4", "n0")],
+    {"g0": (["n0", "n2", "n3", "n4", "n5", "n6", "n8", "n9", "n10", "n11", "n12"], MARGINS),
+     "g2": (["n1", "n7"], MARGINS)})
+
+
 @EXAMPLES
 @given(graphs(), DIRECTIONS)
+@example(STAGES_INTERLEAVED, "right")
 def test_boxes_and_frames_stay_apart_and_within_the_page(graph, direction):
     nodes, sizes, edges, groups = graph
     boxes = layout(nodes, sizes, edges, direction, groups=groups)

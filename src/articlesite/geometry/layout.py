@@ -448,7 +448,9 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
     """A drawing along `right`/`left` too long for one row, whose groups share layers:
     each group moved after the groups that start before it (its members no earlier than
     the layer after their last), as stages follow one another, so that rows can be cut
-    between groups. True if a member was moved."""
+    between groups; not a group from which an edge path leads back into one of those
+    (moved, it would push that group's member after it again, and so on). True if a
+    member was moved."""
     screen = list(range(len(plan.order)))
     if not plan.margins or _length(plan, screen, screen, plan.gaps(screen)) <= budget:
         return False
@@ -460,15 +462,30 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
     given = list(plan.margins)   # the groups' own order breaks ties
     spans = sorted((min(layer[m] for m in ms), given.index(g), max(layer[m] for m in ms), g)
                    for g, ms in members.items())
-    end = -1
+    end, before = -1, set()
     for first, _, last, g in spans:
-        if first <= end:
+        if first <= end and not _reach(plan, members[g]) & before:
             shift = end + 1 - first
             for m in members[g]:
                 least[m] = max(least.get(m, 0), layer[m] + shift)
             return True
         end = max(end, last)
+        before |= set(members[g])
     return _rows_of_its_own(plan, budget, least, spans)
+
+
+def _reach(plan: Plan, start: list[str]) -> set[str]:
+    """The nodes an edge path (as laid out: feedback edges turned) leads to from these."""
+    after: dict[str, list[str]] = {}
+    for a, b in plan.result.ends.values():
+        after.setdefault(a, []).append(b)
+    found, todo = set(), list(start)
+    while todo:
+        for b in after.get(todo.pop(), ()):
+            if b not in found:
+                found.add(b)
+                todo.append(b)
+    return found
 
 
 def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list) -> bool:
