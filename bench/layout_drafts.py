@@ -1,7 +1,8 @@
 """Drafts of the figures technical articles are made of, for bench/layout_quality.py:
 nodes with their texts in en, zh and ja ("en | zh | ja"), edges by their ends (a
 trailing "!" marks a feedback edge), groups by their members. Written for the
-benchmark (none is the first article's)."""
+benchmark (none is the first article's; code-review is a figure drawn in a trial of
+`figure layout` as a new user would)."""
 
 from __future__ import annotations
 
@@ -163,4 +164,21 @@ DRAFTS = {
         "web1>app", "web2>app", "web3>app", "web1>sess", "web2>sess", "web3>sess",
         "app>rcache", "app>primary", "primary>rep1", "primary>rep2", "app>blob", "app>jobs",
         "jobs>worker", "worker>primary", "app>metrics", "app>trace", "metrics>pager"], {}),
+    "code-review": ("right", {
+        "branch": "Create a branch | 新建分支 | ブランチを作る",
+        "commit": "Commit the change | 提交修改 | 変更をコミットする",
+        "push": "Push to the remote | 推送到远程仓库 | リモートにプッシュする",
+        "ci": "Continuous integration | 持续集成 | 継続的インテグレーション",
+        "lint": "Lint and format | 代码风格检查 | 静的解析と整形",
+        "tests": "Unit and integration tests | 单元测试与集成测试 | 単体テストと結合テスト",
+        "review": "A reviewer reads the diff | 评审者阅读差异 | レビュアーが差分を読む",
+        "changes": "Changes requested | 要求修改 | 修正を依頼する",
+        "approve": "Approved | 批准 | 承認",
+        "merge": "Merge into main | 合并到主分支 | main にマージする",
+        "deploy": "Deploy to production | 部署到生产环境 | 本番環境にデプロイする",
+    }, ["branch>commit", "commit>push", "push>ci", "ci>lint", "ci>tests", "lint>review",
+        "tests>review", "review>changes", "changes>commit!", "review>approve",
+        "approve>merge", "merge>deploy"],
+        {"local": ["branch", "commit", "push"], "checks": ["ci", "lint", "tests"],
+         "human": ["review", "changes", "approve"]}),
 }
