@@ -10,6 +10,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from articlesite.geometry.crossings import count
 from articlesite.geometry.grid import Grid
 from articlesite.geometry.route import MARGIN, SIDES, Ends, route_edges
 
@@ -290,3 +291,14 @@ def test_a_grid_whose_grown_boxes_are_apart_is_one_part(grid):
                 or (j and not grid.blocked_v[point - nx]):
             parts.add(grid.part(point))
     assert len(parts) <= 1
+
+
+def test_a_route_found_first_in_the_way_of_a_later_one_is_routed_again():
+    # a -> b, found first, runs down past c and across under it; c's edge from b then
+    # had to cross it. Routed again with c's edge on the grid, it runs across the top
+    # and down to b instead: no crossing, the same length.
+    nodes = {"a": (20, 20, 80, 40), "b": (470, 260, 80, 40), "c": (170, 140, 80, 40)}
+    first, then = route_edges(nodes, [Ends("a", "b"), Ends("b", "c")],
+                              bounds=(0, 0, 640, 400))
+    assert count([first.points, then.points]) == 0
+    assert first.points[1][1] == first.points[0][1]   # along the top first

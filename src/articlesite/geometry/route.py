@@ -45,11 +45,12 @@ this, the one found has the least length plus BEND px for each bend; a segment a
 edge already runs along costs SHARED times its length more, crossing another edge's route
 CROSS px (an edge with `around`, a feedback edge, AROUND px more: grid.py). Inner
 segments are then moved to the middle of the gap they run through, or spread across it
-(nudge.py); if
-some routes then cross, every edge is routed once more with the ports of each shared
-side ordered by where the first routes head (ports.headings; the routes before the first
-edge whose ports that moves are the first routing's, not searched again), and the routes
-that cross fewer times are kept. The same
+(nudge.py). If some routes then cross, the RIPPED edges in most crossings are routed
+again, each among all the other routes (those found after it too), and kept where fewer
+routes cross (rip up and reroute, as routers of circuit boards do); then every edge is
+routed once more with the ports of each shared side ordered by where the routes head
+(ports.headings; the routes before the first edge whose ports that moves are the first
+routing's, not searched again), and the routes that cross fewer times are kept. The same
 arguments give the same points, byte for byte (no randomness, no set order, ties broken
 by a fixed order of the grid's points).
 
@@ -70,11 +71,12 @@ gets them without routing again; `forget()` drops them (for a benchmark).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .crossings import count
+from .crossings import count, crossings
 from .grid import BEND, OUT, SHARED, Grid, Point, Rect, box_of
 from .nudge import nudge
 from .ports import SIDES, Ends, choose_sides, free_port, headings, place_ports
@@ -85,6 +87,7 @@ __all__ = ["BEND", "MARGIN", "SHARED", "SIDES", "Ends", "Point", "Rect", "Route"
 MARGIN = 10.0   # px kept from every box an edge does not connect
 DETOUR = 4      # bends from which an edge with an unnamed end tries the other sides
 REMEMBERED = 16  # the last calls' routes kept: the same arguments are not routed again
+RIPPED = 2      # edges in most crossings routed again among all the others (_ripped)
 
 _ROUTED: dict[tuple, tuple[Route, ...]] = {}
 
@@ -133,16 +136,17 @@ def _route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Se
     good = [i for i, error in enumerate(errors) if error is None]
     grid_of = (boxes, margin, bounds)
     sides = {i: choose_sides(edges[i], nodes) for i in good}
-    found, ports = _route_all(good, edges, sides, nodes, index, grid_of)
+    found, ports, grid = _route_all(good, edges, sides, nodes, index, grid_of)
     retry = [i for i in good if (edges[i].source_side is None or edges[i].target_side is None)
              and (i not in found or len(found[i]) - 2 >= DETOUR)]
     if retry:
         tried = _other_sides(retry, edges, sides, ports, found, nodes, index, grid_of)
         if tried:   # the ports of every side spread again, with the new sides
             new_sides = {**sides, **{i: chosen[0] for i, chosen in tried.items()}}
-            again, again_ports = _route_all(good, edges, new_sides, nodes, index, grid_of)
+            again, again_ports, again_grid = _route_all(good, edges, new_sides, nodes,
+                                                        index, grid_of)
             if set(again) >= set(found) | set(tried):
-                sides, found, ports = new_sides, again, again_ports
+                sides, found, ports, grid = new_sides, again, again_ports, again_grid
             else:    # lost one: the routes as tried
                 sides, ports = new_sides, None
                 found.update({i: chosen[1] for i, chosen in tried.items()})
@@ -153,44 +157,63 @@ def _route_edges(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Se
             errors[i] = (f"no route from '{edges[i].source}' ({side_a}) to "
                          f"'{edges[i].target}' ({side_b}) keeps {margin:g} px from every "
                          "other box" + (", nor from any other side" if auto else ""))
-    found = _reordered(good, edges, sides, nodes, index, grid_of, found, ports)
+    found = _reordered(good, edges, sides, nodes, index, grid_of, found,
+                       None if ports is None else (ports, grid))
     return [Route(error=errors[i]) if i not in sides else
             Route(tuple(found.get(i, ())), errors[i], *sides[i]) for i in range(len(edges))]
 
 
 def _reordered(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
-               index: dict, grid_of: tuple, found: dict, ports: dict | None) -> dict:
-    """The routes nudged; and routed again with the ports of each shared side ordered by
-    where the first routes head (headings), nudged too: those of the two that cross
-    fewer times (the first on a tie; the second must route every edge the first did).
-    `ports`: those `found` was routed from by _route_all with these sides (None if it was
-    not): where the headings leave them as they are, routing again would find `found`."""
-    boxes, margin, bounds = grid_of
-    limits = box_of(bounds) if bounds is not None else None
-    first = {i: list(points) for i, points in found.items()}
-    nudge([first[i] for i in sorted(first)], boxes, margin, limits)
+               index: dict, grid_of: tuple, found: dict, routed: tuple[dict, Grid] | None
+               ) -> dict:
+    """The routes nudged; if some cross, the RIPPED edges in most crossings routed again
+    among all the others, each kept where fewer cross (_ripped), those routes kept if
+    fewer cross once nudged; and routed again with the ports of each shared side
+    ordered by where the first routes head (headings), nudged too: those of the two
+    that cross fewer times (the first on a tie; the second must route every edge the
+    first did). `routed`: the ports `found` was routed from by _route_all with these
+    sides and the grid it marked them on (None if it was not): where the headings leave
+    the ports as they are, routing again would find `found`."""
+    first = _nudged(found, grid_of)
     crossed = count([first[i] for i in sorted(first)])
+    if crossed and routed is not None:
+        ripped = _ripped(edges, sides, routed, found, index)
+        if ripped is not found:
+            again = _nudged(ripped, grid_of)
+            if (fewer := count([again[i] for i in sorted(again)])) < crossed:
+                first, found, crossed = again, ripped, fewer
     if not crossed:
         return first
+    ports = routed[0] if routed is not None else None
     heading = headings(first, sides)
     if ports is not None and place_ports({i: edges[i] for i in good}, sides, nodes,
                                          heading) == ports:
         return first
-    again, _ = _route_all(good, edges, sides, nodes, index, grid_of, heading,
-                          (found, ports) if ports is not None else None)
+    again, _, _ = _route_all(good, edges, sides, nodes, index, grid_of, heading,
+                             (found, ports) if ports is not None else None)
     if not set(again) >= set(first) or again == found:
         return first
-    nudge([again[i] for i in sorted(again)], boxes, margin, limits)
+    again = _nudged(again, grid_of)
     if count([again[i] for i in sorted(again)]) < crossed:
         return again
     return first
 
 
+def _nudged(found: dict, grid_of: tuple) -> dict:
+    """Copies of the routes, nudged (nudge.py)."""
+    boxes, margin, bounds = grid_of
+    nudged = {i: list(points) for i, points in found.items()}
+    nudge([nudged[i] for i in sorted(nudged)], boxes, margin,
+          box_of(bounds) if bounds is not None else None)
+    return nudged
+
+
 def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mapping[str, Rect],
                index: dict, grid_of: tuple, heading: Mapping = {},
-               known: tuple[dict, dict] | None = None) -> tuple[dict, dict]:
-    """The routes found from these sides, by edge, in edge order, and every edge's ports
-    (ordered on a shared side by `heading`, where one is given: ports.place_ports).
+               known: tuple[dict, dict] | None = None) -> tuple[dict, dict, Grid]:
+    """The routes found from these sides, by edge, in edge order, every edge's ports
+    (ordered on a shared side by `heading`, where one is given: ports.place_ports) and
+    the grid the routes are marked on.
     `known`: the routes and ports of a routing from these sides (_reordered's first).
     Where the ports are the same points (the order on some sides changed), so is the
     grid, and so is each route up to the first edge whose ports moved: taken from
@@ -214,7 +237,32 @@ def _route_all(good: list[int], edges: Sequence[Ends], sides: dict, nodes: Mappi
                             around=edges[i].around)
         if points is not None:
             found[i] = list(points)
-    return found, ports
+    return found, ports, grid
+
+
+def _ripped(edges: Sequence[Ends], sides: dict, routed: tuple[dict, Grid], found: dict,
+            index: dict) -> dict:
+    """Rip up and route again: the RIPPED edges in most crossings (before nudging; then
+    the first), each taken off the grid its routes are marked on and routed again from
+    its ports among all the others, the edges routed after it too, kept where fewer
+    routes cross then. `found` itself if none is kept. (The grid is changed.)"""
+    order = sorted(found)
+    blame = Counter(order[k] for a, b, _ in crossings([found[i] for i in order])
+                    for k in (a, b))
+    ports, grid = routed
+    kept = found
+    for i, _ in sorted(blame.items(), key=lambda item: (-item[1], item[0]))[:RIPPED]:
+        grid.use(tuple(kept[i]), -1)
+        (a, b), (side_a, side_b) = ports[i], sides[i]
+        new = grid.route(a, OUT[side_a], b, OUT[side_b],
+                         (index[edges[i].source], index[edges[i].target]), mark=False,
+                         around=edges[i].around)
+        if new is not None:
+            trial = {**kept, i: list(new)}
+            if count([trial[k] for k in order]) < count([kept[k] for k in order]):
+                kept = trial
+        grid.use(tuple(kept[i]))
+    return kept
 
 
 def _cost(points: Sequence[Point]) -> float:
