@@ -78,19 +78,18 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
             if ends != edges[i]}
 
 
+def _sided(ends: Ends, sides: tuple[str | None, str | None]) -> Ends:
+    """The edge with these sides."""
+    return replace(ends, source_side=sides[0], target_side=sides[1])
+
+
 def _started(edges: Sequence[Ends], start: Mapping[int, tuple[str, str]]) -> list[Ends]:
     """The edges with `start`'s sides for their ends that name none."""
     first = list(edges)
     for i, (side_a, side_b) in start.items():
         ends = edges[i]
-        first[i] = replace(ends, source_side=ends.source_side or side_a,
-                           target_side=ends.target_side or side_b)
+        first[i] = _sided(ends, (ends.source_side or side_a, ends.target_side or side_b))
     return first
-
-
-def _sided(ends: Ends, sides: tuple[str, str]) -> Ends:
-    """The edge with these sides."""
-    return replace(ends, source_side=sides[0], target_side=sides[1])
 
 
 class _Search:
