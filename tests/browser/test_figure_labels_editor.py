@@ -4,7 +4,8 @@ alone (nothing lies beyond it), and the page reloads with the text fitting; a no
 in the editor takes its group's frame and its edge's label along; a label dragged slides
 along its route, a group dragged by its title moves its members, and the save changes
 those two lines; an overflowing label and title are marked; a label's text is edited in
-the bar (its edge selected) and saved into the dictionary, its box grown to hold it."""
+the bar (its edge selected) and saved into the dictionary, its box grown to hold it; a
+feedback edge routed round another edge, as the build routes it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from conftest import TEXTS, fixture_site, save
 from test_serve import Server, poll
 
+from articlesite.geometry.crossings import count
 from browser.test_figure_editor import DEADLINE_MS, open_page, settled
 
 
@@ -279,5 +281,40 @@ def test_a_save_reaches_serve_while_the_test_only_reads_the_file(chromium, proje
                       "'#figure-steps .fe-bar [data-action=save]').click(), 200)")
         assert poll(lambda: json.loads((project / TEXTS).read_text(encoding="utf-8"))
                     ["note"]["en"] == "A note saved"), (said(figure), served.output()[-3000:])
+        context.close()
+        assert not troubles
+
+
+# A vertical edge from t down to u, and a loop back from r up to l whose shortest route
+# runs across it (tests/test_feedback_routes.py): the build sends the loop round.
+LOOP = """\
+title: steps-title
+caption: steps-caption
+width: 500
+height: 400
+nodes:
+  - {id: t, box: [200, 140, 100, 40], text: act}
+  - {id: u, box: [200, 260, 100, 40], text: learn}
+  - {id: r, box: [400, 200, 80, 40], text: note}
+  - {id: l, box: [20, 120, 80, 40], text: act}
+edges:
+  - {from: t.bottom, to: u.top}
+  - {from: r.left, to: l.right, class: feedback}
+"""
+
+
+def test_the_editor_routes_a_feedback_edge_round_as_the_build_does(chromium, project):
+    (project / SPEC).write_text(LOOP, encoding="utf-8")
+    with Server(project, "--port", "0") as served:
+        context, page, troubles, figure = editing(chromium, served)
+        settled(page)
+        figure.locator('[data-node="u"]').click()
+        page.keyboard.press("ArrowRight")    # u moves 1 px: every edge routed again
+        page.wait_for_function("() => window.articlesiteFigureEditor.current.model.edges"
+                               ".every(e => e.shown)", timeout=DEADLINE_MS)
+        settled(page)
+        routes = page.evaluate("() => window.articlesiteFigureEditor.current.model.edges"
+                               ".map(e => e.shown)")
+        assert count(routes) == 0 and len(routes[1]) > 4, routes   # round t, not across
         context.close()
         assert not troubles
