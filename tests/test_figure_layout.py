@@ -62,6 +62,25 @@ def test_a_chain_is_straight_and_a_loop_runs_back():
     assert down["a"][1] > down["b"][1] > down["c"][1]
 
 
+def test_a_chain_hanging_from_a_box_runs_straight_down_to_it():
+    # A model server: client -> gateway -> auth -> router, which fans out to three
+    # and is pulled aside by them and by a loop back into it. The chain above it stood
+    # in steps (the sweeps pull each box toward the mean of its neighbours); now it
+    # lies on the router's line.
+    widths = {"client": 210, "gateway": 210, "auth": 210, "router": 210, "small": 200,
+              "large": 210, "cache": 270, "tokenizer": 250, "gpu": 250, "logs": 250,
+              "metrics": 270, "eval": 190}
+    edges = [("client", "gateway"), ("gateway", "auth"), ("auth", "router"),
+             ("router", "cache"), ("router", "small"), ("router", "large"),
+             ("small", "tokenizer"), ("large", "tokenizer"), ("tokenizer", "gpu"),
+             ("gpu", "logs"), ("logs", "metrics"), ("logs", "eval"), ("eval", "router")]
+    boxes = layout(list(widths), {n: (float(w), 60.0) for n, w in widths.items()}, edges,
+                   "down", {("eval", "router")})
+    centres = {n: x + w / 2 for n, (x, _, w, _) in boxes.items()}
+    assert {centres[n] for n in ("client", "gateway", "auth")} == {centres["router"]}
+    assert centres["router"] != centres["large"]   # (not a chain: it fans out)
+
+
 def test_new_keys_are_appended_in_the_dictionary_s_own_style():
     text = '{\n  "a": {\n    "zh": "甲",\n    "en": "A"\n  }\n}\n'
     new = add_entries(text, {"b": {"zh": "乙", "en": "B"}})

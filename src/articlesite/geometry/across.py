@@ -9,9 +9,11 @@ inside a frame). Sweeps down and up the layers move each element toward where it
 neighbours in the layer just fixed lie (the weighted mean of their centres, a long
 edge's placeholders weighing most so that it runs straight; a frame's markers toward
 where the group's frame lies in its other layers), solved per layer exactly as a least
-squares fit under the distances (pool-adjacent-violators). Last, the markers of a group
-are pushed to one place in all its layers and every element after them along, so that
-each frame is one rectangle no other box enters.
+squares fit under the distances (pool-adjacent-violators). Then a chain that hangs from
+one item (a gateway above a router that fans out) is put on that item's line where its
+layers leave room: pulled toward the means of their neighbours, its items stood in
+steps. Last, the markers of a group are pushed to one place in all its layers and every
+element after them along, so that each frame is one rectangle no other box enters.
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ class Across:
                 range(len(self.rows) - 1, -1, -1)
             for i in indexes:
                 self._fit(i, start)
+        self._straighten(start)
         for element, value in start.items():
             start[element] = round(value / GRID) * GRID
         self._rectangles(start)
@@ -132,6 +135,51 @@ class Across:
         if self.limit is not None:   # a drawing the limit cannot hold grows past it,
             least = min(least, 0.0)  # not out of the canvas on the other side
         return {e: v - least for e, v in start.items()}
+
+    def _straighten(self, start: dict) -> None:
+        """A chain that hangs from one item (items in successive layers, each the only
+        one linked to the next that way, none but that one linked to anything else) on
+        that item's line, where its layers leave room: the sweeps pull each item toward
+        the mean of its neighbours, which leaves such a chain in steps."""
+        where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
+
+        def linked(item: Item, step: int) -> list[Item]:
+            return [n for n, _ in self.links.get(item, ())
+                    if where[n][0] == where[item][0] + step]
+        for chain in self._chains(linked):
+            anchors = [m for k, m in enumerate(chain)
+                       if len(self.links.get(m, ())) > (k > 0) + (k < len(chain) - 1)]
+            if len(anchors) > 1:
+                continue
+            anchor = anchors[0] if anchors else chain[0]
+            centre = start[anchor] + self.size(anchor) / 2
+            if all(self._fits(m, centre - self.size(m) / 2, start, where) for m in chain):
+                for m in chain:
+                    start[m] = centre - self.size(m) / 2
+
+    def _chains(self, linked: Callable[[Item, int], list[Item]]) -> list[list[Item]]:
+        """The chains of two items or more (see _straighten), each from its first."""
+        found = []
+        for row in self.rows:
+            for item in row:
+                above = [] if _is_marker(item) else linked(item, -1)
+                if _is_marker(item) or len(above) == 1 and linked(above[0], 1) == [item]:
+                    continue    # (in the chain of the item above)
+                chain = [item]
+                while len(below := linked(chain[-1], 1)) == 1 and \
+                        linked(below[0], -1) == [chain[-1]]:
+                    chain.append(below[0])
+                if len(chain) > 1:
+                    found.append(chain)
+        return found
+
+    def _fits(self, element: Element, at: float, start: dict, where: dict) -> bool:
+        """Whether the element may start at `at`, the other items of its layer where
+        they are (a frame's markers follow later: _rectangles)."""
+        row = [e for e in self.rows[where[element][0]] if not _is_marker(e)]
+        k = row.index(element)
+        return (k == 0 or at >= start[row[k - 1]] + self.distance(row[k - 1], element)) and \
+            (k == len(row) - 1 or start[row[k + 1]] >= at + self.distance(element, row[k + 1]))
 
     def _wanted(self, element: Element, start: dict) -> tuple[float, float]:
         """Where an element would like to start, and how much that weighs."""
