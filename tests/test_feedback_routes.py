@@ -17,18 +17,19 @@ from articlesite.problems import Problems
 # runs across it: the way round t is some 250 px longer (a crossing costs 80).
 NODES = {"t": (200, 140, 100, 40), "u": (200, 260, 100, 40),
          "r": (400, 200, 80, 40), "l": (20, 120, 80, 40)}
-SPEC = """title: t
-caption: c
+LOOP = """\
+title: steps-title
+caption: steps-caption
 width: 500
 height: 400
 nodes:
-  - {id: t, box: [200, 140, 100, 40], text: t}
-  - {id: u, box: [200, 260, 100, 40], text: t}
-  - {id: r, box: [400, 200, 80, 40], text: t}
-  - {id: l, box: [20, 120, 80, 40], text: t}
+  - {id: t, box: [200, 140, 100, 40], text: act}
+  - {id: u, box: [200, 260, 100, 40], text: learn}
+  - {id: r, box: [400, 200, 80, 40], text: note}
+  - {id: l, box: [20, 120, 80, 40], text: act}
 edges:
   - {from: t.bottom, to: u.top}
-  - {from: r.left, to: l.right%s}
+  - {from: r.left, to: l.right, class: feedback}
 """
 
 
@@ -48,8 +49,8 @@ def test_the_build_and_the_editor_route_a_feedback_edge_alike(tmp_path: Path):
     spec = tmp_path / "figures" / "loop.yaml"
     spec.parent.mkdir()
     built = {}
-    for word, extra in (("feedback", ", class: feedback"), ("plain", "")):
-        spec.write_text(SPEC % extra, encoding="utf-8")
+    for word, text in (("feedback", LOOP), ("plain", LOOP.replace(", class: feedback", ""))):
+        spec.write_text(text, encoding="utf-8")
         found = Problems(tmp_path)
         figure = load_figure(FigureFile("loop", spec, digest(spec.read_bytes())), found)
         assert not found

@@ -13,6 +13,7 @@ import json
 
 import pytest
 from conftest import TEXTS, fixture_site, save
+from test_feedback_routes import LOOP
 from test_serve import Server, poll
 
 from articlesite.geometry.crossings import count
@@ -285,25 +286,8 @@ def test_a_save_reaches_serve_while_the_test_only_reads_the_file(chromium, proje
         assert not troubles
 
 
-# A vertical edge from t down to u, and a loop back from r up to l whose shortest route
-# runs across it (tests/test_feedback_routes.py): the build sends the loop round.
-LOOP = """\
-title: steps-title
-caption: steps-caption
-width: 500
-height: 400
-nodes:
-  - {id: t, box: [200, 140, 100, 40], text: act}
-  - {id: u, box: [200, 260, 100, 40], text: learn}
-  - {id: r, box: [400, 200, 80, 40], text: note}
-  - {id: l, box: [20, 120, 80, 40], text: act}
-edges:
-  - {from: t.bottom, to: u.top}
-  - {from: r.left, to: l.right, class: feedback}
-"""
-
-
 def test_the_editor_routes_a_feedback_edge_round_as_the_build_does(chromium, project):
+    # (the loop back from r would cross t's edge down to u: the build sends it round)
     (project / SPEC).write_text(LOOP, encoding="utf-8")
     with Server(project, "--port", "0") as served:
         context, page, troubles, figure = editing(chromium, served)
