@@ -247,10 +247,10 @@ def _ripped(edges: Sequence[Ends], sides: dict, routed: tuple[dict, Grid], found
     its ports among all the others, the edges routed after it too, kept where fewer
     routes cross then. `found` itself if none is kept. (The grid is changed.)"""
     order = sorted(found)
-    blame = Counter(order[k] for a, b, _ in crossings([found[i] for i in order])
-                    for k in (a, b))
+    pairs = crossings([found[i] for i in order])
+    blame = Counter(order[k] for a, b, _ in pairs for k in (a, b))
     ports, grid = routed
-    kept = found
+    kept, crossed = found, len(pairs)
     for i, _ in sorted(blame.items(), key=lambda item: (-item[1], item[0]))[:RIPPED]:
         grid.use(tuple(kept[i]), -1)
         (a, b), (side_a, side_b) = ports[i], sides[i]
@@ -259,8 +259,8 @@ def _ripped(edges: Sequence[Ends], sides: dict, routed: tuple[dict, Grid], found
                          around=edges[i].around)
         if new is not None:
             trial = {**kept, i: list(new)}
-            if count([trial[k] for k in order]) < count([kept[k] for k in order]):
-                kept = trial
+            if (fewer := count([trial[k] for k in order])) < crossed:
+                kept, crossed = trial, fewer
         grid.use(tuple(kept[i]))
     return kept
 
