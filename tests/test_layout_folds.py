@@ -128,3 +128,19 @@ def test_a_row_s_chain_runs_straight_though_a_loop_leaves_it_for_a_later_row():
                    "right", {("changes", "commit")})
     assert len(set(boxes.row.values())) > 1
     assert {boxes[n][1] for n in ("branch", "commit", "push")} == {boxes["branch"][1]}
+
+
+def test_a_label_between_rows_spaces_them_by_its_height_not_its_width():
+    # Between two rows an edge runs across the page, and its label lies along that run:
+    # the rows need room for the label's height. Its width (its length along the run)
+    # once set them 170 px apart for a 130 px label, not 80.
+    sizes = {n: (200.0, 60.0) for n in "abcdefgh"}
+    edges = [(a, b) for a, b in zip("abcdefg", "bcdefgh", strict=True)]
+    plain = layout(list(sizes), sizes, edges, "right")
+    labelled = layout(list(sizes), sizes, edges, "right",
+                      labels={k: (130.0, 23.0) for k in range(len(edges))})
+    assert len(set(plain.row.values())) > 1
+    rows = {r: min(box[1] for n, box in plain.items() if plain.row[n] == r)
+            for r in set(plain.row.values())}
+    assert [min(box[1] for n, box in labelled.items() if labelled.row[n] == r)
+            for r in sorted(rows)] == [rows[r] for r in sorted(rows)]

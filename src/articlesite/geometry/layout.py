@@ -105,6 +105,7 @@ class Plan:
         self.extent = {n: self._extent(sizes[n]) for n in nodes}
         self.margins = {g: self._margins(m) for g, (_, m) in groups.items()}
         self.labels = {n: (w if self.along_x else h) for n, (w, h) in labels.items()}
+        self.thick = {n: (h if self.along_x else w) for n, (w, h) in labels.items()}  # across
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
         self.lean = 1   # how a fold's layers lean toward its rows (_fold)
 
@@ -346,15 +347,16 @@ def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[
 
 def _row_gap(plan: Plan, row: list[int], following: list[int]) -> float:
     """ROW_GAP, more for each edge beyond two that runs from this row to the next, and
-    for the labels on them."""
+    for the labels on them: their size across the page (between the rows such an edge
+    runs along the page, its label lies along that run)."""
     if not following:
         return 0.0
     last, first = set(row), set(following)
     between = [number for number, (a, b) in plan.result.span.items()
                if (a in last and b in first) or (b in last and a in first)]
     return snap(max([ROW_GAP + 10.0 * max(0, len(between) - 2)]
-                    + [plan.labels[n] + 2 * LABEL_ROOM for n in between
-                       if n in plan.labels]))
+                    + [plan.thick[n] + 2 * LABEL_ROOM for n in between
+                       if n in plan.thick]))
 
 
 def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
