@@ -58,17 +58,17 @@ DIRECTIONS = ("right", "down", "left", "up")
 PAGE_WIDTH = 1240.0
 TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
 TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
-
-# The last layout's graph (what `layout` was given), its plan and the plan's order before
-# a fold: a layout of the same graph asked for a lean (`figure layout`'s second look, the
-# other lean) goes on from there; steps 1 to 4 take half of a layout's time.
-_PLANNED: list = []
 # (at 14, the overview of examples/training-overview, 15 nodes, got 3 crossings, not 0)
 FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
 TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
 OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
 SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
+
+# The last layout's graph (what `layout` was given), its plan and the plan's order before
+# a fold: a layout of the same graph asked for a lean (`figure layout`'s second look, the
+# other lean) goes on from there; steps 1 to 4 take half of a layout's time.
+_PLANNED: list = []
 
 Box = tuple[float, float, float, float]   # x, y, width, height
 Groups = Mapping[str, tuple[Sequence[str], tuple[float, float, float, float]]]
