@@ -240,9 +240,11 @@ def natural_sizes(items: list[Texts], css: str, browser: bool = True,
             return measure_in_chromium(items, css, widths), "measured in Chromium"
         except BrowserUnavailable as exc:
             how = f"estimated from the font sizes ({exc})"
-    return [(*estimate(item), least_width(item),
-             estimate(item)[1] if width is None else wrapped_height(item, width))
-            for item, width in zip(items, widths, strict=True)], how
+    found = []
+    for item, width in zip(items, widths, strict=True):
+        w, h = estimate(item)
+        found.append((w, h, least_width(item), h if width is None else wrapped_height(item, width)))
+    return found, how
 
 
 def sizes_at_widths(items: list[Texts], css: str, browser: bool = True,

@@ -464,9 +464,9 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
     given = list(plan.margins)   # the groups' own order breaks ties
     spans = sorted((min(layer[m] for m in ms), given.index(g), max(layer[m] for m in ms), g)
                    for g, ms in members.items())
-    end, before = -1, set()
+    end, before, after = -1, set(), _after(plan)
     for first, _, last, g in spans:
-        if first <= end and not _reach(plan, members[g]) & before:
+        if first <= end and not _reach(after, members[g]) & before:
             shift = end + 1 - first
             for m in members[g]:
                 least[m] = max(least.get(m, 0), layer[m] + shift)
@@ -476,11 +476,16 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
     return _rows_of_its_own(plan, budget, least, spans)
 
 
-def _reach(plan: Plan, start: list[str]) -> set[str]:
-    """The nodes an edge path (as laid out: feedback edges turned) leads to from these."""
+def _after(plan: Plan) -> dict[str, list[str]]:
+    """Each node's successors, as laid out (feedback edges turned)."""
     after: dict[str, list[str]] = {}
     for a, b in plan.result.ends.values():
         after.setdefault(a, []).append(b)
+    return after
+
+
+def _reach(after: Mapping[str, list[str]], start: list[str]) -> set[str]:
+    """The nodes an edge path leads to from these (`after`: each node's successors)."""
     found, todo = set(), list(start)
     while todo:
         for b in after.get(todo.pop(), ()):

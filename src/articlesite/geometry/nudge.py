@@ -233,17 +233,22 @@ def _apart(group: list[_Piece], routes: list[list[Point]], axis: int, margin: fl
     mine = sorted({piece.route for piece in group})
     kept = {number: list(routes[number]) for number in mine}
 
-    def placed(moves: list) -> int:
-        """The moves made (from where the routes were), and how often the group's
-        routes then cross the others."""
+    def placed(moves: list) -> None:
+        """The moves made, from where the routes were."""
         for number in mine:
             routes[number][:] = kept[number]
         for piece, to in moves:
             _move(piece, to, routes, axis)
+
+    def crossings() -> int:
+        """How often the group's routes cross the others."""
         split = [segments(route) for route in routes]   # (each route's segments, once)
         return sum(crossed(split[number], other) for number in mine
                    for n, other in enumerate(split) if n != number)
-    if placed(own) <= placed(list(zip(ordered, places, strict=True))):
+    placed(own)
+    apart = crossings()
+    placed(list(zip(ordered, places, strict=True)))
+    if apart <= crossings():
         placed(own)
 
 
