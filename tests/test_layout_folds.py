@@ -130,6 +130,30 @@ def test_a_row_s_chain_runs_straight_though_a_loop_leaves_it_for_a_later_row():
     assert {boxes[n][1] for n in ("branch", "commit", "push")} == {boxes["branch"][1]}
 
 
+def centre(box) -> float:
+    return box[0] + box[2] / 2
+
+
+def test_a_row_one_edge_joins_hangs_under_its_source():
+    """A stage of three boxes (kept on one row) and a fourth box after it: the fourth,
+    alone on the second row, stood at the start of the page, the edge into it running
+    back across the page; it hangs under the stage's last box, the edge straight down,
+    within the page. A row that more edges join stays at the start of the page."""
+    wide = {n: (300, 60) for n in "abcd"}
+    stage = {"build": (["a", "b", "c"], (10.0, 30.0, 10.0, 10.0))}
+    chain = [("a", "b"), ("b", "c"), ("c", "d")]
+    boxes = layout(list(wide), wide, chain, "right", groups=stage)
+    assert rows(boxes) == [["a", "b", "c"], ["d"]]
+    assert centre(boxes["d"]) == centre(boxes["c"])
+    assert extent_of(list(boxes.values()))[0] <= 1240
+    boxes = layout(list(wide), wide, chain + [("a", "d")], "right", groups=stage)
+    assert boxes["d"][0] == boxes["a"][0]
+    # a chain of four folded 2 + 2: the second row under the second box
+    boxes = layout(list(wide), wide, chain, "right")
+    assert rows(boxes) == [["a", "b"], ["c", "d"]]
+    assert boxes["c"][0] == boxes["b"][0]
+
+
 def test_a_label_between_rows_spaces_them_by_its_height_not_its_width():
     # Between two rows an edge runs across the page, and its label lies along that run:
     # the rows need room for the label's height. Its width (its length along the run)

@@ -319,30 +319,76 @@ class Boxes(dict):
 
 
 def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
-               limit: float | None = None) -> Boxes:
-    """Boxes for the nodes of each row: along from MARGIN, across after the rows before
+               limit: float | None = None, width: float | None = None) -> Boxes:
+    """Boxes for the nodes of each row: along from MARGIN (a folded row shifted along,
+    within `width`, to hang under the row before: _hung), across after the rows before
     and ROW_GAP (more for the edges and labels between two rows)."""
     boxes = Boxes()
     boxes.row = {n: r for r, row in enumerate(rows) for layer in row for n in plan.order[layer]
                  if not isinstance(n, tuple)}
+    along_of = _along(plan, rows, screen, gaps)
+    if width is not None and len(rows) > 1:
+        along_of = _hung(plan, rows, screen, gaps, along_of, width)
     offset = MARGIN
     for r, row in enumerate(rows):
         start = plan.across(row, limit)
-        along = MARGIN
         for layer in row:
-            thick = thickness(plan, layer)
             for n in plan.order[layer]:
                 if isinstance(n, tuple):
                     continue
                 size_along, size_across = plan.extent[n]
-                at, cross = along + snap((thick - size_along) / 2), offset + start[n]
+                at, cross = along_of[n], offset + start[n]
                 boxes[n] = ((at, cross, size_along, size_across) if plan.along_x
                             else (cross, at, size_across, size_along))
-            along += thick + gaps[screen.index(layer)]
         reach = max((v + (plan.size(e) if not isinstance(e, tuple) or e[0] == "edge"
                           else 0.0) for e, v in start.items()), default=0.0)
         offset += reach + _row_gap(plan, row, rows[r + 1] if r + 1 < len(rows) else [])
     return boxes
+
+
+def _along(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float]
+           ) -> dict[str, float]:
+    """Where each node starts along its row, the row's first layer at MARGIN: each
+    layer as thick as its thickest box, the boxes centred in it."""
+    along_of = {}
+    for row in rows:
+        along = MARGIN
+        for layer in row:
+            thick = thickness(plan, layer)
+            for n in plan.order[layer]:
+                if not isinstance(n, tuple):
+                    along_of[n] = along + snap((thick - plan.extent[n][0]) / 2)
+            along += thick + gaps[screen.index(layer)]
+    return along_of
+
+
+def _hung(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
+          along_of: dict[str, float], width: float) -> dict[str, float]:
+    """The rows of a fold shifted along, each after the one before: a row joined to the
+    others by one edge alone (feedback edges aside), from the row just before, hangs under
+    that edge's source (the two boxes centred on one line: the edge runs straight down,
+    not back across the page), if it then stays within `width`. A designer does so with
+    a short last row: its box hangs under the box before it. (A row more edges join
+    stays: shifted to straighten one, it sends the others further across the page.)"""
+    ends: dict[int, list[str]] = {}   # each edge's two boxes (not a feedback edge's)
+    for a, b, number in plan.result.edges:
+        for n in (a, b):
+            if number not in plan.result.reversed and not isinstance(n, tuple) \
+                    and n not in ends.setdefault(number, []):
+                ends[number].append(n)
+    row_of = {n: r for r, row in enumerate(rows) for layer in row
+              for n in plan.order[layer] if not isinstance(n, tuple)}
+    shifted = dict(along_of)
+    for r, row in enumerate(rows[1:], start=1):
+        joining = [(a, b) for pair in ends.values() if len(pair) == 2
+                   for a, b in (pair, pair[::-1]) if row_of[a] != r == row_of[b]]
+        if len(joining) != 1 or row_of[joining[0][0]] != r - 1:
+            continue
+        (a, b), = joining
+        shift = snap(shifted[a] + plan.extent[a][0] / 2 - along_of[b] - plan.extent[b][0] / 2)
+        if 0 < shift <= width - _length(plan, row, screen, gaps):
+            shifted.update((n, along_of[n] + shift) for n, at in row_of.items() if at == r)
+    return shifted
 
 
 def _row_gap(plan: Plan, row: list[int], following: list[int]) -> float:
@@ -520,7 +566,8 @@ def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]],
         screen.reverse()
     gaps = plan.gaps(screen)
     if plan.along_x:
-        return place_rows(plan, _fold(plan, screen, gaps, budget, edges, lean), screen, gaps)
+        return place_rows(plan, _fold(plan, screen, gaps, budget, edges, lean), screen, gaps,
+                          width=budget)
     return place_rows(plan, [screen], screen, gaps, budget)
 
 
