@@ -61,3 +61,21 @@ def test_the_build_and_the_editor_route_a_feedback_edge_alike(tmp_path: Path):
                "edges": [{"from": "t.bottom", "to": "u.top"},
                          {"from": "r.left", "to": "l.right", "class": "feedback"}]}
     assert [edge["points"] for edge in route_answer(request)["edges"]] == built["feedback"]
+
+
+# A graph drawn upwards whose feedback edge n4 -> n1 names no side: from the sides that
+# face each other its route detours, and it is routed again from the others.
+UPWARDS = {"n0": (225, 650, 300, 70), "n1": (315, 550, 120, 40), "n2": (435, 420, 220, 70),
+           "n3": (30, 290, 300, 70), "n4": (575, 290, 160, 70), "n5": (95, 420, 300, 70),
+           "n6": (135, 160, 80, 70), "n7": (40, 30, 80, 70), "n8": (160, 30, 220, 70)}
+UPWARDS_EDGES = [("n0", "n1"), ("n1", "n2"), ("n1", "n3"), ("n1", "n5"), ("n2", "n3"),
+                 ("n2", "n4"), ("n3", "n6"), ("n6", "n7"), ("n6", "n8"), ("n4", "n1")]
+
+
+def test_a_feedback_edge_routed_from_other_sides_still_runs_round():
+    """Routed again from other sides, the feedback edge paid for a crossing what the
+    edge tried before it paid (an ordinary edge's): its route ran across n2 -> n3."""
+    edges = [Ends(a, b, around=(a, b) == ("n4", "n1")) for a, b in UPWARDS_EDGES]
+    routes = route_edges(UPWARDS, edges, bounds=(0, 0, 765, 750))
+    assert all(route.ok for route in routes)
+    assert count([route.points for route in routes]) == 0

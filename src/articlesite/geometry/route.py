@@ -277,7 +277,8 @@ def _other_sides(retry: list[int], edges: Sequence[Ends], sides: dict, ports: di
     DETOUR times or more, try the other sides of their ends that name none, from a port
     in the middle of the side (or a quarter along it, if that is taken), on a grid with
     those ports' lines: the sides and route that cost least (length plus BEND a bend;
-    the route found first on a tie), for each edge whose sides change."""
+    the route found first on a tie), for each edge whose sides change (a feedback
+    edge's search paying AROUND more for a crossing, as its others do)."""
     taken = {p for pair in ports.values() for p in pair}
     tries = {}
     for i in retry:
@@ -303,7 +304,7 @@ def _other_sides(retry: list[int], edges: Sequence[Ends], sides: dict, ports: di
         for *_, (a, b), (pa, pb) in tries[i]:
             points = grid.route(pa, OUT[a], pb, OUT[b], own, mark=False,
                                 limit=best[0] if best is not None else math.inf,
-                                around=ends.around)
+                                around=edges[i].around)
             if points is not None and (best is None or _cost(points) < best[0]):
                 best = (_cost(points), (a, b), list(points))
         if best is not None:
