@@ -741,7 +741,8 @@ def _toward_rows(plan: Plan, rows: list[list[int]], lean: int = 1) -> None:
     """In a folded drawing, the items whose edges go on to the next row last in their
     layers (nearest the gap the edges take), those whose edges come from the row
     before first, so that those edges cross none of the row's own; with `lean` 2 an
-    item with an edge of its own to a later row goes last whatever else it joins."""
+    item with an edge of its own to a later row goes last whatever else it joins. A
+    group's items stay together, ordered so among themselves too."""
     row_of = {layer: r for r, row in enumerate(rows) for layer in row}
     part = parts(plan.result, plan.group_of)
     layer_of = {item: i for i, layer in enumerate(plan.order) for item in layer}
@@ -760,14 +761,22 @@ def _toward_rows(plan: Plan, rows: list[list[int]], lean: int = 1) -> None:
         for layer in row:
             back.update(item for item in plan.order[layer] if any(
                 row_of[layer_of[n]] < r or n in back for n in linked.get(item, ())))
+        ways = (on, back, later, lean)
         for layer in row:
             units = _units(plan.order[layer], plan.group_of)
             units.sort(key=lambda unit: (part.get(unit[0], 0),
                                          max(plan.pinned.get(i, 1) for i in unit),
-                                         any(i in on for i in unit)
-                                         - any(i in back for i in unit)
-                                         + 2 * (lean - 1) * any(i in later for i in unit)))
-            plan.order[layer] = [item for unit in units for item in unit]
+                                         _facing(unit, *ways)))
+            plan.order[layer] = [item for unit in units
+                                 for item in sorted(unit, key=lambda i: (
+                                     plan.pinned.get(i, 1), _facing([i], *ways)))]
+
+
+def _facing(unit: list[Item], on: set, back: set, later: set, lean: int) -> int:
+    """Where _toward_rows puts a unit of a layer: first (-1) if it has an edge from the
+    row before, last if to the next row (with `lean` 2, 2 more if to a later one)."""
+    return any(i in on for i in unit) - any(i in back for i in unit) \
+        + 2 * (lean - 1) * any(i in later for i in unit)
 
 
 def _narrower(plan: Plan, budget: float, least: dict[str, int]) -> bool:
