@@ -155,8 +155,12 @@ def test_figure_layout_writes_only_the_drafts_lines_and_the_canvas(drafted):
     changed = [line for line in difflib.unified_diff(drafted["draft"].splitlines(),
                                                      drafted["placed"].splitlines(), n=0)
                if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-    assert len(changed) == 4 + 4 + 2, changed   # 4 lines out, 4 with their box, the canvas
-    assert all("box: [" in line for line in changed if line.startswith("+  - "))
+    # 4 lines out, 4 with their box, the canvas; and the loop back from check to step,
+    # which ran between the two boxes against the edge from step to check (their
+    # sides both entered and left), round over them from top to top
+    assert len(changed) == 4 + 4 + 2 + 2, changed
+    assert all("box: [" in line for line in changed if line.startswith("+  - {id"))
+    assert "+  - {from: check.top, to: step.top, class: feedback}" in changed
     spec = yaml.safe_load(drafted["placed"])
     assert spec["width"] % 5 == 0 and spec["height"] % 5 == 0
     built = drafted["built"]

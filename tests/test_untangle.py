@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from articlesite.geometry.crossings import count
 from articlesite.geometry.route import Ends, route_edges
-from articlesite.geometry.untangle import OUTSIDE, _Search, untangle
+from articlesite.geometry.untangle import OUTSIDE, _Search, mixed_sides, untangle
 
 
 def routed(nodes, edges, sides=None):
@@ -90,3 +90,36 @@ def test_a_folded_drawing_whose_crossings_only_other_sides_remove_is_untangled()
     assert crossed({}) >= 1 and crossed(start) >= 1
     sides = untangle(nodes, edges, bounds=bounds, outside_ok=frozenset({6}), start=start)
     assert crossed(sides) == 0
+
+
+# A pipeline as `figure new` writes it: input -> step -> check -> output, and a loop
+# back from check to step.
+PIPELINE = {"input": (30, 30, 100, 90), "step": (190, 30, 130, 90),
+            "check": (380, 30, 100, 90), "output": (540, 30, 100, 90)}
+
+
+def test_a_loop_runs_round_over_its_boxes_not_between_them():
+    """The loop ran back from check's left to step's right, under the edge from step to
+    check: one side of each box both entered and left, two arrows between them that
+    read as one. It runs round over them, from top to top."""
+    edges = [Ends("input", "step"), Ends("step", "check"), Ends("check", "output"),
+             Ends("check", "step", around=True)]
+    sides = untangle(PIPELINE, edges, bounds=(0, 0, 670, 150), outside_ok=frozenset({3}))
+    assert sides == {3: ("top", "top")}
+    ends = [Ends(e.source, e.target, *sides.get(i, (None, None)), e.around)
+            for i, e in enumerate(edges)]
+    routes = route_edges(PIPELINE, ends, bounds=(0, 0, 670, 150))
+    assert mixed_sides(ends, routes) == set() and count([r.points for r in routes]) == 0
+
+
+def test_a_call_and_its_answer_stay_side_by_side():
+    """An actor's call down to its tools and their answer back up (neither a loop) run
+    side by side between the two boxes, as a designer draws them; a loop back up is
+    taken round (the loop, not the call)."""
+    nodes = {"actor": (100, 30, 140, 70), "env": (100, 170, 140, 70),
+             "record": (20, 310, 300, 70)}
+    edges = [Ends("actor", "env"), Ends("env", "actor"), Ends("env", "record")]
+    assert untangle(nodes, edges, bounds=(0, 0, 340, 410)) == {}
+    edges[1] = Ends("env", "actor", around=True)
+    assert list(untangle(nodes, edges, bounds=(0, 0, 340, 410),
+                         outside_ok=frozenset({1}))) == [1]

@@ -24,6 +24,12 @@ class Ends:
     target_side: str | None = None
     around: bool = False
 
+    def answers(self, other: Ends) -> bool:
+        """Whether this edge runs back along `other`, a call's answer (neither a feedback
+        edge: a designer draws the two side by side)."""
+        return (self.source, self.target) == (other.target, other.source) \
+            and not (self.around or other.around)
+
 
 def choose_sides(ends: Ends, nodes: Mapping[str, Rect]) -> tuple[str, str]:
     """The named sides, and for an end that names none the side facing the other end."""

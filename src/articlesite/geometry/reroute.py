@@ -30,6 +30,8 @@ from .ports import SIDES, Ends, free_port
 
 SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
 SAVED = 200.0   # px longer a route may be for each crossing it saves
+SWAPPED = 100.0  # px longer for each end it takes off a side the others take the other way
+                 # (`swapped`, where that weighs)
 
 
 
@@ -39,11 +41,11 @@ class Rerouter:
     def __init__(self, nodes: Mapping[str, Rect], edges: Sequence[Ends],
                  routes: Mapping[int, Sequence[Point]], sides: Mapping[int, tuple[str, str]],
                  obstacles: Sequence[Rect], bounds: Rect | None, margin: float,
-                 tried: Iterable[int]):
+                 tried: Iterable[int], swapped: float = 0.0):
         ids = sorted(nodes)
         self.index = {node: k for k, node in enumerate(ids)}
         self.nodes, self.edges, self.sides = nodes, edges, dict(sides)
-        self.margin = margin
+        self.margin, self.swapped = margin, swapped
         self.routes = {i: tuple(points) for i, points in routes.items()}
         self.taken = {p for points in self.routes.values() for p in (points[0], points[-1])}
         spare = [free_port(nodes[node], side, self.taken) for i in tried
@@ -81,20 +83,32 @@ class Rerouter:
             self._index = (rows, [r[0] for r in rows], columns, [c[0] for c in columns])
         return self._index
 
+    def mixed(self, i: int, sides: tuple[str, str]) -> int:
+        """How many ends of edge i, on these sides, lie on a side that another edge
+        takes the other way (enters where i leaves, or leaves where i enters), but for
+        an edge back between the same two boxes, neither a feedback edge."""
+        ends = self.edges[i]
+        others = [(self.edges[j], pair) for j, pair in self.sides.items()
+                  if j != i and not self.edges[j].answers(ends)]
+        return any(e.target == ends.source and pair[1] == sides[0] for e, pair in others) \
+            + any(e.source == ends.target and pair[0] == sides[1] for e, pair in others)
+
     def tried(self, i: int, pairs: Iterable[tuple[str, str]],
-              key: Callable[[Sequence[Point]], tuple]) -> list[tuple[tuple, tuple[str, str]]]:
+              key: Callable[[Sequence[Point], tuple[str, str]], tuple]
+              ) -> list[tuple[tuple, tuple[str, str]]]:
         """The pairs of sides (of `pairs`) whose routes for edge i have a lower `key`
-        than its route now, with their keys, the lowest first; the lowest one's route
-        then replaces edge i's."""
+        (of the route and its sides) than its route now, with their keys, the lowest
+        first; the lowest one's route then replaces edge i's."""
         old = self.routes.pop(i, None)
         ends = self.edges[i]
         taken = set(self.taken)
         if old is not None:
             self.grid.use(old, -1)
             taken -= {old[0], old[-1]}
-        before = key(old) if old is not None else None   # (the others' routes stay)
+        # (the others' routes stay)
+        before = key(old, self.sides[i]) if old is not None else None
         best = (before, self.sides.get(i), old) if old is not None else None
-        limit, better = _limit(best, ends.around), []
+        limit, better = self._limit(i, best), []
         choices = []
         for a, b in pairs:
             if (a, b) != self.sides.get(i):
@@ -110,12 +124,12 @@ class Rerouter:
         for *_, (a, b), (pa, pb) in sorted(choices):
             points = self.grid.route(pa, OUT[a], pb, OUT[b], own, mark=False, limit=limit,
                                      around=ends.around)
-            mine = key(points) if points is not None else None
+            mine = key(points, (a, b)) if points is not None else None
             if mine is not None and (old is None or mine < before):
                 better.append((mine, (a, b), points))
                 if best is None or better[-1][0] < best[0]:
                     best = better[-1]
-                    limit = min(limit, _limit(best, ends.around))
+                    limit = min(limit, self._limit(i, best))
         better.sort(key=lambda item: (item[0], SIDES.index(item[1][0]),
                                       SIDES.index(item[1][1])))
         if better:
@@ -123,6 +137,14 @@ class Rerouter:
         elif old is not None:
             self._keep(i, self.sides[i], old, old)
         return [item[:2] for item in better]
+
+    def _limit(self, i: int, best: tuple | None) -> float:
+        """_limit, `swapped` more for each end of the best route on a side another edge
+        takes the other way."""
+        if best is None:
+            return math.inf
+        return _limit(best, self.edges[i].around) + (
+            self.swapped * self.mixed(i, best[1]) if self.swapped else 0.0)
 
     def _sketch(self, i: int, pa: Point, a: str, pb: Point, b: str) -> float:
         """What a route for edge i from port `pa` (side a) to `pb` (side b) would cost at

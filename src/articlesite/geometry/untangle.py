@@ -7,13 +7,17 @@ other end; a route that must then cross others may cross none from another side 
 a box, into the side that faces away). A figure's sides are scored by routing it whole
 (as the build does): first the routes that fail, then the crossings, a route round the
 outside (not a feedback edge's) counting as OUTSIDE crossings; then labels with no free
-place (LABEL each) and bends (BENDS each); then the length of the routes.
+place (LABEL each), sides of boxes that one edge enters and another leaves (MIXED each:
+the arrows on one side read as one flow; but a call and its answer, drawn side by side)
+and bends (BENDS each); then the length of the routes.
 
 From the whole figure's routes, the edges to blame (in a crossing, round the outside
-of the drawing, or with a label that finds no free place), the MOST most blamed, are routed
+of the drawing, with a label that finds no free place, or entering a side another leaves:
+a feedback edge there before the other), the MOST most blamed, are routed
 again alone from each pair of sides its free ends allow, the other routes kept where
 they are (geometry/reroute.py): the pair whose route crosses fewest of them (then goes
-round the outside least, bends least, is shortest) is kept if it beats the edge's
+round the outside least, bends least and, once nothing crosses, takes fewest sides the
+others take the other way; then is shortest) is kept if it beats the edge's
 route now, and the next edge is tried against that. The sides so changed are then
 scored whole: kept if the figure scores better; else, edge by edge, the TOP pairs that
 did best alone are scored whole on their own, the first that does better kept. An edge
@@ -42,7 +46,7 @@ from itertools import pairwise, product
 from .crossings import crossings
 from .frames import detours
 from .labels import faults, place_labels
-from .reroute import Rerouter
+from .reroute import SWAPPED, Rerouter
 from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
 ROUNDS = 3
@@ -54,6 +58,7 @@ BENDS = 0.6     # a bend weighs as much as this many labels with no free place
 LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
 DETOUR = 0.6    # a frame's border crossed beyond what a route's ends ask weighs as a bend
+MIXED = 1.0     # a side that edges both enter and leave weighs as this many labels
 
 
 def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect] = (),
@@ -76,6 +81,23 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
     search.run([_started(edges, start)] if start else [])
     return {i: (ends.source_side, ends.target_side) for i, ends in enumerate(search.current)
             if ends != edges[i]}
+
+
+def mixed_sides(edges: Sequence[Ends], routes: Sequence[Route]) -> set[tuple[str, str]]:
+    """The sides of boxes that one edge enters and another leaves (a reader takes the
+    arrows on one side for one flow), but for two edges between the same two boxes
+    each way, neither a feedback edge (a call and its answer: drawn side by side)."""
+    return {(edges[i].target, routes[i].target_side) for i, _ in _meeting(edges, routes)}
+
+
+def _meeting(edges: Sequence[Ends], routes: Sequence[Route]) -> list[tuple[int, int]]:
+    """The pairs of edges (entering, leaving) that meet on a side so (mixed_sides)."""
+    ok = [i for i, r in enumerate(routes) if r.ok]
+    leaving: dict[tuple[str, str], list[int]] = {}
+    for j in ok:
+        leaving.setdefault((edges[j].source, routes[j].source_side), []).append(j)
+    return [(i, j) for i in ok for j in leaving.get((edges[i].target, routes[i].target_side), ())
+            if not edges[j].answers(edges[i])]
 
 
 def _sided(ends: Ends, sides: tuple[str | None, str | None]) -> Ends:
@@ -129,9 +151,12 @@ class _Search:
         detoured = [i for i, r in enumerate(routes) if r.ok
                     for _ in range(detours(r.points, self.frames))]
         bad += detoured
+        meeting = _meeting(edges, routes)   # each side's blamed on a feedback edge there
+        mixed = {(edges[i].target, routes[i].target_side) for i, _ in meeting}
+        bad += [j if edges[j].around and not edges[i].around else i for i, j in meeting]
         return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside),
-                LABEL * len(misplaced) + BENDS * bends + DETOUR * len(detoured), length), \
-            bad, routes
+                LABEL * len(misplaced) + BENDS * bends + DETOUR * len(detoured)
+                + MIXED * len(mixed), length), bad, routes
 
     def _misplaced(self, routes: list) -> list[int]:
         """The edges whose labels find no free place."""
@@ -225,14 +250,16 @@ class _Search:
         self.proposed.update((i, best[0]) for i in free)
         routed = {i: r.points for i, r in enumerate(routes) if r.ok}
         sides = {i: (r.source_side, r.target_side) for i, r in enumerate(routes) if r.ok}
+        tidy = not best[0][1]   # no crossing left: the sides both entered and left weigh
         again = Rerouter(self.nodes, self.edges, routed, sides, self.obstacles, self.bounds,
-                         MARGIN, free)
+                         MARGIN, free, SWAPPED if tidy else 0.0)
         proposal, ranked = list(self.current), []
         for i in free:
             ends = self.edges[i]
             pairs = product([ends.source_side] if ends.source_side else SIDES,
                             [ends.target_side] if ends.target_side else SIDES)
-            better = again.tried(i, pairs, lambda points, i=i: self._light(i, points, again))
+            better = again.tried(i, pairs, lambda points, sides, i=i: self._light(
+                i, points, sides, again, tidy))
             if better:
                 proposal[i] = _sided(ends, better[0][1])
                 ranked.append((i, better))
@@ -251,9 +278,11 @@ class _Search:
         routes."""
         return any(self.proposed.get(i) != best[0] for i in self._blamed(best[1]))
 
-    def _light(self, i: int, points, again: Rerouter) -> tuple:
+    def _light(self, i: int, points, sides: tuple[str, str], again: Rerouter,
+               tidy: bool) -> tuple:
         """How good a route for edge i is among the others' (crossings, and OUTSIDE if
-        round the outside; BENDS a bend; length)."""
+        round the outside; BENDS a bend, and if `tidy` MIXED for each end on a side the
+        others' edges take the other way; length)."""
         return (again.crossed(i, points) + OUTSIDE * self._outside(i, points),
-                BENDS * (len(points) - 2),
+                BENDS * (len(points) - 2) + (MIXED * again.mixed(i, sides) if tidy else 0),
                 sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairwise(points)))
