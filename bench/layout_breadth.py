@@ -30,14 +30,15 @@ from articlesite.geometry.crossings import count
 from articlesite.geometry.frames import frame_of
 from articlesite.geometry.layout import extent_of, layout, sides_between_rows
 from articlesite.geometry.route import Ends, forget, route_edges
-from articlesite.geometry.untangle import untangle
+from articlesite.geometry.untangle import mixed_sides, untangle
 
 DIRECTIONS = ("right", "down", "left", "up")
 TITLE = (60.0, 22.0)   # a group title's size
 
 
 def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=None):
-    """(crossings, CPU ms, bends) of one layout: boxes, sides, routes."""
+    """(crossings, CPU ms, bends, sides both entered and left) of one layout: boxes,
+    sides, routes."""
     forget()
     started = time.process_time()
     framing = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
@@ -57,7 +58,7 @@ def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=Non
     routes = route_edges(boxes, ends, [f.title for f in frames], bounds=(0, 0, w, h))
     points = [route.points for route in routes if route.ok]
     return count(points), (time.process_time() - started) * 1000, \
-        sum(len(p) - 2 for p in points)
+        sum(len(p) - 2 for p in points), len(mixed_sides(ends, routes))
 
 
 def random_graph(seed: int):
@@ -86,7 +87,7 @@ def random_graph(seed: int):
     return nodes, sizes, edges, rnd.choice(DIRECTIONS), feedback, groups, labels
 
 
-def every_layout() -> dict[str, tuple[int, float, int]]:
+def every_layout() -> dict[str, tuple[int, float, int, int]]:
     found = {}
     for name in DRAFTS:
         _, nodes, sizes, edges, feedback, groups = draft(name)
@@ -106,8 +107,9 @@ def main() -> None:
     found = every_layout()
     slowest = max(found, key=lambda name: found[name][1])
     print(f"{len(found)} layouts: {sum(c for c, *_ in found.values())} crossings, "
-          f"{sum(bends for *_, bends in found.values())} bends, "
-          f"{sum(ms for _, ms, _ in found.values()) / 1000:.1f} s CPU; slowest {slowest} "
+          f"{sum(bends for _, _, bends, _ in found.values())} bends, "
+          f"{sum(both for *_, both in found.values())} sides both entered and left, "
+          f"{sum(ms for _, ms, *_ in found.values()) / 1000:.1f} s CPU; slowest {slowest} "
           f"{found[slowest][1]:.0f} ms")
     if "--save" in sys.argv:
         Path(sys.argv[sys.argv.index("--save") + 1]).write_text(json.dumps(found, indent=1))
