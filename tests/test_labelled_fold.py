@@ -26,12 +26,43 @@ def test_a_labelled_pipeline_folds_after_the_fan_in_and_crosses_nothing(tmp_path
     assert width <= 1240
 
 
-def test_a_labelled_drawing_too_wide_for_the_page_grows_past_it_not_out_of_its_canvas(
+def test_a_labelled_drawing_down_the_page_fits_it_though_a_stage_spans_two_layers(
         tmp_path: Path):
-    """Down the page, web-services with every edge labelled is wider than the page can
-    hold: a box was put at x = -20, out of the canvas (`check`: a problem). It now
-    starts inside, the canvas grows past the page, and the message says what may help."""
+    """Down the page, web-services with every edge labelled came out 1290 px wide: each
+    layer fits the page alone, but the stage's frame over two layers pushed the boxes
+    after it along in both. Boxes now go on to later layers until the drawing fits."""
     root = draft_project(tmp_path / "site", "web-services", every=1)
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stderr
+    assert "a page shows" not in laid.stdout
+    spec = (root / "figures" / "hello-flow.yaml").read_text(encoding="utf-8")
+    assert int(spec.split("\nwidth: ", 1)[1].split("\n", 1)[0]) <= 1240
+    checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)
+    assert [f["message"] for f in checked["findings"] if f["file"] == "figures/hello-flow.yaml"
+            and f["severity"] == "problem"] == []
+
+
+# An identifier no line may break, wider than the page
+LONG = ("torch.nn.parallel.DistributedDataParallel.register_comm_hook.default_hooks"
+        ".allreduce_hook.bf16_compress_wrapper")
+
+
+def test_a_drawing_too_wide_for_the_page_grows_past_it_not_out_of_its_canvas(
+        tmp_path: Path):
+    """A box wider than the page: a box was put at x = -20, out of the canvas (`check`:
+    a problem). It starts inside, the canvas grows past the page, and the message says
+    what may help."""
+    root = draft_project(tmp_path / "site", "web-services")
+    texts = root / "figures" / "figure-texts.json"
+    dictionary = json.loads(texts.read_text(encoding="utf-8"))
+    dictionary["w-long"] = {"en": LONG, "zh": LONG, "ja": LONG}
+    texts.write_text(json.dumps(dictionary, ensure_ascii=False, indent=2), encoding="utf-8")
+    (root / "figures" / "hello-flow.yaml").write_text(
+        "title: hello-flow-title\ncaption: hello-flow-caption\ndirection: down\nnodes:\n"
+        "  - {id: a, text: d-client}\n  - {id: long, text: w-long}\n"
+        "  - {id: b, text: d-cdn}\n  - {id: c, text: d-gw}\nedges:\n"
+        "  - {from: a, to: long}\n  - {from: a, to: b}\n  - {from: long, to: c}\n"
+        "  - {from: b, to: c}\n", encoding="utf-8")
     laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
     assert laid.returncode == 0, laid.stderr
     checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)

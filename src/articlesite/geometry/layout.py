@@ -63,6 +63,7 @@ FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
 TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
 OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
+REPLANS = 8            # a drawing down or up the page wider than it is planned again so often
 SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
 
 # The last layout's graph (what `layout` was given), its plan and the plan's order before
@@ -108,6 +109,7 @@ class Plan:
         self.thick = {n: (h if self.along_x else w) for n, (w, h) in labels.items()}  # across
         self.across_margins = {g: m["across"] for g, m in self.margins.items()}
         self.lean = 1   # how a fold's layers lean toward its rows (_fold)
+        self.least = least   # the layer each node asked for lies in at least
 
     def arrange(self, shuffles: int | None = None) -> Plan:
         """Step 3 and 4: the order within each layer, then the sizes shared."""
@@ -434,24 +436,51 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
         plan = _PLANNED[1]       # the same graph laid out just before, another lean asked
         plan.order, plan.lean = [list(layer) for layer in _PLANNED[2]], 1
     else:
-        plan = _planned(nodes, sizes, args, budget)
+        plan = _planned(nodes, sizes, args, budget, {})
         _PLANNED[:] = [asked, plan, [list(layer) for layer in plan.order]]
     boxes = _boxes(plan, budget, args[0], lean)
+    if not plan.along_x:   # (a fold's rows fit the page)
+        plan, boxes = _within_page(plan, boxes, budget, lambda least, cheap=False: _planned(
+            nodes, sizes, args, budget, least, cheap))
     boxes.lean = plan.lean
     boxes.outer = _outer_sides(plan, edges, kept)
     return boxes
 
 
+def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, Boxes]:
+    """A drawing down or up the page planned `again` (given the layers its nodes ask
+    for) while wider than `budget` (_beyond), at most REPLANS times, each plan ordered
+    once (`cheap`), the one that fits then as a plan is (if it still fits); as first
+    planned if none fits (boxes sent on to later layers cross more: only worth it for
+    the page)."""
+    def fits(boxes: Boxes) -> bool:
+        return extent_of(list(boxes.values()))[0] <= budget + 2 * MARGIN
+    first, least = (plan, boxes), plan.least
+    for _ in range(REPLANS):
+        if not _beyond(plan, boxes, budget, least):
+            break
+        plan = again(least, cheap=True)
+        boxes = _boxes(plan, budget, [])
+    if plan is first[0] or not fits(boxes):
+        return first
+    whole = again(least)
+    placed = _boxes(whole, budget, [])
+    return (whole, placed) if fits(placed) else (plan, boxes)
+
+
 def _planned(nodes: list[str], sizes: Mapping[str, tuple[float, float]], args: tuple,
-             budget: float) -> Plan:
-    """Steps 1 to 4: the layers, their order and sizes, before any fold."""
-    least: dict[str, int] = {}
+             budget: float, least: dict[str, int], cheap: bool = False) -> Plan:
+    """Steps 1 to 4: the layers, their order and sizes, before any fold (`least`: the
+    layer each node asked for lies in at least, added to as layers are too long;
+    `cheap`: ordered once, not as _outside orders)."""
     for _ in range(4 * len(nodes) + 1):
         plan = Plan(nodes, sizes, *args, least)
         if plan.along_x and not _in_sequence(plan, budget, least):
             break
         if not plan.along_x and not _narrower(plan, budget, least):
             break
+    if cheap:
+        return plan.arrange(0)
     return _outside(plan, lambda outer: Plan(nodes, sizes, *args, least, outer))
 
 
@@ -793,15 +822,42 @@ def _narrower(plan: Plan, budget: float, least: dict[str, int]) -> bool:
         real = [n for n in layer if not isinstance(n, tuple)]
         if width <= budget or len(real) < 2:
             continue
-        slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
-                         if a == n] + [len(plan.order)]) for n in real}
-        for n in sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)[:-1]:
-            least[n] = i + 1
-            asked = True
-            width -= plan.size(n) + GAP
-            if width <= budget:
-                break
+        asked |= _ask(plan, i, real, width - budget, least)
     return asked
+
+
+def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, int]) -> bool:
+    """Boxes of layer i (`real`, in their order) asked to go to the next layer (`least`)
+    until `excess` px are freed: those whose edges out reach furthest first, then the
+    last ones; never the last one left. True if one was asked."""
+    slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
+                     if a == n] + [len(plan.order)]) for n in real}
+    asked = False
+    for n in sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)[:-1]:
+        least[n] = i + 1
+        asked = True
+        excess -= plan.size(n) + GAP
+        if excess <= 0:
+            break
+    return asked
+
+
+def _beyond(plan: Plan, boxes: Boxes, budget: float, least: dict[str, int]) -> bool:
+    """Whether a drawing down or up the page, placed, is wider than `budget`, and if so
+    the layer of two boxes or more whose box reaches furthest asks enough of its boxes
+    to go to the next (_ask): each layer fits alone (_narrower), but a group's frame
+    over several layers pushes the boxes after it in each along to where its widest
+    layer ends."""
+    right = {n: x + w for n, (x, _, w, _) in boxes.items()}
+    excess = max(right.values(), default=0.0) - MARGIN - budget
+    if excess <= 0:
+        return False
+    for i in sorted(range(len(plan.order)), key=lambda i: -max(
+            (right[n] for n in plan.order[i] if n in right), default=0.0)):
+        real = [n for n in plan.order[i] if not isinstance(n, tuple)]
+        if len(real) > 1:
+            return _ask(plan, i, real, excess, least)
+    return False
 
 
 def extent_of(boxes: list[Box]) -> tuple[float, float]:
