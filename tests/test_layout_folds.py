@@ -113,19 +113,22 @@ def test_an_edge_back_up_leaves_a_box_with_none_below_it_by_its_bottom():
         0: ("bottom", "top"), 2: ("left", "left"), 3: ("bottom", "left")}
 
 
+# A code review: branch -> commit -> push, on to the checks and the review in later
+# rows, "changes requested" back to commit, approve on to merge and deploy.
+REVIEW = {n: (float(w), 60.0) for n, w in (
+    ("branch", 180), ("commit", 210), ("push", 250), ("ci", 270), ("lint", 250),
+    ("tests", 250), ("review", 250), ("changes", 210), ("approve", 130), ("merge", 200),
+    ("deploy", 250))}
+REVIEW_EDGES = [("branch", "commit"), ("commit", "push"), ("push", "ci"), ("ci", "lint"),
+                ("ci", "tests"), ("lint", "review"), ("tests", "review"),
+                ("review", "changes"), ("changes", "commit"), ("review", "approve"),
+                ("approve", "merge"), ("merge", "deploy")]
+
+
 def test_a_row_s_chain_runs_straight_though_a_loop_leaves_it_for_a_later_row():
-    # A code review: branch -> commit -> push, on to the checks and the review in later
-    # rows, and "changes requested" back to commit. The loop runs between the rows, not
-    # along the first one: push is not moved off the chain's line to leave it a lane.
-    widths = {"branch": 180, "commit": 210, "push": 250, "ci": 270, "lint": 250,
-              "tests": 250, "review": 250, "changes": 210, "approve": 130, "merge": 200,
-              "deploy": 250}
-    edges = [("branch", "commit"), ("commit", "push"), ("push", "ci"), ("ci", "lint"),
-             ("ci", "tests"), ("lint", "review"), ("tests", "review"),
-             ("review", "changes"), ("changes", "commit"), ("review", "approve"),
-             ("approve", "merge"), ("merge", "deploy")]
-    boxes = layout(list(widths), {n: (float(w), 60.0) for n, w in widths.items()}, edges,
-                   "right", {("changes", "commit")})
+    # The loop runs between the rows, not along the first one: push is not moved off
+    # the chain's line to leave it a lane.
+    boxes = layout(list(REVIEW), REVIEW, REVIEW_EDGES, "right", {("changes", "commit")})
     assert len(set(boxes.row.values())) > 1
     assert {boxes[n][1] for n in ("branch", "commit", "push")} == {boxes["branch"][1]}
 
@@ -135,19 +138,12 @@ def test_a_stage_s_boxes_face_the_rows_their_edges_go_to():
     "changes requested" (back to commit, in the row above): their edges crossed. A
     stage keeps its boxes together, and orders them as a row's others: the one whose
     edge goes back first, the one whose edge goes on last."""
-    widths = {"branch": 180, "commit": 210, "push": 250, "ci": 270, "lint": 250,
-              "tests": 250, "review": 250, "changes": 210, "approve": 130, "merge": 200,
-              "deploy": 250}
-    edges = [("branch", "commit"), ("commit", "push"), ("push", "ci"), ("ci", "lint"),
-             ("ci", "tests"), ("lint", "review"), ("tests", "review"),
-             ("review", "changes"), ("changes", "commit"), ("review", "approve"),
-             ("approve", "merge"), ("merge", "deploy")]
     margin = (10.0, 30.0, 10.0, 10.0)
     stages = {"local": (["branch", "commit", "push"], margin),
               "checks": (["ci", "lint", "tests"], margin),
               "human": (["review", "changes", "approve"], margin)}
-    boxes = layout(list(widths), {n: (float(w), 60.0) for n, w in widths.items()}, edges,
-                   "right", {("changes", "commit")}, stages)
+    boxes = layout(list(REVIEW), REVIEW, REVIEW_EDGES, "right", {("changes", "commit")},
+                   stages)
     assert boxes.row["changes"] == boxes.row["approve"] < boxes.row["merge"]
     assert boxes["changes"][1] < boxes["approve"][1]
 
