@@ -79,6 +79,9 @@ def test_a_chain_hanging_from_a_box_runs_straight_down_to_it():
     centres = {n: x + w / 2 for n, (x, _, w, _) in boxes.items()}
     assert {centres[n] for n in ("client", "gateway", "auth")} == {centres["router"]}
     assert centres["router"] != centres["large"]   # (not a chain: it fans out)
+    # tokenizer -> gpu -> logs, between two models above and two readers below, stood
+    # in steps too (295, 350, 415): one line, halfway between the two ends' own
+    assert len({centres[n] for n in ("tokenizer", "gpu", "logs")}) == 1
 
 
 def test_new_keys_are_appended_in_the_dictionary_s_own_style():

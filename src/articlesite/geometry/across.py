@@ -9,11 +9,13 @@ inside a frame). Sweeps down and up the layers move each element toward where it
 neighbours in the layer just fixed lie (the weighted mean of their centres, a long
 edge's placeholders weighing most so that it runs straight; a frame's markers toward
 where the group's frame lies in its other layers), solved per layer exactly as a least
-squares fit under the distances (pool-adjacent-violators). Then a chain that hangs from
-one item (a gateway above a router that fans out) is put on that item's line where its
-layers leave room: pulled toward the means of their neighbours, its items stood in
-steps. Last, the markers of a group are pushed to one place in all its layers and every
-element after them along, so that each frame is one rectangle no other box enters.
+squares fit under the distances (pool-adjacent-violators). Then each chain is put on one
+line where its layers leave room (pulled toward the means of their neighbours, its items
+stood in steps): a chain that hangs from one item (a gateway above a router that fans
+out) on that item's line, a chain between two (a tokenizer under two models, a GPU, logs
+over two readers) halfway between theirs. Last, the markers of a group are pushed to one
+place in all its layers and every element after them along, so that each frame is one
+rectangle no other box enters.
 """
 
 from __future__ import annotations
@@ -137,10 +139,13 @@ class Across:
         return {e: v - least for e, v in start.items()}
 
     def _straighten(self, start: dict) -> None:
-        """A chain that hangs from one item (items in successive layers, each the only
-        one linked to the next that way, none but that one linked to anything else) on
-        that item's line, where its layers leave room: the sweeps pull each item toward
-        the mean of its neighbours, which leaves such a chain in steps."""
+        """A chain (items in successive layers, each the only one linked to the next
+        that way) on one line, where its layers leave room: the sweeps pull each item
+        toward the mean of its neighbours, which leaves a chain in steps. A chain that
+        hangs from one item (none but it linked to anything else) on that item's line; a
+        chain between two (its first linked to others above, its last below: a
+        tokenizer under two models, a GPU, logs over two readers) halfway between
+        their lines."""
         where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
 
         def linked(item: Item, step: int) -> list[Item]:
@@ -149,10 +154,8 @@ class Across:
         for chain in self._chains(linked):
             anchors = [m for k, m in enumerate(chain)
                        if len(self.links.get(m, ())) > (k > 0) + (k < len(chain) - 1)]
-            if len(anchors) > 1:
-                continue
-            anchor = anchors[0] if anchors else chain[0]
-            centre = start[anchor] + self.size(anchor) / 2
+            centres = [start[m] + self.size(m) / 2 for m in anchors or chain[:1]]
+            centre = sum(centres) / len(centres)
             if all(self._fits(m, centre - self.size(m) / 2, start, where) for m in chain):
                 for m in chain:
                     start[m] = centre - self.size(m) / 2
