@@ -41,7 +41,13 @@ from articlesite.figures.place import clear_of_frames
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
 from articlesite.geometry.crossings import count
 from articlesite.geometry.frames import frame_of, margins
-from articlesite.geometry.layout import MARGIN, extent_of, layout, sides_between_rows
+from articlesite.geometry.layout import (
+    MARGIN,
+    extent_of,
+    layout,
+    sides_between_rows,
+    sides_down_the_page,
+)
 from articlesite.geometry.route import Ends, forget, route_edges
 from articlesite.geometry.untangle import untangle
 
@@ -109,7 +115,8 @@ def arranged(name: str, lean: int | None = None, other_than: dict | None = None
     if boxes == other_than:
         return None
     frames = framed(boxes, groups)
-    sides = {**laid.outer, **sides_between_rows(laid, laid.row, edges, direction)}
+    sides = {**sides_down_the_page(laid, edges, direction, feedback), **laid.outer,
+             **sides_between_rows(laid, laid.row, edges, direction)}
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     ends = [Ends(a, b, around=(a, b) in feedback) for a, b in edges]
     return boxes, untangle(boxes, ends, [f.title for f in frames],

@@ -16,8 +16,9 @@ from filesite import make_site
 from articlesite.check.stretch import stretched
 from articlesite.cli import main
 from articlesite.figures.new import add_entries
-from articlesite.geometry.layout import GAP, GRID, extent_of, layout
+from articlesite.geometry.layout import GAP, GRID, extent_of, layout, sides_down_the_page
 from articlesite.geometry.route import Ends, route_edges
+from articlesite.geometry.untangle import untangle
 
 ARTICLE = '---\ntitle: "Demo {code}"\ndescription: "demo"\n---\n\n## Intro {{#intro}}\n\n' \
           '```{{figure}} pipeline\n```\n'
@@ -62,26 +63,50 @@ def test_a_chain_is_straight_and_a_loop_runs_back():
     assert down["a"][1] > down["b"][1] > down["c"][1]
 
 
+# A model server: client -> gateway -> auth -> router, which fans out to three and is
+# pulled aside by them and by a loop back into it; two models into a tokenizer, a GPU,
+# logs read by two.
+SERVER = {n: (float(w), 60.0) for n, w in (
+    ("client", 210), ("gateway", 210), ("auth", 210), ("router", 210), ("small", 200),
+    ("large", 210), ("cache", 270), ("tokenizer", 250), ("gpu", 250), ("logs", 250),
+    ("metrics", 270), ("eval", 190))}
+SERVER_EDGES = [("client", "gateway"), ("gateway", "auth"), ("auth", "router"),
+                ("router", "cache"), ("router", "small"), ("router", "large"),
+                ("small", "tokenizer"), ("large", "tokenizer"), ("tokenizer", "gpu"),
+                ("gpu", "logs"), ("logs", "metrics"), ("logs", "eval"), ("eval", "router")]
+SERVER_LOOP = {("eval", "router")}
+
+
 def test_a_chain_hanging_from_a_box_runs_straight_down_to_it():
-    # A model server: client -> gateway -> auth -> router, which fans out to three
-    # and is pulled aside by them and by a loop back into it. The chain above it stood
-    # in steps (the sweeps pull each box toward the mean of its neighbours); now it
-    # lies on the router's line.
-    widths = {"client": 210, "gateway": 210, "auth": 210, "router": 210, "small": 200,
-              "large": 210, "cache": 270, "tokenizer": 250, "gpu": 250, "logs": 250,
-              "metrics": 270, "eval": 190}
-    edges = [("client", "gateway"), ("gateway", "auth"), ("auth", "router"),
-             ("router", "cache"), ("router", "small"), ("router", "large"),
-             ("small", "tokenizer"), ("large", "tokenizer"), ("tokenizer", "gpu"),
-             ("gpu", "logs"), ("logs", "metrics"), ("logs", "eval"), ("eval", "router")]
-    boxes = layout(list(widths), {n: (float(w), 60.0) for n, w in widths.items()}, edges,
-                   "down", {("eval", "router")})
+    # The chain above the router stood in steps (the sweeps pull each box toward the
+    # mean of its neighbours); now it lies on the router's line.
+    boxes = layout(list(SERVER), SERVER, SERVER_EDGES, "down", SERVER_LOOP)
     centres = {n: x + w / 2 for n, (x, _, w, _) in boxes.items()}
     assert {centres[n] for n in ("client", "gateway", "auth")} == {centres["router"]}
     assert centres["router"] != centres["large"]   # (not a chain: it fans out)
     # tokenizer -> gpu -> logs, between two models above and two readers below, stood
     # in steps too (295, 350, 415): one line, halfway between the two ends' own
     assert len({centres[n] for n in ("tokenizer", "gpu", "logs")}) == 1
+
+
+def test_down_the_page_an_edge_enters_a_box_below_by_its_top():
+    """The router's edge to the small model, far to its left and below, entered the
+    model by its right flank (the side facing the router); as `figure layout` chooses
+    the sides now, it leaves the router's left and enters the model's top, and every
+    edge to a box below enters it so."""
+    boxes = layout(list(SERVER), SERVER, SERVER_EDGES, "down", SERVER_LOOP)
+    width, height = extent_of(list(boxes.values()))
+    loop = frozenset(k for k, edge in enumerate(SERVER_EDGES) if edge in SERVER_LOOP)
+    ends = [Ends(a, b, around=(a, b) in SERVER_LOOP) for a, b in SERVER_EDGES]
+    start = {**sides_down_the_page(boxes, SERVER_EDGES, "down", SERVER_LOOP), **boxes.outer}
+    assert start[SERVER_EDGES.index(("router", "small"))] == (None, "top")
+    sides = untangle(boxes, ends, bounds=(0, 0, width, height), outside_ok=loop, start=start)
+    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)), (a, b) in SERVER_LOOP)
+                                 for k, (a, b) in enumerate(SERVER_EDGES)],
+                         bounds=(0, 0, width, height))
+    assert all(route.ok for route in routes)
+    assert {route.target_side for (a, b), route in zip(SERVER_EDGES, routes, strict=True)
+            if (a, b) not in SERVER_LOOP} == {"top"}
 
 
 def test_new_keys_are_appended_in_the_dictionary_s_own_style():

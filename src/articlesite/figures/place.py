@@ -16,7 +16,14 @@ from typing import Any
 
 from ..geometry.crossings import count
 from ..geometry.frames import frame_of, margins
-from ..geometry.layout import beside, extent_of, layout, sides_between_rows, snap
+from ..geometry.layout import (
+    beside,
+    extent_of,
+    layout,
+    sides_between_rows,
+    sides_down_the_page,
+    snap,
+)
 from ..geometry.route import Ends, route_edges
 from ..geometry.untangle import untangle
 from ..load.config import load_site
@@ -229,9 +236,10 @@ def _arranged(job: _Job, lean: int | None = None, other_than: dict | None = None
     canvas, rules = canvas_and_rules(job.data, job.again, job.placed + list(boxes.values())
                                      + [frame.box for frame in found], job.sizes)
     rows = sides_between_rows(laid, laid.row, job.ends, job.direction)
+    down = sides_down_the_page(laid, job.ends, job.direction, job.feedback)
     sides = rows if job.placed else untangled(
         job.data, every_box, canvas or (job.data["width"], job.data["height"]), found,
-        job.label_sizes, {**laid.outer, **rows})
+        job.label_sizes, {**down, **laid.outer, **rows})
     return _Arranged(boxes, found, canvas, rules, sides, laid.lean)
 
 

@@ -38,10 +38,11 @@ from .across import GAP, Across
 from .crossings import count
 from .layers import Item, Layered, layered
 from .order import FIRST, LAST, Orderer, _units, order_layers, parts
+from .ports import choose_sides
 from .route import Ends, route_edges
 
 __all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
-           "extent_of", "layout", "sides_between_rows", "snap"]
+           "extent_of", "layout", "sides_between_rows", "sides_down_the_page", "snap"]
 
 GRID = 5.0
 LAYER_GAP = 60.0    # px between two layers: room for the edges' bends and arrows
@@ -755,6 +756,26 @@ def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
         if a in boxes and b in boxes and a in row and b in row and row[a] != row[b]:
             sides[number] = ("bottom", "top") if row[b] > row[a] else (
                 "bottom" if _lowest(boxes, a) else start, start)
+    return sides
+
+
+def sides_down_the_page(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
+                        direction: str, feedback: set | frozenset = frozenset()
+                        ) -> dict[int, tuple[None, str]]:
+    """Down (up) the page, each edge (but a feedback edge) to a box wholly below (above)
+    its source enters it by its top (bottom), from the source's side facing that, where
+    the side facing the other end (the router's) would enter it by its flank, as it does
+    a box far aside."""
+    if direction not in ("down", "up"):
+        return {}
+    sides = {}
+    for number, (a, b) in enumerate(edges):
+        if a in boxes and b in boxes and (a, b) not in feedback:
+            (_, ya, _, ha), (_, yb, _, hb) = boxes[a], boxes[b]
+            side = "top" if direction == "down" and yb >= ya + ha else \
+                "bottom" if direction == "up" and yb + hb <= ya else None
+            if side is not None and choose_sides(Ends(a, b), boxes)[1] != side:
+                sides[number] = (None, side)
     return sides
 
 
