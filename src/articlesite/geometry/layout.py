@@ -64,7 +64,8 @@ FEEDBACK_CHOICES = 2   # feedback edges whose outside (first or last) is chosen
 FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose among
 TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
 OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
-REPLANS = 8            # a drawing down or up the page wider than it is planned again so often
+REPLANS = 8            # a drawing down or up the page wider than it is planned again so often,
+REPLANNED = 24         # if it has at most this many nodes (within the time a layout may take)
 SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
 
 # The last layout's graph (what `layout` was given), its plan and the plan's order before
@@ -450,14 +451,14 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
 
 def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, Boxes]:
     """A drawing down or up the page planned `again` (given the layers its nodes ask
-    for) while wider than `budget` (_beyond), at most REPLANS times, each plan ordered
-    once (`cheap`), the one that fits then as a plan is (if it still fits); as first
-    planned if none fits (boxes sent on to later layers cross more: only worth it for
-    the page)."""
+    for) while wider than `budget` (_beyond), at most REPLANS times (none for more than
+    REPLANNED nodes), each plan ordered once (`cheap`), the one that fits then as a
+    plan is (if it still fits); as first planned if none fits (boxes sent on to later
+    layers cross more: only worth it for the page)."""
     def fits(boxes: Boxes) -> bool:
         return extent_of(list(boxes.values()))[0] <= budget + 2 * MARGIN
     first, least = (plan, boxes), plan.least
-    for _ in range(REPLANS):
+    for _ in range(REPLANS if len(plan.extent) <= REPLANNED else 0):
         if not _beyond(plan, boxes, budget, least):
             break
         plan = again(least, cheap=True)
