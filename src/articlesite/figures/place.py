@@ -27,7 +27,7 @@ from ..geometry.layout import (
 from ..geometry.route import Ends, route_edges
 from ..geometry.untangle import untangle
 from ..load.config import load_site
-from ..load.edge_ends import split_end
+from ..load.edge_ends import is_feedback, split_end
 from ..load.figures import FIGURE_ID, LABEL_HEIGHT, FigureFile, check_keys, load_figure
 from ..load.sourcefiles import parse_yaml, read_source
 from ..load.theme import load_figure_texts, load_templates
@@ -146,7 +146,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     sizes, measured, narrow = measure(root, site, dictionary, data, drafts,
                                       (labelled, titled), browser)
     ends = [(end_of(edge.get("from")), end_of(edge.get("to"))) for edge in edges]
-    feedback = {end for end, edge in zip(ends, edges) if edge.get("class") == "feedback"}
+    feedback = {end for end, edge in zip(ends, edges) if is_feedback(edge)}
     direction = data.get("direction") or "right"
     label_sizes = {i: tuple(sizes.get(("edge", i)) or edge["label_box"])
                    for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)}
@@ -434,7 +434,7 @@ def _asked(data: dict, nodes: dict) -> tuple[list[int], list[Ends]]:
             if source in nodes and target in nodes:
                 numbers.append(number)
                 asked.append(Ends(source, target, source_side, target_side,
-                                  edge.get("class") == "feedback"))
+                                  is_feedback(edge)))
     return numbers, asked
 
 
@@ -451,8 +451,7 @@ def untangled(data: dict, boxes: dict, canvas: tuple[float, float], found: list,
     labels = [(*label["box"], LABEL_HEIGHT.get(label.get("class"), LABEL_HEIGHT[None]))
               for label in data.get("labels") or [] if isinstance(label, dict)]
     numbers, asked = _asked(data, nodes)
-    feedback = frozenset(k for k, number in enumerate(numbers)
-                         if data["edges"][number].get("class") == "feedback")
+    feedback = frozenset(k for k, ends in enumerate(asked) if ends.around)
     chosen = untangle(nodes, asked, labels + [tuple(frame.title) for frame in found],
                       bounds=(0.0, 0.0, *canvas), outside_ok=feedback,
                       start={numbers.index(n): v for n, v in start.items() if n in numbers},

@@ -13,7 +13,7 @@ from typing import Any
 from ..check.annotations import lying_on
 from ..geometry.frames import frame_of
 from ..geometry.route import Ends, route_edges
-from ..load.edge_ends import split_end
+from ..load.edge_ends import is_feedback, split_end
 from ..load.edge_labels import edge_labels
 from ..load.figures import LABEL_HEIGHT, Edge
 from ..load.groups import Group, holding_labels
@@ -96,8 +96,7 @@ def route_answer(request: dict, groups: list = ()) -> dict:
     for edge in _list(request, "edges"):
         (source, source_side), (target, target_side) = (ends(edge.get("from"), nodes),
                                                         ends(edge.get("to"), nodes))
-        wanted.append(Ends(source, target, source_side, target_side,
-                           edge.get("class") == "feedback"))
+        wanted.append(Ends(source, target, source_side, target_side, is_feedback(edge)))
     width, height = request.get("width"), request.get("height")
     bounds = ((0.0, 0.0, float(width), float(height))
               if is_number(width) and is_number(height) else None)

@@ -102,7 +102,13 @@ def _ends(number: int, edge: Checked, nodes: Mapping[str, Rect], ids: set[str],
         return None
     if source not in nodes or target not in nodes:
         return None
-    return Ends(source, target, source_side, target_side, edge.get("class") == "feedback")
+    return Ends(source, target, source_side, target_side, is_feedback(edge))
+
+
+def is_feedback(edge: Mapping) -> bool:
+    """Whether a spec's edge runs back against the direction (`class: feedback`): its
+    route goes round rather than across another (Ends.around)."""
+    return edge.get("class") == "feedback"
 
 
 def split_end(value: str, ids) -> tuple[str, str | None]:
