@@ -31,6 +31,18 @@ class Ends:
             and not (self.around or other.around)
 
 
+def meeting(edges: Sequence[Ends], sides: Mapping[int, tuple[str, str]]
+            ) -> list[tuple[int, int]]:
+    """The pairs of edges (i, j) of which i enters a side of a box that j leaves (a
+    reader takes the arrows on one side for one flow), by the sides each takes (by edge
+    number: those `sides` gives), but j an answer to i (Ends.answers)."""
+    leaving: dict[tuple[str, str], list[int]] = {}
+    for j, (side, _) in sides.items():
+        leaving.setdefault((edges[j].source, side), []).append(j)
+    return [(i, j) for i, (_, side) in sides.items()
+            for j in leaving.get((edges[i].target, side), ()) if not edges[j].answers(edges[i])]
+
+
 def choose_sides(ends: Ends, nodes: Mapping[str, Rect]) -> tuple[str, str]:
     """The named sides, and for an end that names none the side facing the other end."""
     a, b = box_of(nodes[ends.source]), box_of(nodes[ends.target])

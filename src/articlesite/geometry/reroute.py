@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from .crossings import segments
 from .grid import AROUND, BEND, OUT, STEP, Grid, Point, Rect, box_of
-from .ports import SIDES, Ends, free_port
+from .ports import SIDES, Ends, free_port, meeting
 
 SKETCHED = 8    # pairs of sides of an edge searched at most, the best sketched
 SAVED = 200.0   # px longer a route may be for each crossing it saves
@@ -85,13 +85,10 @@ class Rerouter:
 
     def mixed(self, i: int, sides: tuple[str, str]) -> int:
         """How many ends of edge i, on these sides, lie on a side that another edge
-        takes the other way (enters where i leaves, or leaves where i enters), but for
-        an edge back between the same two boxes, neither a feedback edge."""
-        ends = self.edges[i]
-        others = [(self.edges[j], pair) for j, pair in self.sides.items()
-                  if j != i and not self.edges[j].answers(ends)]
-        return any(e.target == ends.source and pair[1] == sides[0] for e, pair in others) \
-            + any(e.source == ends.target and pair[0] == sides[1] for e, pair in others)
+        takes the other way (ports.meeting: enters where i leaves, or leaves where i
+        enters)."""
+        pairs = meeting(self.edges, {**self.sides, i: sides})
+        return any(j == i for _, j in pairs) + any(k == i for k, _ in pairs)
 
     def tried(self, i: int, pairs: Iterable[tuple[str, str]],
               key: Callable[[Sequence[Point], tuple[str, str]], tuple]

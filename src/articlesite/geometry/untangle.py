@@ -46,6 +46,7 @@ from itertools import pairwise, product
 from .crossings import crossings
 from .frames import detours
 from .labels import faults, place_labels
+from .ports import meeting
 from .reroute import SWAPPED, Rerouter
 from .route import MARGIN, SIDES, Ends, Rect, Route, route_edges
 
@@ -84,20 +85,14 @@ def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequen
 
 
 def mixed_sides(edges: Sequence[Ends], routes: Sequence[Route]) -> set[tuple[str, str]]:
-    """The sides of boxes that one edge enters and another leaves (a reader takes the
-    arrows on one side for one flow), but for two edges between the same two boxes
-    each way, neither a feedback edge (a call and its answer: drawn side by side)."""
+    """The sides of boxes that one edge enters and another leaves (ports.meeting)."""
     return {(edges[i].target, routes[i].target_side) for i, _ in _meeting(edges, routes)}
 
 
 def _meeting(edges: Sequence[Ends], routes: Sequence[Route]) -> list[tuple[int, int]]:
-    """The pairs of edges (entering, leaving) that meet on a side so (mixed_sides)."""
-    ok = [i for i, r in enumerate(routes) if r.ok]
-    leaving: dict[tuple[str, str], list[int]] = {}
-    for j in ok:
-        leaving.setdefault((edges[j].source, routes[j].source_side), []).append(j)
-    return [(i, j) for i in ok for j in leaving.get((edges[i].target, routes[i].target_side), ())
-            if not edges[j].answers(edges[i])]
+    """ports.meeting, of the sides the routes take."""
+    return meeting(edges, {i: (r.source_side, r.target_side) for i, r in enumerate(routes)
+                           if r.ok})
 
 
 def _sided(ends: Ends, sides: tuple[str | None, str | None]) -> Ends:
