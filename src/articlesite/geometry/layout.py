@@ -332,7 +332,7 @@ def place_rows(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[
                  if not isinstance(n, tuple)}
     along_of = _along(plan, rows, screen, gaps)
     if width is not None and len(rows) > 1:
-        along_of = _hung(plan, rows, screen, gaps, along_of, width)
+        along_of = _hung(plan, rows, boxes.row, screen, gaps, along_of, width)
     offset = MARGIN
     for r, row in enumerate(rows):
         start = plan.across(row, limit)
@@ -366,25 +366,19 @@ def _along(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[floa
     return along_of
 
 
-def _hung(plan: Plan, rows: list[list[int]], screen: list[int], gaps: list[float],
-          along_of: dict[str, float], width: float) -> dict[str, float]:
+def _hung(plan: Plan, rows: list[list[int]], row_of: Mapping[str, int], screen: list[int],
+          gaps: list[float], along_of: dict[str, float], width: float) -> dict[str, float]:
     """The rows of a fold shifted along, each after the one before: a row joined to the
     others by one edge alone (feedback edges aside), from the row just before, hangs under
     that edge's source (the two boxes centred on one line: the edge runs straight down,
     not back across the page), if it then stays within `width`. A designer does so with
     a short last row: its box hangs under the box before it. (A row more edges join
     stays: shifted to straighten one, it sends the others further across the page.)"""
-    ends: dict[int, list[str]] = {}   # each edge's two boxes (not a feedback edge's)
-    for a, b, number in plan.result.edges:
-        for n in (a, b):
-            if number not in plan.result.reversed and not isinstance(n, tuple) \
-                    and n not in ends.setdefault(number, []):
-                ends[number].append(n)
-    row_of = {n: r for r, row in enumerate(rows) for layer in row
-              for n in plan.order[layer] if not isinstance(n, tuple)}
+    ends = [pair for number, pair in plan.result.ends.items()
+            if number not in plan.result.reversed]   # (not a feedback edge's)
     shifted = dict(along_of)
     for r, row in enumerate(rows[1:], start=1):
-        joining = [(a, b) for pair in ends.values() if len(pair) == 2
+        joining = [(a, b) for pair in ends
                    for a, b in (pair, pair[::-1]) if row_of[a] != r == row_of[b]]
         if len(joining) != 1 or row_of[joining[0][0]] != r - 1:
             continue
@@ -457,15 +451,15 @@ def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, 
     layers cross more: only worth it for the page)."""
     def fits(boxes: Boxes) -> bool:
         return extent_of(list(boxes.values()))[0] <= budget + 2 * MARGIN
-    first, least = (plan, boxes), plan.least
+    first = plan, boxes
     for _ in range(REPLANS if len(plan.extent) <= REPLANNED else 0):
-        if not _beyond(plan, boxes, budget, least):
+        if not _beyond(plan, boxes, budget):
             break
-        plan = again(least, cheap=True)
+        plan = again(plan.least, cheap=True)
         boxes = _boxes(plan, budget, [])
     if plan is first[0] or not fits(boxes):
         return first
-    whole = again(least)
+    whole = again(plan.least)
     placed = _boxes(whole, budget, [])
     return (whole, placed) if fits(placed) else (plan, boxes)
 
@@ -864,12 +858,12 @@ def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, in
     return asked
 
 
-def _beyond(plan: Plan, boxes: Boxes, budget: float, least: dict[str, int]) -> bool:
+def _beyond(plan: Plan, boxes: Boxes, budget: float) -> bool:
     """Whether a drawing down or up the page, placed, is wider than `budget`, and if so
     the layer of two boxes or more whose box reaches furthest asks enough of its boxes
-    to go to the next (_ask): each layer fits alone (_narrower), but a group's frame
-    over several layers pushes the boxes after it in each along to where its widest
-    layer ends."""
+    to go to the next (_ask, in plan.least): each layer fits alone (_narrower), but a
+    group's frame over several layers pushes the boxes after it in each along to where
+    its widest layer ends."""
     right = {n: x + w for n, (x, _, w, _) in boxes.items()}
     excess = max(right.values(), default=0.0) - MARGIN - budget
     if excess <= 0:
@@ -878,7 +872,7 @@ def _beyond(plan: Plan, boxes: Boxes, budget: float, least: dict[str, int]) -> b
             (right[n] for n in plan.order[i] if n in right), default=0.0)):
         real = [n for n in plan.order[i] if not isinstance(n, tuple)]
         if len(real) > 1:
-            return _ask(plan, i, real, excess, least)
+            return _ask(plan, i, real, excess, plan.least)
     return False
 
 
