@@ -1,7 +1,8 @@
 """Room for the edge labels `figure layout` left none: the spec as it will be written is
 built (its routes and labels placed as the build places them) and checked as `check`
 checks it; for a label that lies on a box, a title or another edge, the boxes beyond
-one of its route's runs are moved away from it (geometry/widen.py), and the first way
+one of its route's runs are moved away from it (geometry/widen.py), or for one that
+sticks out of the canvas on the right or at the bottom the canvas grown, and the first way
 that leaves fewer such labels, no more crossings and the canvas within the page is
 kept. Then the next, up to TRIES ways in all."""
 
@@ -90,8 +91,16 @@ def with_room(figure_id: str, path: Path, text: str, laid: Room, root: Path) -> 
 
 def _trials(figure: Figure, crowded: list[int], edits: list) -> Iterator[Room]:
     """Each way of making room for each crowded label, as what `figure layout` would
-    then write."""
+    then write: first the canvas grown to the right and down to hold the labels that
+    stick out there (a label beside a narrow column of boxes), then the boxes moved."""
     nodes = {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes}
+    out = [(label.x, label.y, label.w, label.h) for label in figure.edge_labels
+           if label.edge in crowded and (label.x + label.w > figure.width
+                                         or label.y + label.h > figure.height)]
+    if out:
+        reach = extent_of(out)
+        canvas = (max(figure.width, reach[0]), max(figure.height, reach[1]))
+        yield Room(_moved(edits, {}, canvas), nodes, canvas)
     before = extent_of(list(nodes.values()))
     for label in figure.edge_labels:
         if label.edge in crowded:
