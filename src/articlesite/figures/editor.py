@@ -498,7 +498,8 @@ def fit_answer(root: Path, path: Path) -> dict:
                       error=str(error)) from None
     # the edge labels given room, and those still without, by number: the page says so
     # after what grew (fit_button.js)
-    room = {"room": fitted.roomed, "room_moved": fitted.room_moved, "crowded": fitted.crowded}
+    room = {"room": fitted.roomed, "room_moved": fitted.room_moved, "crowded": fitted.crowded,
+            "canvas": list(fitted.canvas) if fitted.canvas else None}
     if not fitted.grown:
         return {"ok": True, "changed": [f"figures/{path.name}"] if fitted.roomed else [],
                 "key": "fits-already", "args": room,

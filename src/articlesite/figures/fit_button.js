@@ -22,7 +22,8 @@
   }
 
   /* What fit did, said in the page's language: what grew, then the edge labels it made
-     room for (boxes moved beside their routes) and those that still have no free place. */
+     room for (boxes moved beside their routes, or the canvas grown) and those that still
+     have no free place. */
   function said(answer) {
     var text = F.parts.told(named(answer)), args = answer && answer.args;
     if (!args || text === answer.message) return text;   /* English already says it all */
@@ -32,7 +33,10 @@
     }
     /* no space after a Japanese or Chinese full stop, as those languages write */
     function gap() { return /[\u3002\uff01\uff1f]$/.test(text) ? "" : " "; }
-    if (args.room && args.room.length)
+    if (args.room && args.room.length && !args.room_moved && args.canvas)
+      text += gap() + T("fit-room-canvas", { labels: labels(args.room),
+                                             width: args.canvas[0], height: args.canvas[1] });
+    else if (args.room && args.room.length)
       text += gap() + T("fit-room", { labels: labels(args.room), moved: args.room_moved });
     if (args.crowded && args.crowded.length)
       text += gap() + T("fit-crowded", { labels: labels(args.crowded) });

@@ -205,9 +205,10 @@ def _room(spec: _Spec, nodes: list[dict], moved: dict, edits: list[Set], root: P
     if any(overlaps(roomed.boxes[n], label, 0.0) and not overlaps(boxes[n], label, 0.0)
            for n in boxes for label in free):
         roomed = Room(laid, boxes, canvas)
-    left = roomed.crowded if roomed.boxes != boxes else crowded
+    same = roomed.boxes == boxes and tuple(roomed.canvas) == tuple(canvas)
+    left = crowded if same else roomed.crowded
     result.crowded = [i + 1 for i in left]
-    if roomed.boxes == boxes:
+    if same:
         return edits
     result.roomed = [i + 1 for i in crowded if i not in left]
     result.room_moved = sum(roomed.boxes[n] != boxes[n] for n in boxes)
@@ -299,7 +300,10 @@ def room_said(fitted: Fitted) -> str:
     def edges(numbers: list[int]) -> str:
         return ", ".join(f"edge {n}'s label" for n in numbers)
     said = ""
-    if fitted.roomed:
+    if fitted.roomed and not fitted.room_moved and fitted.canvas:
+        said += (f" Made room for {edges(fitted.roomed)}: grew the canvas to "
+                 f"{_number(fitted.canvas[0])} × {_number(fitted.canvas[1])} px.")
+    elif fitted.roomed:
         said += (f" Made room for {edges(fitted.roomed)}: moved {fitted.room_moved} "
                  f"box{'es' * (fitted.room_moved != 1)}.")
     if fitted.crowded:
