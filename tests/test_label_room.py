@@ -48,3 +48,13 @@ def test_where_a_box_straddles_the_line_those_lined_up_beside_the_run_move_with_
     ways = widenings(nodes, RUN, (95.0, 23.0))
     assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0), "f": (340.0, 600.0, 130.0, 90.0)},
                     {**nodes, "b": (340.0, 100.0, 130.0, 90.0)}]
+
+
+def test_a_run_too_near_the_left_edge_first_moves_every_box_right():
+    """A label as wide as the room between its run and the canvas's left edge, or wider,
+    fits there once every box moves right by what it lacks (on the grid)."""
+    run = [(70.0, 200.0), (70.0, 400.0)]
+    ways = widenings(NODES, run, (95.0, 23.0))
+    shift = 50.0    # 95 + ROOM - 70, up to the 10 px grid
+    assert ways[0] == {n: (x + shift, y, w, h) for n, (x, y, w, h) in NODES.items()}
+    assert all(way != ways[0] for way in widenings(NODES, RUN, (95.0, 23.0)))

@@ -4,9 +4,11 @@ clear of everything, with no more crossings.
 
     widenings(nodes, route, size) -> [nodes moved, ...]
 
-For each run of the label's route, the longest first, the boxes beyond the run's line
-(right of a vertical run, below a horizontal one) are moved away from it by the label's
-width (or height) and ROOM, on the layout's grid: first every box beyond the line
+For each run of the label's route, the longest first: if the run lies nearer the canvas's
+left (or top) edge than the label's width (or height) and ROOM, every box moved right (or
+down) until it does not (the label then fits on that side); then the boxes beyond the
+run's line (right of a vertical run, below a horizontal one) are moved away from it by
+the label's width (or height) and ROOM, on the layout's grid: first every box beyond the line
 across the whole drawing (a gap opened from edge to edge, which keeps every alignment),
 if no box straddles the line; else the boxes beside the run's stretch and those beyond
 the line lined up with them (the same left or centre for a vertical run, top or middle
@@ -39,7 +41,9 @@ def widenings(nodes: Mapping[str, Rect], route: Sequence[Point],
         line = x1 if axis == 0 else y1
         low, high = sorted((y1, y2) if axis == 0 else (x1, x2))
         shift = -(-(size[axis] + ROOM) // GRID) * GRID
-        for way in (_across(nodes, axis, line, shift),
+        edge = -(-(size[axis] + ROOM - line) // GRID) * GRID   # too near the canvas's edge
+        for way in (_moved(nodes, set(nodes), axis, edge) if edge > 0 else None,
+                    _across(nodes, axis, line, shift),
                     _beside(nodes, axis, line, low, high, shift, lined_up=True),
                     _beside(nodes, axis, line, low, high, shift)):
             if way is not None and way not in ways:
