@@ -1,7 +1,9 @@
-"""An edge label longer than the drawing is wide: down a single column of boxes, `figure
-layout` set a canvas as wide as the boxes, and the build's label beside the edge stuck
-out of it by 206 px (`check`: a problem, cut off on the page). The canvas now grows to
-hold it; `figure fit` does the same for a label a translation lengthened."""
+"""Edge labels near the canvas's edges: down a single column of boxes, `figure layout` set
+a canvas as wide as the boxes, and the build's label beside the edge stuck out of it by
+206 px (`check`: a problem, cut off on the page). The canvas now grows to hold it; `figure
+fit` does the same for a label a translation lengthened. A long edge on the left of a
+drawing whose label had no room between it and the canvas's edge was drawn across its
+line, under the next label: the boxes now move right to make room."""
 
 from __future__ import annotations
 
@@ -75,4 +77,40 @@ def test_figure_fit_grows_the_canvas_for_a_lengthened_label_and_says_so(tmp_path
     assert after[0] > before[0]
     assert f"Made room for edge 1's label: grew the canvas to {after[0]} × {after[1]} px." \
         in fitted.stdout
+    assert geometry(root) == []
+
+
+LEFT = """title: hello-flow-title
+caption: hello-flow-caption
+direction: down
+nodes:
+  - {id: n0, text: t-n0}
+  - {id: n1, text: t-n1}
+  - {id: n2, text: t-n2}
+  - {id: n3, text: t-n3}
+edges:
+  - {from: n0, to: n1, label: l0}
+  - {from: n0, to: n2}
+  - {from: n1, to: n3, label: l2}
+  - {from: n2, to: n3, label: l3}
+  - {from: n2, to: n1, class: feedback}
+"""
+LEFT_TEXTS = {"t-n0": "batch", "t-n1": "Tokens 値", "t-n2": "梯度 Tokens",
+              "t-n3": "gradient KL penalty term batch Tokens", "l0": "reward model output 梯度",
+              "l2": "reply 梯度 replay buffer", "l3": "replay buffer batch KL penalty term"}
+
+
+def test_figure_layout_moves_the_boxes_right_for_a_label_the_left_edge_left_no_room(
+        tmp_path: Path):
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    texts = root / "figures" / "figure-texts.json"
+    dictionary = json.loads(texts.read_text(encoding="utf-8"))
+    dictionary.update({key: dict.fromkeys(("en", "zh", "ja"), text)
+                       for key, text in LEFT_TEXTS.items()})
+    texts.write_text(json.dumps(dictionary, ensure_ascii=False, indent=2), encoding="utf-8")
+    spec = root / "figures" / "hello-flow.yaml"
+    spec.write_text(LEFT, encoding="utf-8")
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stderr
     assert geometry(root) == []

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..check.annotations import check_annotations
 from ..check.geometry import check_crossings
+from ..geometry.frames import overlaps
 from ..geometry.layout import PAGE_WIDTH, extent_of
 from ..geometry.widen import widenings
 from ..load.figures import Figure, load_figure
@@ -103,12 +104,20 @@ def _trials(figure: Figure, crowded: list[int], edits: list) -> Iterator[Room]:
         yield Room(_moved(edits, {}, canvas), nodes, canvas)
     before = extent_of(list(nodes.values()))
     for label in figure.edge_labels:
-        if label.edge in crowded:
+        if label.edge in _and_beneath(figure, crowded):
             for way in widenings(nodes, figure.edges[label.edge].points, (label.w, label.h)):
                 after = extent_of(list(way.values()))
                 canvas = (figure.width + max(0.0, after[0] - before[0]),
                           figure.height + max(0.0, after[1] - before[1]))
                 yield Room(_moved(edits, way, canvas), way, canvas)
+
+
+def _and_beneath(figure: Figure, crowded: list[int]) -> set[int]:
+    """The crowded labels' edges, and those of the labels they lie on (`check` names the
+    later of two labels that overlap; the earlier may be the one with no room)."""
+    box = {label.edge: (label.x, label.y, label.w, label.h) for label in figure.edge_labels}
+    return set(crowded) | {edge for edge in box for c in crowded
+                           if c in box and edge != c and overlaps(box[edge], box[c])}
 
 
 def _moved(edits: list, boxes: dict, canvas: tuple[float, float]) -> list:
