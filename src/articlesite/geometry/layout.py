@@ -18,7 +18,9 @@ layered algorithm):
 6. the page: a drawing along `right` or `left` wider than `max_width` folds into rows,
    each along the direction, stacked with ROW_GAP between for the edges from one to the
    next (of the few cut sets allowed, the one whose first routes cross fewest); along
-   `down` or `up` a layer too wide for it gives nodes to the next layer.
+   `down` or `up` a layer too wide for it gives nodes to the next layer. A drawing
+   leftwards is the one rightwards mirrored: a fold's first row at the top, each row
+   read from the right.
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them); geometry/route.py draws the edges afterwards (layout routes them
@@ -419,6 +421,11 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     says which."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
+    if direction == "left":   # the drawing rightwards, mirrored (see _mirrored)
+        return _mirrored(layout(nodes, sizes, edges, "right", feedback, {
+            g: (members, (right, top, left, bottom))
+            for g, (members, (left, top, right, bottom)) in groups.items()},
+            labels, max_width, lean))
     known = set(nodes)
     kept = [k for k, (a, b) in enumerate(edges) if a in known and b in known]
     renumber = {k: j for j, k in enumerate(kept)}
@@ -441,6 +448,18 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     boxes.lean = plan.lean
     boxes.outer = _outer_sides(plan, edges, kept)
     return boxes
+
+
+def _mirrored(boxes: Boxes) -> Boxes:
+    """A drawing leftwards: the one rightwards mirrored, so that a fold's first row is at
+    the top, as it is rightwards, and each row runs from the right; its feedback edges'
+    outer sides mirrored too."""
+    width = max((x + w for x, _, w, _ in boxes.values()), default=0.0) + MARGIN
+    mirrored = Boxes({n: (width - x - w, y, w, h) for n, (x, y, w, h) in boxes.items()})
+    swap = {"left": "right", "right": "left"}
+    mirrored.row, mirrored.lean = boxes.row, boxes.lean
+    mirrored.outer = {k: (swap.get(a, a), swap.get(b, b)) for k, (a, b) in boxes.outer.items()}
+    return mirrored
 
 
 def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, Boxes]:
