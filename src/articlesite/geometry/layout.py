@@ -19,8 +19,8 @@ layered algorithm):
    each along the direction, stacked with ROW_GAP between for the edges from one to the
    next (of the few cut sets allowed, the one whose first routes cross fewest); along
    `down` or `up` a layer too wide for it gives nodes to the next layer. A drawing
-   leftwards is the one rightwards mirrored: a fold's first row at the top, each row
-   read from the right.
+   leftwards (upwards) is the one rightwards (downwards) mirrored: a fold's first row
+   at the top, each row read from the right.
 
 `layout(...)` places the nodes it is given sizes for; it knows nothing of texts (the
 caller measures them); geometry/route.py draws the edges afterwards (layout routes them
@@ -421,11 +421,10 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     says which."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
-    if direction == "left":   # the drawing rightwards, mirrored (see _mirrored)
-        return _mirrored(layout(nodes, sizes, edges, "right", feedback, {
-            g: (members, (right, top, left, bottom))
-            for g, (members, (left, top, right, bottom)) in groups.items()},
-            labels, max_width, lean))
+    if direction in ("left", "up"):   # the drawing rightwards (downwards), reflected
+        return _reflected(layout(nodes, sizes, edges, _FORWARD[direction], feedback, {
+            g: (members, _reflected_margins(margins, direction))
+            for g, (members, margins) in groups.items()}, labels, max_width, lean), direction)
     known = set(nodes)
     kept = [k for k, (a, b) in enumerate(edges) if a in known and b in known]
     renumber = {k: j for j, k in enumerate(kept)}
@@ -450,16 +449,32 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     return boxes
 
 
-def _mirrored(boxes: Boxes) -> Boxes:
-    """A drawing leftwards: the one rightwards mirrored, so that a fold's first row is at
-    the top, as it is rightwards, and each row runs from the right; its feedback edges'
-    outer sides mirrored too."""
-    width = max((x + w for x, _, w, _ in boxes.values()), default=0.0) + MARGIN
-    mirrored = Boxes({n: (width - x - w, y, w, h) for n, (x, y, w, h) in boxes.items()})
-    swap = {"left": "right", "right": "left"}
-    mirrored.row, mirrored.lean = boxes.row, boxes.lean
-    mirrored.outer = {k: (swap.get(a, a), swap.get(b, b)) for k, (a, b) in boxes.outer.items()}
-    return mirrored
+_FORWARD = {"left": "right", "up": "down"}
+
+
+def _reflected_margins(margins: tuple[float, float, float, float], direction: str
+                       ) -> tuple[float, float, float, float]:
+    """A frame's margins (left, top, right, bottom) for the drawing to be reflected."""
+    left, top, right, bottom = margins
+    return (right, top, left, bottom) if direction == "left" else (left, bottom, right, top)
+
+
+def _reflected(boxes: Boxes, direction: str) -> Boxes:
+    """A drawing leftwards (upwards): the one rightwards (downwards) mirrored, so that a
+    fold's first row is at the top as it is rightwards, each row read from the right;
+    the feedback edges' outer sides mirrored too."""
+    axis = 0 if direction == "left" else 1
+    far = max((box[axis] + box[axis + 2] for box in boxes.values()), default=0.0) + MARGIN
+    reflected = Boxes()
+    for n, box in boxes.items():
+        moved = list(box)
+        moved[axis] = far - box[axis] - box[axis + 2]
+        reflected[n] = tuple(moved)
+    swap = {"left": "right", "right": "left"} if axis == 0 else {"top": "bottom",
+                                                                "bottom": "top"}
+    reflected.row, reflected.lean = boxes.row, boxes.lean
+    reflected.outer = {k: (swap.get(a, a), swap.get(b, b)) for k, (a, b) in boxes.outer.items()}
+    return reflected
 
 
 def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, Boxes]:
@@ -524,8 +539,7 @@ def _outer_sides(plan: Plan, edges: list[tuple[str, str]], kept: list[int]
                  ) -> dict[int, tuple[str, str]]:
     """For each feedback edge (by its number in the caller's edges) that passes a layer,
     the sides of its ends that face the outside its placeholders keep to."""
-    first, last = {"right": ("top", "bottom"), "left": ("top", "bottom"),
-                   "down": ("left", "right"), "up": ("left", "right")}[plan.direction]
+    first, last = ("top", "bottom") if plan.along_x else ("left", "right")
     found = {}
     for j in plan.result.reversed:
         where = {plan.pinned[item] for a, b, number in plan.result.edges if number == j
@@ -606,8 +620,6 @@ def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: li
 def _boxes(plan: Plan, budget: float, edges: list[tuple[str, str]],
            lean: int | None = None) -> Boxes:
     screen = list(range(len(plan.order)))
-    if plan.direction in ("left", "up"):
-        screen.reverse()
     gaps = plan.gaps(screen)
     if plan.along_x:
         return place_rows(plan, _fold(plan, screen, gaps, budget, edges, lean), screen, gaps,
