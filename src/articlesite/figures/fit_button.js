@@ -56,6 +56,19 @@
       .then(function () { button.disabled = false; });
   }
 
+  /* A figure narrower than its title and the two buttons: the buttons go just right of
+     its column, where the page has room, rather than over the title. */
+  function aside(figure, button, open, status) {
+    var heading = figure.querySelector(".figure-heading"), range = document.createRange();
+    range.selectNodeContents(heading);
+    var title = range.getBoundingClientRect().right, column = heading.getBoundingClientRect().right;
+    var fit = button.offsetWidth, edit = open.offsetWidth;
+    if (button.getBoundingClientRect().left >= title + 8) return;
+    if (figure.getBoundingClientRect().right - column < fit + edit + 24) return;
+    button.style.right = status.style.right = -(fit + 8) + "px";
+    open.style.right = -(fit + edit + 16) + "px";
+  }
+
   function setUp() {
     document.querySelectorAll("figure.figure[id^='figure-']").forEach(function (figure) {
       var button = document.createElement("button"), status = document.createElement("span");
@@ -68,6 +81,7 @@
       after.after(button, status);
       /* Beside "Edit figure", at the right end of the heading's row. */
       if (open) button.style.right = status.style.right = open.offsetWidth + 8 + "px";
+      if (open) aside(figure, button, open, status);
       button.addEventListener("click", function () { fit(figure, button, status); });
     });
   }
