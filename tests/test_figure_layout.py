@@ -7,10 +7,11 @@ import difflib
 import json
 import random
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 import yaml
-from conftest import opened_view, run_build, soup
+from conftest import REPO, opened_view, run_build, soup
 from filesite import make_site
 
 from articlesite.check.stretch import stretched
@@ -362,3 +363,18 @@ def test_a_failing_command_other_than_build_names_itself(tmp_path, capsys):
     assert main(["--root", str(root), "check", "--confirm-all"]) == 1
     err = capsys.readouterr().err
     assert "`check` failed: 1 problem; nothing was written." in err and "Build failed" not in err
+
+
+@pytest.mark.parametrize("direction", ["down", "up", "left"])
+def test_layout_of_a_placed_figure_down_the_page_places_nothing(tmp_path: Path, direction):
+    """Every node placed, down (or up) the page: `figure layout` again ended in a Python
+    traceback (the layout of no node), where rightwards it said there was nothing to do."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    spec = root / "figures" / "hello-flow.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace(
+        "height: 120\n", f"height: 120\ndirection: {direction}\n"), encoding="utf-8")
+    before = spec.read_text(encoding="utf-8")
+    again = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert again.returncode == 0 and "nothing to place" in again.stdout, again.stderr
+    assert spec.read_text(encoding="utf-8") == before

@@ -421,6 +421,10 @@ def layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     says which."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
+    if not any(n in sizes for n in nodes):
+        empty = Boxes()
+        empty.row, empty.outer = {}, {}
+        return empty
     if direction in ("left", "up"):   # the drawing rightwards (downwards), reflected
         return _reflected(layout(nodes, sizes, edges, _FORWARD[direction], feedback, {
             g: (members, _reflected_margins(margins, direction))
