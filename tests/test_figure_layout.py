@@ -378,3 +378,25 @@ def test_layout_of_a_placed_figure_down_the_page_places_nothing(tmp_path: Path, 
     again = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
     assert again.returncode == 0 and "nothing to place" in again.stdout, again.stderr
     assert spec.read_text(encoding="utf-8") == before
+
+
+def test_layout_names_a_wrong_edge_before_placing_anything(tmp_path: Path):
+    """A draft with an edge to a node the spec lacks and one from a node to itself:
+    `figure layout` placed the nodes and said nothing, and the next build stopped on both.
+    It now lists them with the spec's other problems, and writes nothing."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    spec = root / "figures" / "hello-flow.yaml"
+    spec.write_text("title: hello-flow-title\ncaption: hello-flow-caption\nnodes:\n"
+                    "  - {id: write, text: write}\n  - {id: build, text: build}\nedges:\n"
+                    "  - {from: write, to: build}\n  - {from: build, to: bulid}\n"
+                    "  - {from: write, to: write}\n", encoding="utf-8")
+    before = spec.read_text(encoding="utf-8")
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 1
+    said = laid.stdout + laid.stderr
+    assert ("figures/hello-flow.yaml:8: edge 2: 'to: bulid' names no node (did you mean "
+            "'build'? nodes: build, write)") in said
+    assert "figures/hello-flow.yaml:9: edge 3 goes from node 'write' to itself" in said
+    assert "Traceback" not in said
+    assert spec.read_text(encoding="utf-8") == before

@@ -38,6 +38,37 @@ def edge_geometry(edges: Sequence[Checked], nodes: Mapping[str, Rect], ids: set[
     """Each edge's geometry, in spec order; None for an edge with a problem (reported).
     `nodes` are the boxes of the nodes that loaded, `ids` every node id the spec has
     (a node with a problem of its own is not named again)."""
+    found, asked = _read(edges, nodes, ids, path, problems)
+    # (Routing builds a grid of the whole canvas: not for a figure whose edges give
+    # their points, as most do.)
+    routes = route_edges(nodes, [ends for _, ends in asked], labels,
+                         bounds=(0.0, 0.0, *canvas)) if asked else []
+    for (place, ends), route in zip(asked, routes):
+        if route.ok:
+            found[place] = EdgeGeometry(route.points, ends.source, ends.target)
+        else:
+            edge = edges[place]
+            named = ends.source_side is not None or ends.target_side is not None
+            problems.add(path, edge.line, f"edge {place + 1} from '{ends.source}' "
+                         f"({route.source_side}) to '{ends.target}' ({route.target_side}): "
+                         f"no route keeps {MARGIN:g} px from every other node and label "
+                         "inside the canvas" + ("; move the boxes apart or name other sides"
+                                                if named else ", from any of their sides; "
+                                                "move the boxes apart"))
+    return found
+
+
+def check_ends(edges: Sequence[Checked], ids: set[str], path: Path, problems: Problems) -> None:
+    """The edges' ends checked as edge_geometry checks them (a node named that the spec
+    lacks, an unknown side, an edge from a node to itself), for a figure with nodes not
+    placed yet: `figure layout` says so before it places them, as the build would after."""
+    _read(edges, {}, ids, path, problems)
+
+
+def _read(edges: Sequence[Checked], nodes: Mapping[str, Rect], ids: set[str], path: Path,
+          problems: Problems) -> tuple[list[EdgeGeometry | None], list[tuple[int, Ends]]]:
+    """Each edge's geometry if it gives its points (None if not, or if wrong: reported),
+    and the edges to route: (their place, their ends)."""
     found: list[EdgeGeometry | None] = []
     asked: list[tuple[int, Ends]] = []
     for number, edge in enumerate(edges, start=1):
@@ -57,23 +88,7 @@ def edge_geometry(edges: Sequence[Checked], nodes: Mapping[str, Rect], ids: set[
         if ends is not None:
             asked.append((len(found), ends))
         found.append(None)
-    # (Routing builds a grid of the whole canvas: not for a figure whose edges give
-    # their points, as most do.)
-    routes = route_edges(nodes, [ends for _, ends in asked], labels,
-                         bounds=(0.0, 0.0, *canvas)) if asked else []
-    for (place, ends), route in zip(asked, routes):
-        if route.ok:
-            found[place] = EdgeGeometry(route.points, ends.source, ends.target)
-        else:
-            edge = edges[place]
-            named = ends.source_side is not None or ends.target_side is not None
-            problems.add(path, edge.line, f"edge {place + 1} from '{ends.source}' "
-                         f"({route.source_side}) to '{ends.target}' ({route.target_side}): "
-                         f"no route keeps {MARGIN:g} px from every other node and label "
-                         "inside the canvas" + ("; move the boxes apart or name other sides"
-                                                if named else ", from any of their sides; "
-                                                "move the boxes apart"))
-    return found
+    return found, asked
 
 
 def _ends(number: int, edge: Checked, nodes: Mapping[str, Rect], ids: set[str],

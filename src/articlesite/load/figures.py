@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..problems import Problems, command, did_you_mean, hint
-from .edge_ends import edge_geometry
+from .edge_ends import check_ends, edge_geometry
 from .edge_labels import EdgeLabel, edge_labels
 from .groups import Group, check_groups, framed, holding_labels
 from .schema import (
@@ -511,6 +511,9 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
                            {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes})
     if placed:
         figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
+    else:   # (drafts: no route yet, but an edge's wrong end is said now)
+        check_ends(spec.get("edges", ()), {i for i in seen if isinstance(i, str)}, path,
+                   problems)
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
                     for name in ("dividers", "lifelines")
                     for rule in spec.get(name, ()) if rule.ok and rule["box"]]
