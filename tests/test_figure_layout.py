@@ -400,3 +400,21 @@ def test_layout_names_a_wrong_edge_before_placing_anything(tmp_path: Path):
     assert "figures/hello-flow.yaml:9: edge 3 goes from node 'write' to itself" in said
     assert "Traceback" not in said
     assert spec.read_text(encoding="utf-8") == before
+
+
+def test_layout_names_a_draft_text_key_the_dictionary_lacks(tmp_path: Path):
+    """A draft node's text and an edge label whose keys figure-texts.json lacks: `figure
+    layout` ended in a Python traceback (KeyError); it now names both, file and line."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    spec = root / "figures" / "hello-flow.yaml"
+    spec.write_text("title: hello-flow-title\ncaption: hello-flow-caption\nnodes:\n"
+                    "  - {id: write, text: write}\n  - {id: build, text: biuld}\nedges:\n"
+                    "  - {from: write, to: build, label: no-such-label}\n", encoding="utf-8")
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    said = laid.stdout + laid.stderr
+    assert laid.returncode == 1 and "Traceback" not in said
+    assert ("figures/hello-flow.yaml:5: node build uses a key that figure-texts.json lacks "
+            "(did you mean 'build'?) [key 'biuld']") in said
+    assert "figures/hello-flow.yaml:7: edge 1 label uses a key that figure-texts.json " \
+        "lacks [key 'no-such-label']" in said

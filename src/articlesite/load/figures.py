@@ -142,6 +142,8 @@ class Figure:
     groups: list[Group] = field(default_factory=list)
     key_lines: dict[str, int | None] = field(default_factory=dict)
     direction: str = "right"   # where a first draft's edges point (figures/layout)
+    # the keys of what is not drawn yet: nodes with no box, edges not routed (key, element, line)
+    drafted: list[tuple[str, str, int | None]] = field(default_factory=list)
     # What its edges join, found when first rendered (render/connections.py: connections_of).
     connections: list | None = field(default=None, repr=False, compare=False)
 
@@ -162,7 +164,7 @@ class Figure:
         used.extend((edge.label, f"edge {number} label", edge.line)
                     for number, edge in enumerate(self.edges, start=1) if edge.label)
         used.extend((group.title, f"group {group.id}", group.line) for group in self.groups)
-        return used
+        return used + self.drafted
 
 
 # Transforms ---------------------------------------------------------------------------
@@ -503,6 +505,9 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
+        elif node.ok:
+            figure.drafted += [(key, f"node {node['id']}" + " subtitle" * (key != node["text"]),
+                                node.line) for key in (node["text"], node["sub"]) if key]
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
                      for label in spec.get("labels", ()) if label.ok and label["box"]]
     check_groups(spec.get("groups", ()), {i for i in seen if isinstance(i, str)}, path,
@@ -511,9 +516,12 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
                            {node.id: (node.x, node.y, node.w, node.h) for node in figure.nodes})
     if placed:
         figure.edges = _edges(figure, spec.get("edges", ()), seen, problems)
-    else:   # (drafts: no route yet, but an edge's wrong end is said now)
+    else:   # (drafts: no route yet, but an edge's wrong end or label key is said now)
         check_ends(spec.get("edges", ()), {i for i in seen if isinstance(i, str)}, path,
                    problems)
+        figure.drafted += [(edge["label"], f"edge {number} label", edge.line)
+                           for number, edge in enumerate(spec.get("edges", ()), start=1)
+                           if edge.ok and edge["label"]]
     figure.rules = [Rule(*rule["box"], name == "lifelines", rule.line)
                     for name in ("dividers", "lifelines")
                     for rule in spec.get(name, ()) if rule.ok and rule["box"]]
