@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -302,3 +303,18 @@ def test_a_route_found_first_in_the_way_of_a_later_one_is_routed_again():
                               bounds=(0, 0, 640, 400))
     assert count([first.points, then.points]) == 0
     assert first.points[1][1] == first.points[0][1]   # along the top first
+
+
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_ends_level_on_a_side_nest_rather_than_cross(side):
+    """Two edges out of a box's right side to boxes level with each other below it: the
+    nearer one took the upper port (by edge order), and its route, turning down first,
+    crossed the other's. The further one now takes the upper port; leftwards the same."""
+    flip = (lambda x, w: x) if side == "right" else (lambda x, w: 600 - x - w)
+    nodes = {"a": (flip(20, 100), 20, 100, 60), "near": (flip(200, 80), 200, 80, 40),
+             "far": (flip(400, 80), 200, 80, 40)}
+    routes = route_edges(nodes, [Ends("a", "near", side, "top"), Ends("a", "far", side, "top")],
+                         bounds=(0, 0, 600, 300))
+    near, far = (route.points for route in routes)
+    assert far[0][1] < near[0][1]
+    assert count([near, far]) == 0

@@ -87,6 +87,7 @@ def place_ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
             ox, oy, ow, oh = nodes[other]
             centre = (ox + ow / 2, oy + oh / 2)
             order = centre if side in ("top", "bottom") else centre[::-1]
+            order = (order[0], order[1] * _nesting(nodes[node], centre, side))
             if (i, which) in heading:
                 order = (heading[i, which], order[1])
             on_side.setdefault((node, side), []).append((order, i, which))
@@ -107,6 +108,21 @@ def place_ports(edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
         if i not in paired:
             _align(found[i], ends, sides[i], [(i, 0) in alone, (i, 1) in alone], nodes)
     return {i: (a, b) for i, (a, b) in found.items()}
+
+
+def _nesting(box: Rect, other: Point, side: str) -> int:
+    """How ends whose other ends lie level along a side are ordered by how far those lie
+    across it (1: nearest first, -1: furthest first), so that their routes, turning
+    toward them, nest rather than cross: on a box's right side, for ends below it the
+    furthest first (its route turns furthest out), above it the nearest; level with it,
+    the nearest first."""
+    x, y, w, h = box
+    axis = 1 if side in ("left", "right") else 0
+    middle = (x + w / 2, y + h / 2)[axis]
+    if other[axis] == middle:   # level with the box: as the edges are ordered
+        return 1
+    beyond = other[axis] > middle   # below it (right of it)
+    return -1 if beyond == (side in ("right", "bottom")) else 1
 
 
 def _pairs(on_side: dict, edges: Mapping[int, Ends], sides: Mapping[int, tuple[str, str]],
