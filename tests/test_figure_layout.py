@@ -110,6 +110,21 @@ def test_down_the_page_an_edge_enters_a_box_below_by_its_top():
             if (a, b) not in SERVER_LOOP} == {"top"}
 
 
+def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_bottom():
+    """An edge from a parent to a child two layers below, far aside (a child sent on by a
+    layer too wide for the page): left to the router, it left the parent's flank and,
+    in a tree of 22 nodes, went up and over a sibling; it now starts from the parent's
+    bottom. An edge to the next layer keeps its source's side free."""
+    boxes = {"parent": (30, 30, 120, 60), "child": (200, 150, 120, 60),
+             "skipped": (500, 270, 120, 60), "next": (500, 150, 120, 60)}
+    edges = [("parent", "child"), ("parent", "skipped"), ("parent", "next")]
+    start = sides_down_the_page(boxes, edges, "down")
+    assert start[1] == ("bottom", "top")
+    assert start[2] == (None, "top")
+    assert sides_down_the_page({n: (x, 400 - y - h, w, h) for n, (x, y, w, h) in boxes.items()},
+                               edges, "up")[1] == ("top", "bottom")
+
+
 def test_new_keys_are_appended_in_the_dictionary_s_own_style():
     text = '{\n  "a": {\n    "zh": "甲",\n    "en": "A"\n  }\n}\n'
     new = add_entries(text, {"b": {"zh": "乙", "en": "B"}})

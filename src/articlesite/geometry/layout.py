@@ -791,11 +791,12 @@ def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
 
 def sides_down_the_page(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
                         direction: str, feedback: set | frozenset = frozenset()
-                        ) -> dict[int, tuple[None, str]]:
+                        ) -> dict[int, tuple[str | None, str]]:
     """Down (up) the page, each edge (but a feedback edge) to a box wholly below (above)
     its source enters it by its top (bottom), from the source's side facing that, where
     the side facing the other end (the router's) would enter it by its flank, as it does
-    a box far aside."""
+    a box far aside; an edge that skips a layer (more than twice LAYER_GAP between its
+    boxes) leaves its source by the bottom (top) too, down the gap its layout kept."""
     if direction not in ("down", "up"):
         return {}
     sides = {}
@@ -805,7 +806,8 @@ def sides_down_the_page(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str
             side = "top" if direction == "down" and yb >= ya + ha else \
                 "bottom" if direction == "up" and yb + hb <= ya else None
             if side is not None and choose_sides(Ends(a, b), boxes)[1] != side:
-                sides[number] = (None, side)
+                skips = max(yb - ya - ha, ya - yb - hb) > 2 * LAYER_GAP
+                sides[number] = ("bottom" if side == "top" else "top") if skips else None, side
     return sides
 
 
