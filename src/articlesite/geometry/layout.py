@@ -807,7 +807,8 @@ def sides_down_the_page(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str
                 "bottom" if direction == "up" and yb + hb <= ya else None
             if side is not None and choose_sides(Ends(a, b), boxes)[1] != side:
                 skips = max(yb - ya - ha, ya - yb - hb) > 2 * LAYER_GAP
-                sides[number] = ("bottom" if side == "top" else "top") if skips else None, side
+                source = ("bottom" if side == "top" else "top") if skips else None
+                sides[number] = (source, side)
     return sides
 
 
