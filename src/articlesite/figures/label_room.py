@@ -103,8 +103,9 @@ def _trials(figure: Figure, crowded: list[int], edits: list) -> Iterator[Room]:
         canvas = (max(figure.width, reach[0]), max(figure.height, reach[1]))
         yield Room(_moved(edits, {}, canvas), nodes, canvas)
     before = extent_of(list(nodes.values()))
+    given_room = _and_beneath(figure, crowded)
     for label in figure.edge_labels:
-        if label.edge in _and_beneath(figure, crowded):
+        if label.edge in given_room:
             for way in widenings(nodes, figure.edges[label.edge].points, (label.w, label.h)):
                 after = extent_of(list(way.values()))
                 canvas = (figure.width + max(0.0, after[0] - before[0]),

@@ -236,10 +236,10 @@ def _arranged(job: _Job, lean: int | None = None, other_than: dict | None = None
     canvas, rules = canvas_and_rules(job.data, job.again, job.placed + list(boxes.values())
                                      + [frame.box for frame in found], job.sizes)
     rows = sides_between_rows(laid, laid.row, job.ends, job.direction)
-    down = sides_down_the_page(laid, job.ends, job.direction, job.feedback)
     sides = rows if job.placed else untangled(
         job.data, every_box, canvas or (job.data["width"], job.data["height"]), found,
-        job.label_sizes, {**down, **laid.outer, **rows})
+        job.label_sizes, {**sides_down_the_page(laid, job.ends, job.direction, job.feedback),
+                          **laid.outer, **rows})
     return _Arranged(boxes, found, canvas, rules, sides, laid.lean)
 
 

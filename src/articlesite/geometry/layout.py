@@ -488,7 +488,7 @@ def _within_page(plan: Plan, boxes: Boxes, budget: float, again) -> tuple[Plan, 
     plan is (if it still fits); as first planned if none fits (boxes sent on to later
     layers cross more: only worth it for the page)."""
     def fits(boxes: Boxes) -> bool:
-        return extent_of(list(boxes.values()))[0] <= budget + 2 * MARGIN
+        return _excess(boxes, budget) <= 0
     first = plan, boxes
     for _ in range(REPLANS if len(plan.extent) <= REPLANNED else 0):
         if not _beyond(plan, boxes, budget):
@@ -902,16 +902,21 @@ def _beyond(plan: Plan, boxes: Boxes, budget: float) -> bool:
     to go to the next (_ask, in plan.least): each layer fits alone (_narrower), but a
     group's frame over several layers pushes the boxes after it in each along to where
     its widest layer ends."""
-    right = {n: x + w for n, (x, _, w, _) in boxes.items()}
-    excess = max(right.values(), default=0.0) - MARGIN - budget
+    excess = _excess(boxes, budget)
     if excess <= 0:
         return False
+    right = {n: x + w for n, (x, _, w, _) in boxes.items()}
     for i in sorted(range(len(plan.order)), key=lambda i: -max(
             (right[n] for n in plan.order[i] if n in right), default=0.0)):
         real = [n for n in plan.order[i] if not isinstance(n, tuple)]
         if len(real) > 1:
             return _ask(plan, i, real, excess, plan.least)
     return False
+
+
+def _excess(boxes: Boxes, budget: float) -> float:
+    """How far (px) the boxes reach beyond `budget` from the left margin (0 or less: not)."""
+    return max((x + w for x, _, w, _ in boxes.values()), default=0.0) - MARGIN - budget
 
 
 def extent_of(boxes: list[Box]) -> tuple[float, float]:

@@ -505,9 +505,11 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
             x, y, w, h = node["box"]
             figure.nodes.append(Node(node["id"], x, y, w, h, node["text"], node["sub"],
                                      node["class"], node["link"], node.line))
-        elif node.ok:
-            figure.drafted += [(key, f"node {node['id']}" + " subtitle" * (key != node["text"]),
-                                node.line) for key in (node["text"], node["sub"]) if key]
+        elif node.ok:   # a draft: its keys are the figure's too
+            for key, element in ((node["text"], f"node {node['id']}"),
+                                 (node["sub"], f"node {node['id']} subtitle")):
+                if key:
+                    figure.drafted.append((key, element, node.line))
     figure.labels = [Label(*label["box"], label["text"], label["class"], label.line)
                      for label in spec.get("labels", ()) if label.ok and label["box"]]
     check_groups(spec.get("groups", ()), {i for i in seen if isinstance(i, str)}, path,
