@@ -433,3 +433,41 @@ def test_layout_names_a_draft_text_key_the_dictionary_lacks(tmp_path: Path):
             "(did you mean 'build'?) [key 'biuld']") in said
     assert "figures/hello-flow.yaml:7: edge 1 label uses a key that figure-texts.json " \
         "lacks [key 'no-such-label']" in said
+
+
+def test_a_tree_that_crosses_down_the_page_is_offered_and_turned_rightwards(tmp_path: Path):
+    """A tree too wide for the page down it: its boxes sent to later layers, away from
+    their parents, crossed 8 times, and nothing said that rightwards none would cross.
+    `figure layout` now says so and names the command; `--direction right` sets the
+    direction, drops the sides chosen for the old one and lays the tree out anew."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    texts_path = root / "figures" / "figure-texts.json"
+    texts = json.loads(texts_path.read_text(encoding="utf-8"))
+    rnd = random.Random(7)
+    lines = ["title: hello-flow-title", "caption: hello-flow-caption", "direction: down",
+             "nodes:"]
+    for i in range(30):
+        texts[f"t{i}"] = {code: f"Step {i}" for code in ("zh", "en", "ja")}
+        lines.append(f"  - {{id: n{i}, text: t{i}}}")
+    lines += ["edges:"] + [f"  - {{from: n{a}, to: n{b}}}" for a, b in
+                           sorted({(rnd.randrange(i), i) for i in range(1, 30)})]
+    texts_path.write_text(json.dumps(texts, ensure_ascii=False, indent=2), encoding="utf-8")
+    spec = root / "figures" / "hello-flow.yaml"
+    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    down = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert down.returncode == 0, down.stderr
+    assert "8 edge crossings left" in down.stdout
+    assert ("Laid out rightwards, no edge would cross (canvas 940 × 1115): `python build.py "
+            "figure layout hello-flow --direction right` lays it out so.") in down.stdout
+    assert ".right" in spec.read_text(encoding="utf-8")   # a side chosen down the page
+    turned = run_build(root, "figure", "layout", "hello-flow", "--no-browser",
+                       "--direction", "right")
+    assert turned.returncode == 0, turned.stderr
+    assert "Set `direction: right` in figures/hello-flow.yaml and dropped the sides" \
+        in turned.stdout
+    assert "No edge crosses another." in turned.stdout and "rightwards" not in turned.stdout
+    placed = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    assert placed["direction"] == "right" and (placed["width"], placed["height"]) == (940, 1115)
+    assert all("." not in edge["from"] + edge["to"] for edge in placed["edges"])
+    assert run_build(root).returncode == 0

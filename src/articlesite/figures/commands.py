@@ -22,6 +22,9 @@ def add_parser(subcommand) -> None:
     placed.add_argument("--again", action="store_true",
                         help="lay out every node anew (the boxes dropped, the canvas size "
                              "recomputed), for a figure whose graph changed too much")
+    placed.add_argument("--direction", choices=("right", "down", "left", "up"),
+                        help="set the spec's direction and lay every node out anew along "
+                             "it (as --again; the sides the edges' ends name are dropped)")
     placed.add_argument("--no-browser", action="store_true",
                         help="estimate the texts' sizes instead of measuring them in Chromium")
     fit = actions.add_parser("fit", help="size every placed box of figures/ID.yaml to its "
@@ -50,7 +53,8 @@ def run(root: Path, args: argparse.Namespace) -> int:
         return report_fit(root, fit_figure(root, args.id, browser=not args.no_browser))
     from .place import place_drafts
     return report(root, place_drafts(root, args.id, browser=not args.no_browser,
-                                     again=args.again))
+                                     again=args.again or args.direction is not None,
+                                     direction=args.direction))
 
 
 # The theme's figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
@@ -69,6 +73,11 @@ def report(root: Path, placed) -> int:
               f"; added {', '.join(placed.added)} to figures/figure-texts.json, each node's "
               "id as its text in every language: write its texts there"
               if placed.added else "") + ".")
+    if placed.turned is not None:
+        print(f"Set `direction: {placed.direction}` in {where}"
+              + (f" and dropped the sides named on {plural(placed.turned, 'edge end')} "
+                 "(they were chosen for the old direction)" if placed.turned > 0 else "")
+              + ".")
     if placed.rules:
         print(f"Placed {', '.join(placed.rules)} in {where} where there was room: drag "
               f"{'them' if len(placed.rules) > 1 else 'it'} where "
@@ -90,6 +99,12 @@ def report(root: Path, placed) -> int:
     print("No edge crosses another." if not crossed else
           f"{plural(crossed, 'edge crossing')} left (`{command()} check` lists "
           "them): moving a box in the figure editor may remove them.")
+    if placed.sideways:
+        fewer, canvas = placed.sideways
+        print("Laid out rightwards, " + ("no edge would cross" if not fewer else
+              f"{plural(fewer, 'edge crossing')} would be left") + f" (canvas {canvas[0]:g} "
+              f"× {canvas[1]:g}): `{command()} figure layout {placed.path.stem} "
+              "--direction right` lays it out so.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:
         remedy = ("`direction: down` in the spec (and the boxes and canvas size removed) "

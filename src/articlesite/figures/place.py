@@ -10,7 +10,7 @@ canvas that holds every box. The boxes are written into the spec through the spe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,8 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
+    sideways: tuple | None = None        # (crossings, canvas) rightwards, where fewer cross
+    turned: int | None = None            # the direction set: how many named sides dropped
     keyed: list = field(default_factory=list)   # the text keys given to draft nodes
     added: list = field(default_factory=list)   # …of them added to the dictionary
     direction: str = "right"             # the spec's direction
@@ -129,10 +131,12 @@ def texts_of(site, dictionary, nodes: list[dict], edges: dict[int, dict],
 
 
 def place_drafts(root: Path, figure_id: str, browser: bool = True,
-                 again: bool = False) -> Placed:
+                 again: bool = False, direction: str | None = None) -> Placed:
     """Place the drafts of figures/ID.yaml and write their boxes into it; with `again`,
-    every node is a draft and the canvas is set anew."""
+    every node is a draft and the canvas is set anew; `direction` (with `again`): the
+    spec's direction set to it, the sides its edges' ends name dropped."""
     text, data, site, dictionary = load_spec(root, figure_id, again)
+    turned = _turned(data, direction) if direction is not None else []
     path = spec_path(root, figure_id)
     nodes = [node for node in data.get("nodes") or [] if isinstance(node, dict)]
     drafts = [node for node in nodes if again or node.get("box") is None]
@@ -152,13 +156,11 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                    for i, edge in enumerate(edges) if isinstance(edge.get("label"), str)}
     title_sizes = {group["id"]: tuple(sizes.get(("group", group["id"])) or group["title_box"])
                    for group in groups}
-    framing = {group["id"]: (group.get("nodes") or [], margins(
-        title_sizes[group["id"]], _inner_labels(group, ends, label_sizes), direction))
-               for group in groups}
     job = _Job(data, [node["id"] for node in drafts], placed, _placed_boxes(nodes), edges,
-               groups, ends, direction, feedback, sizes, framing, label_sizes, title_sizes,
+               groups, ends, direction, feedback, sizes, {}, label_sizes, title_sizes,
                again)
-    sized = keyed + _size_edits(sizes, labelled, titled)
+    job = replace(job, framing=_framing(job, direction))
+    sized = keyed + turned + _size_edits(sizes, labelled, titled)
     chosen = _arranged(job)
     if not placed and direction in ("right", "left"):
         chosen = _fewer_crossings(job, sized, chosen)
@@ -183,7 +185,44 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                     crossings=crossings_left(intended(data, edits), boxes, (width, height),
                                              titles))
     result.outside = outside(every, (width, height))
+    result.turned = len(turned) - 1 if turned else None
+    if not placed and direction in ("down", "up") and result.crossings:
+        result.sideways = _sideways(job, sized, result.crossings)
     return result
+
+
+def _turned(data: dict, direction: str) -> list[Set]:
+    """The edits that set the spec's direction and drop the sides its edges' ends name
+    (a side chosen for one direction means nothing along another), made in `data` too."""
+    data["direction"] = direction
+    edits = [Set("direction", direction)]
+    for number, edge in enumerate(data.get("edges") or []):
+        for key in ("from", "to"):
+            if isinstance(edge, dict) and isinstance(edge.get(key), str) and "." in edge[key]:
+                edge[key] = edge[key].split(".", 1)[0]
+                edits.append(Set(key, edge[key], "edges", number))
+    return edits
+
+
+def _framing(job: _Job, direction: str) -> dict:
+    """Each group's members and the margins its frame needs round them, laid out along
+    `direction`."""
+    return {group["id"]: (group.get("nodes") or [], margins(
+        job.title_sizes[group["id"]], _inner_labels(group, job.ends, job.label_sizes),
+        direction)) for group in job.groups}
+
+
+def _sideways(job: _Job, sized: list[Set], crossed: int) -> tuple | None:
+    """A drawing down or up the page whose edges cross, laid out rightwards: its
+    crossings and canvas, if fewer cross. (A tree too wide for the page down it sends
+    boxes to later layers, away from their parents; rightwards its layers are columns,
+    folded into rows if need be.)"""
+    turned = replace(job, direction="right")
+    turned = replace(turned, framing=_framing(turned, "right"))
+    arranged = _fewer_crossings(turned, sized, _arranged(turned))
+    fewer = _crossed(turned, sized, arranged)
+    canvas = arranged.canvas or (job.data["width"], job.data["height"])
+    return (fewer, canvas) if fewer < crossed else None
 
 
 @dataclass(frozen=True)
@@ -263,15 +302,18 @@ def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arrange
     are chosen, and misses some; rlhf-loop of bench/layout_drafts.py: 7 crossings, 5
     leaning). Where leaning the other way gives the same boxes, their sides are not
     chosen again."""
-    def crossed(arranged: _Arranged) -> int:
-        canvas = arranged.canvas or (job.data["width"], job.data["height"])
-        return crossings_left(intended(job.data, _edits(job, arranged, sized)),
-                              arranged.boxes, canvas, [f.title for f in arranged.frames])
-    first = crossed(chosen)
+    first = _crossed(job, sized, chosen)
     if not first:
         return chosen
     other = _arranged(job, lean=3 - chosen.lean, other_than=chosen.boxes)
-    return other if other is not None and crossed(other) < first else chosen
+    return other if other is not None and _crossed(job, sized, other) < first else chosen
+
+
+def _crossed(job: _Job, sized: list[Set], arranged: _Arranged) -> int:
+    """How many times the edges of a layout cross, routed as the build routes them."""
+    canvas = arranged.canvas or (job.data["width"], job.data["height"])
+    return crossings_left(intended(job.data, _edits(job, arranged, sized)),
+                          arranged.boxes, canvas, [f.title for f in arranged.frames])
 
 
 def outside(boxes: list[tuple], canvas: tuple[float, float]) -> tuple[float, float] | None:
