@@ -110,6 +110,27 @@ def test_down_the_page_an_edge_enters_a_box_below_by_its_top():
             if (a, b) not in SERVER_LOOP} == {"top"}
 
 
+@pytest.mark.parametrize(("many", "seed"), [(25, 1), (30, 0), (30, 1), (35, 0)])
+def test_a_tree_of_more_than_24_boxes_down_the_page_stays_within_the_page(many, seed):
+    """Random trees of 25 to 35 boxes down the page came out 1250 to 1330 px wide: each
+    layer fitted the page alone, but once ordered (a long edge's placeholder between two
+    boxes) or once chains were lined up, wider; and drawings of more than 24 boxes were
+    not planned again. Up too."""
+    rnd = random.Random(seed * 1000 + many)
+    nodes = [f"n{i}" for i in range(many)]
+    edges = [(f"n{rnd.randrange(i)}", f"n{i}") for i in range(1, many)]
+    sizes = {n: (float(rnd.choice([100, 120, 130, 160])), 60.0) for n in nodes}
+    for direction in ("down", "up"):
+        boxes = layout(nodes, sizes, edges, direction)
+        assert extent_of(list(boxes.values()))[0] <= 1240, direction
+        assert not any(a != b and _overlap(boxes[a], boxes[b])
+                       for a, b in combinations(nodes, 2))
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_bottom():
     """An edge from a parent to a child two layers below, far aside (a child sent on by a
     layer too wide for the page): left to the router, it left the parent's flank and,

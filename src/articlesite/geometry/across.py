@@ -133,6 +133,12 @@ class Across:
         for element, value in start.items():
             start[element] = round(value / GRID) * GRID
         self._rectangles(start)
+        if self.limit is not None and not self.markers and self.width_of(start) > self.limit:
+            least = min(start.values())
+            for row in self.rows:   # (the chains put on one line pushed a row past it)
+                places = [start[e] - least for e in row]
+                self._within(row, places)
+                start.update(zip(row, places))
         least = min(start.values(), default=0.0)   # (within a limit, from 0 on too)
         if self.limit is not None:   # a drawing the limit cannot hold grows past it,
             least = min(least, 0.0)  # not out of the canvas on the other side

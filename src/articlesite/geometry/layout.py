@@ -67,7 +67,7 @@ FOLD_TRIES = 3         # other cut sets of a folded drawing routed to choose amo
 TIES = 8               # _cut_sets: how many times `most` cut sets kept, ties included
 OUTSIDE = 3            # a route round the outside weighs as 3 crossings in choosing a fold
 REPLANS = 8            # a drawing down or up the page wider than it is planned again so often,
-REPLANNED = 24         # if it has at most this many nodes (within the time a layout may take)
+REPLANNED = 60         # if it has at most this many nodes (within the time a layout may take)
 SHORTEST = 2           # no row of a fold but the last shorter than the page over this (as rows_of)
 
 # The last layout's graph (what `layout` was given), its plan and the plan's order before
