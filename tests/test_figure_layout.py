@@ -127,6 +127,24 @@ def test_a_tree_of_more_than_24_boxes_down_the_page_stays_within_the_page(many, 
                        for a, b in combinations(nodes, 2))
 
 
+def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it():
+    """Four categories of five items, 150 px boxes, down the page: a layer of twenty
+    items, sent to later layers from the last one on, was packed left to right in
+    reading order: the last category's items ended up under the first (625 px from
+    their category). Each category's leaves now wrap under it, its last first."""
+    nodes = ["root"] + [f"c{c}" for c in range(4)] + [f"c{c}i{i}" for c in range(4)
+                                                     for i in range(5)]
+    edges = [("root", f"c{c}") for c in range(4)] + [(f"c{c}", f"c{c}i{i}") for c in range(4)
+                                                     for i in range(5)]
+    boxes = layout(nodes, {n: (150.0, 60.0) for n in nodes}, edges, "down")
+    assert extent_of(list(boxes.values()))[0] <= 1240
+
+    def centre(n: str) -> float:
+        return boxes[n][0] + boxes[n][2] / 2
+    far = {item: round(abs(centre(item) - centre(category))) for category, item in edges[4:]}
+    assert max(far.values()) <= 300, far
+
+
 def _overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
@@ -887,13 +888,37 @@ def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, in
     slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
                      if a == n] + [len(plan.order)]) for n in real}
     asked = False
-    for n in sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)[:-1]:
+    for n in _leaves_first(plan, real, slack)[:-1]:
         least[n] = i + 1
         asked = True
         excess -= plan.size(n) + GAP
         if excess <= 0:
             break
     return asked
+
+
+def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int]) -> list[str]:
+    """The boxes of a layer in the order they are asked to go to the next: those whose
+    edges out reach furthest first, then the last ones; but first, where a box has two
+    leaves or more here (boxes with no edge out and one in, from it, in no group), the
+    last leaf of the box with the most leaves left in the layer each time, so that each
+    box's leaves wrap under it, not the last boxes' leaves under the first boxes."""
+    ranked = sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)
+    into = Counter(b for _, b in plan.result.ends.values())
+    parent = {b: a for a, b in plan.result.ends.values()}
+    families: dict[str, list[str]] = {}
+    for n in real:
+        if slack[n] == len(plan.order) and into[n] == 1 and n not in plan.group_of:
+            families.setdefault(parent[n], []).append(n)
+    if all(len(leaves) < 2 for leaves in families.values()):
+        return ranked
+    first = []
+    while families:
+        most = max(families, key=lambda f: (len(families[f]), real.index(families[f][-1])))
+        first.append(families[most].pop())
+        if not families[most]:
+            del families[most]
+    return first + [n for n in ranked if n not in first]
 
 
 def _beyond(plan: Plan, boxes: Boxes, budget: float) -> bool:
