@@ -17,6 +17,7 @@ from filesite import make_site
 from articlesite.check.stretch import stretched
 from articlesite.cli import main
 from articlesite.figures.new import add_entries
+from articlesite.geometry.crossings import count
 from articlesite.geometry.layout import GAP, GRID, extent_of, layout, sides_down_the_page
 from articlesite.geometry.route import Ends, route_edges
 from articlesite.geometry.untangle import untangle
@@ -131,7 +132,8 @@ def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it()
     """Four categories of five items, 150 px boxes, down the page: a layer of twenty
     items, sent to later layers from the last one on, was packed left to right in
     reading order: the last category's items ended up under the first (625 px from
-    their category). Each category's leaves now wrap under it, its last first."""
+    their category), and its routes crossed 4 times. Each category's leaves now wrap
+    under it, its last first, those alone in their layers on one line: none cross."""
     nodes = ["root"] + [f"c{c}" for c in range(4)] + [f"c{c}i{i}" for c in range(4)
                                                      for i in range(5)]
     edges = [("root", f"c{c}") for c in range(4)] + [(f"c{c}", f"c{c}i{i}") for c in range(4)
@@ -143,6 +145,16 @@ def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it()
         return boxes[n][0] + boxes[n][2] / 2
     far = {item: round(abs(centre(item) - centre(category))) for category, item in edges[4:]}
     assert max(far.values()) <= 300, far
+    # the leaves alone in their layers under a category on one line (they stood in steps)
+    assert centre("c0i0") == centre("c0i1")
+    width, height = extent_of(list(boxes.values()))
+    start = {**sides_down_the_page(boxes, edges, "down"), **boxes.outer}
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     start=start)
+    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
+                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
+    assert all(route.ok for route in routes)
+    assert count([route.points for route in routes]) == 0   # (4 before; 1 in steps)
 
 
 def _overlap(a, b) -> bool:

@@ -130,6 +130,7 @@ class Across:
             for i in indexes:
                 self._fit(i, start)
         self._straighten(start)
+        self._columns(start)
         for element, value in start.items():
             start[element] = round(value / GRID) * GRID
         self._rectangles(start)
@@ -165,6 +166,39 @@ class Across:
             if all(self._fits(m, centre - self.size(m) / 2, start, where) for m in chain):
                 for m in chain:
                     start[m] = centre - self.size(m) / 2
+
+    def _columns(self, start: dict) -> None:
+        """The leaves of one box wrapped under it in the layers after it (layout.py's
+        step 6), those alone in their layer from the first on, centred on the first
+        one's line where their layers leave room: the sweeps leave them in steps."""
+        where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
+
+        def up(item: Item) -> list[Item]:
+            return [n for n, _ in self.links.get(item, ()) if where[n][0] < where[item][0]]
+        families: dict[Item, list[Item]] = {}
+        for row in self.rows:
+            for item in row:
+                if _is_marker(item) or _is_placeholder(item) or len(up(item)) != 1 or \
+                        len(self.links[item]) != 1:
+                    continue
+                source = up(item)[0]
+                while _is_placeholder(source) and len(up(source)) == 1:
+                    source = up(source)[0]
+                families.setdefault(source, []).append(item)
+        for family in families.values():
+            leaves = []   # (one a layer, from the first layer on)
+            for leaf in family:
+                layer = where[leaf][0]
+                if [where[other][0] for other in family].count(layer) > 1 or \
+                        leaves and layer != where[leaves[-1]][0] + 1:
+                    break
+                leaves.append(leaf)
+            if len(leaves) < 2:
+                continue
+            centre = start[leaves[0]] + self.size(leaves[0]) / 2
+            spots = {leaf: centre - self.size(leaf) / 2 for leaf in leaves}
+            if all(self._fits(leaf, spots[leaf], start, where) for leaf in leaves):
+                start.update(spots)
 
     def _chains(self, linked: Callable[[Item, int], list[Item]]) -> list[list[Item]]:
         """The chains of two items or more (see _straighten), each from its first."""
