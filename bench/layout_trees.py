@@ -1,15 +1,16 @@
-"""Taxonomy trees down the page and rightwards: what `figure layout` weighs before it
-offers `--direction right` for a drawing down the page that crosses.
+"""Trees down the page and rightwards: what `figure layout` weighs before it offers
+`--direction right` for a drawing down the page that crosses.
 
-Twenty seeded trees of 13 to 43 boxes (a root; 3 to 5 categories; 2 to 6 items each,
-some items with 2 or 3 of their own), boxes 110 to 180 px wide, each laid out and its
-sides chosen as `figure layout` does (without the second lean), then routed as the
-build routes it, down the page and rightwards.
+Twenty seeded taxonomies of 13 to 43 boxes (a root; 3 to 5 categories; 2 to 6 items
+each, some items with 2 or 3 of their own), boxes 110 to 180 px wide; and 60 random
+trees (each box's parent drawn among the boxes before it) of 20 to 40 boxes, 100 to
+160 px wide. Each is laid out and its sides chosen as `figure layout` does (without the
+second lean), then routed as the build routes it, down the page and rightwards.
 
     python bench/layout_trees.py
 
-prints, per direction, the crossings in all, the trees that cross, the widest canvas
-and the CPU time in all.
+prints, per set and direction, the crossings in all, the trees that cross, the widest
+canvas and the CPU time in all.
 """
 
 from __future__ import annotations
@@ -49,6 +50,14 @@ def tree(seed: int) -> tuple[list[str], list[tuple[str, str]], dict]:
     return nodes, edges, sizes
 
 
+def random_tree(seed: int) -> tuple[list[str], list[tuple[str, str]], dict]:
+    many = 20 + 5 * (seed % 5)
+    rnd = random.Random(seed // 5 * 1000 + many)
+    nodes = [f"n{i}" for i in range(many)]
+    edges = [(f"n{rnd.randrange(i)}", f"n{i}") for i in range(1, many)]
+    return nodes, edges, {n: (float(rnd.choice([100, 120, 130, 160])), 60.0) for n in nodes}
+
+
 def crossings(nodes: list[str], edges: list, sizes: dict, direction: str
               ) -> tuple[int, tuple[float, float]]:
     laid = layout(nodes, sizes, edges, direction)
@@ -64,18 +73,19 @@ def crossings(nodes: list[str], edges: list, sizes: dict, direction: str
 
 
 def main() -> None:
-    for direction in ("down", "right"):
-        total, crossing, widest, cpu = 0, 0, 0.0, 0.0
-        for seed in range(TREES):
-            nodes, edges, sizes = tree(seed)
-            forget()
-            started = time.process_time()
-            crossed, canvas = crossings(nodes, edges, sizes, direction)
-            cpu += time.process_time() - started
-            total, crossing = total + crossed, crossing + (crossed > 0)
-            widest = max(widest, canvas[0])
-        print(f"{direction:5}  crossings {total:4}  trees that cross {crossing:2} of {TREES}"
-              f"  widest canvas {widest:g} px  CPU {cpu:.1f} s")
+    for name, made, many in (("taxonomies", tree, TREES), ("random trees", random_tree, 60)):
+        for direction in ("down", "right"):
+            total, crossing, widest, cpu = 0, 0, 0.0, 0.0
+            for seed in range(many):
+                nodes, edges, sizes = made(seed)
+                forget()
+                started = time.process_time()
+                crossed, canvas = crossings(nodes, edges, sizes, direction)
+                cpu += time.process_time() - started
+                total, crossing = total + crossed, crossing + (crossed > 0)
+                widest = max(widest, canvas[0])
+            print(f"{name:12}  {direction:5}  crossings {total:4}  trees that cross "
+                  f"{crossing:2} of {many}  widest canvas {widest:g} px  CPU {cpu:.1f} s")
 
 
 if __name__ == "__main__":
