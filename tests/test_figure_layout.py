@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 import random
+import shutil
 from itertools import combinations
 from pathlib import Path
 
@@ -521,4 +522,20 @@ def test_a_tree_that_crosses_down_the_page_is_offered_and_turned_rightwards(tmp_
     placed = yaml.safe_load(spec.read_text(encoding="utf-8"))
     assert placed["direction"] == "right" and (placed["width"], placed["height"]) == (940, 1115)
     assert all("." not in edge["from"] + edge["to"] for edge in placed["edges"])
+    assert run_build(root).returncode == 0
+
+
+def test_direction_turns_a_figure_with_groups_labels_and_sides(tmp_path: Path):
+    """The training overview (groups, edge labels, a feedback edge, sides named) turned
+    rightwards: an end whose side was dropped and then chosen again ended `figure layout`
+    in a Python traceback (two edits to one part of the spec)."""
+    root = tmp_path / "overview"
+    shutil.copytree(REPO / "examples" / "training-overview", root)
+    spec = root / "figures" / "training-overview.yaml"
+    turned = run_build(root, "figure", "layout", "training-overview", "--no-browser",
+                       "--direction", "right")
+    assert turned.returncode == 0 and "Traceback" not in turned.stderr, turned.stderr
+    placed = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    assert placed["direction"] == "right"
+    assert "dropped the sides named on 6 edge ends" in turned.stdout
     assert run_build(root).returncode == 0

@@ -291,7 +291,10 @@ def _edits(job: _Job, chosen: _Arranged, sized: list[Set]) -> list[Set]:
     if chosen.canvas is not None:
         edits += [Set("width", _number(chosen.canvas[0])),
                   Set("height", _number(chosen.canvas[1]))]
-    return edits + _side_edits(job.edges, chosen.sides)
+    sides = _side_edits(job.edges, chosen.sides)
+    chosen_ends = {(edit.element, edit.field) for edit in sides}
+    return [edit for edit in edits if edit.section != "edges"   # (a side dropped: chosen)
+            or (edit.element, edit.field) not in chosen_ends] + sides
 
 
 def _fewer_crossings(job: _Job, sized: list[Set], chosen: _Arranged) -> _Arranged:
