@@ -447,6 +447,18 @@ def test_layout_of_a_placed_figure_down_the_page_places_nothing(tmp_path: Path, 
     assert spec.read_text(encoding="utf-8") == before
 
 
+def test_layout_again_says_that_edges_given_by_their_points_stay(tmp_path: Path):
+    """`--again` places every box anew; an edge given by its points stayed where it was,
+    off the moved boxes, and only `check` said so."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    again = run_build(root, "figure", "layout", "hello-flow", "--again", "--no-browser")
+    assert again.returncode == 0, again.stderr
+    assert ("Edges 1, 2 of figures/hello-flow.yaml give their points, which stay where they "
+            "were: `from: NODE` and `to: NODE` in their place have the build route them to "
+            "the boxes.") in again.stdout
+
+
 def test_layout_names_a_wrong_edge_before_placing_anything(tmp_path: Path):
     """A draft with an edge to a node the spec lacks and one from a node to itself:
     `figure layout` placed the nodes and said nothing, and the next build stopped on both.

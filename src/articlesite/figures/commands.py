@@ -95,6 +95,12 @@ def report(root: Path, placed) -> int:
         print(f"The boxes reach {placed.outside[0]:g} × {placed.outside[1]:g}, beyond the "
               "spec's width and height: enlarge them, or remove them to let `figure layout` "
               "set them.")
+    if placed.pointed:
+        one = len(placed.pointed) == 1
+        print(f"{'Edge' if one else 'Edges'} {', '.join(map(str, placed.pointed))} of {where} "
+              f"{'gives its' if one else 'give their'} points, which stay where they were: "
+              "`from: NODE` and `to: NODE` in their place have the build route them to the "
+              "boxes.")
     crossed = placed.crossings
     print("No edge crosses another." if not crossed else
           f"{plural(crossed, 'edge crossing')} left (`{command()} check` lists "

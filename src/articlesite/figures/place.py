@@ -58,6 +58,7 @@ class Placed:
     crossings: int = 0                   # edges that cross, routed as the build does
     sideways: tuple | None = None        # (crossings, canvas) rightwards, where fewer cross
     turned: int | None = None            # the direction set: how many named sides dropped
+    pointed: list = field(default_factory=list)   # laid out anew: the edges given by points
     keyed: list = field(default_factory=list)   # the text keys given to draft nodes
     added: list = field(default_factory=list)   # …of them added to the dictionary
     direction: str = "right"             # the spec's direction
@@ -186,6 +187,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                                              titles))
     result.outside = outside(every, (width, height))
     result.turned = len(turned) - 1 if turned else None
+    result.pointed = [number + 1 for number, edge in enumerate(edges)
+                      if again and edge.get("points") is not None]
     if not placed and direction in ("down", "up") and result.crossings:
         result.sideways = _sideways(job, sized, result.crossings)
     return result
