@@ -28,7 +28,7 @@ from layout_quality import draft
 
 from articlesite.geometry.crossings import count
 from articlesite.geometry.frames import frame_of
-from articlesite.geometry.layout import extent_of, layout, sides_between_rows, sides_down_the_page
+from articlesite.geometry.layout import extent_of, layout, sides_along, sides_between_rows
 from articlesite.geometry.route import Ends, forget, route_edges
 from articlesite.geometry.untangle import mixed_sides, untangle
 
@@ -44,7 +44,7 @@ def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=Non
     framing = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
     boxes = layout(nodes, sizes, edges, direction, feedback, framing, labels=labels or {},
                    max_width=width)
-    start = {**sides_down_the_page(boxes, edges, direction, feedback), **boxes.outer,
+    start = {**sides_along(boxes, edges, direction, feedback), **boxes.outer,
              **sides_between_rows(boxes, boxes.row, edges, direction)}
     frames = [frame_of([boxes[m] for m in members], TITLE) for members in groups.values()]
     w, h = extent_of(list(boxes.values()) + [frame.box for frame in frames])

@@ -45,8 +45,8 @@ from articlesite.geometry.layout import (
     MARGIN,
     extent_of,
     layout,
+    sides_along,
     sides_between_rows,
-    sides_down_the_page,
 )
 from articlesite.geometry.route import Ends, forget, route_edges
 from articlesite.geometry.untangle import untangle
@@ -115,7 +115,7 @@ def arranged(name: str, lean: int | None = None, other_than: dict | None = None
     if boxes == other_than:
         return None
     frames = framed(boxes, groups)
-    sides = {**sides_down_the_page(laid, edges, direction, feedback), **laid.outer,
+    sides = {**sides_along(laid, edges, direction, feedback), **laid.outer,
              **sides_between_rows(laid, laid.row, edges, direction)}
     width, height = extent_of(list(boxes.values()) + [f.box for f in frames])
     ends = [Ends(a, b, around=(a, b) in feedback) for a, b in edges]

@@ -22,8 +22,8 @@ from articlesite.geometry.crossings import count
 from articlesite.geometry.layout import (
     extent_of,
     layout,
+    sides_along,
     sides_between_rows,
-    sides_down_the_page,
 )
 from articlesite.geometry.route import Ends, forget, route_edges
 from articlesite.geometry.untangle import untangle
@@ -62,7 +62,7 @@ def crossings(nodes: list[str], edges: list, sizes: dict, direction: str
               ) -> tuple[int, tuple[float, float]]:
     laid = layout(nodes, sizes, edges, direction)
     boxes = dict(laid)
-    start = {**sides_down_the_page(laid, edges, direction, set()), **laid.outer,
+    start = {**sides_along(laid, edges, direction, set()), **laid.outer,
              **sides_between_rows(laid, laid.row, edges, direction)}
     width, height = extent_of(list(boxes.values()))
     bounds = (0, 0, width, height)

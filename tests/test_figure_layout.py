@@ -19,7 +19,7 @@ from articlesite.check.stretch import stretched
 from articlesite.cli import main
 from articlesite.figures.new import add_entries
 from articlesite.geometry.crossings import count
-from articlesite.geometry.layout import GAP, GRID, extent_of, layout, sides_down_the_page
+from articlesite.geometry.layout import GAP, GRID, extent_of, layout, sides_along
 from articlesite.geometry.route import Ends, route_edges
 from articlesite.geometry.untangle import untangle
 
@@ -101,7 +101,7 @@ def test_down_the_page_an_edge_enters_a_box_below_by_its_top():
     width, height = extent_of(list(boxes.values()))
     loop = frozenset(k for k, edge in enumerate(SERVER_EDGES) if edge in SERVER_LOOP)
     ends = [Ends(a, b, around=(a, b) in SERVER_LOOP) for a, b in SERVER_EDGES]
-    start = {**sides_down_the_page(boxes, SERVER_EDGES, "down", SERVER_LOOP), **boxes.outer}
+    start = {**sides_along(boxes, SERVER_EDGES, "down", SERVER_LOOP), **boxes.outer}
     assert start[SERVER_EDGES.index(("router", "small"))] == (None, "top")
     sides = untangle(boxes, ends, bounds=(0, 0, width, height), outside_ok=loop, start=start)
     routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)), (a, b) in SERVER_LOOP)
@@ -149,13 +149,33 @@ def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it()
     # the leaves alone in their layers under a category on one line (they stood in steps)
     assert centre("c0i0") == centre("c0i1")
     width, height = extent_of(list(boxes.values()))
-    start = {**sides_down_the_page(boxes, edges, "down"), **boxes.outer}
+    start = {**sides_along(boxes, edges, "down"), **boxes.outer}
     sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
                      start=start)
     routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
                                  for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
     assert all(route.ok for route in routes)
     assert count([route.points for route in routes]) == 0   # (4 before; 1 in steps)
+
+
+def test_rightwards_a_tree_s_edges_enter_each_box_by_its_left_side():
+    """A taxonomy laid out rightwards: an item far above or below its category was
+    entered by its bottom or top (the side facing the category), reached round a
+    corner from the category's top or bottom; every edge now enters its box by the
+    left side, as down the page one enters by the top."""
+    nodes = ["root"] + [f"c{c}" for c in range(3)] + [f"c{c}i{i}" for c in range(3)
+                                                     for i in range(5)]
+    edges = [("root", f"c{c}") for c in range(3)] + [(f"c{c}", f"c{c}i{i}") for c in range(3)
+                                                     for i in range(5)]
+    boxes = layout(nodes, {n: (150.0, 40.0) for n in nodes}, edges, "right")
+    width, height = extent_of(list(boxes.values()))
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     start={**sides_along(boxes, edges, "right"), **boxes.outer})
+    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
+                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
+    assert all(route.ok for route in routes)
+    assert count([route.points for route in routes]) == 0
+    assert {route.target_side for route in routes} == {"left"}
 
 
 def _overlap(a, b) -> bool:
@@ -170,10 +190,10 @@ def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_botto
     boxes = {"parent": (30, 30, 120, 60), "child": (200, 150, 120, 60),
              "skipped": (500, 270, 120, 60), "next": (500, 150, 120, 60)}
     edges = [("parent", "child"), ("parent", "skipped"), ("parent", "next")]
-    start = sides_down_the_page(boxes, edges, "down")
+    start = sides_along(boxes, edges, "down")
     assert start[1] == ("bottom", "top")
     assert start[2] == (None, "top")
-    assert sides_down_the_page({n: (x, 400 - y - h, w, h) for n, (x, y, w, h) in boxes.items()},
+    assert sides_along({n: (x, 400 - y - h, w, h) for n, (x, y, w, h) in boxes.items()},
                                edges, "up")[1] == ("top", "bottom")
 
 
@@ -533,7 +553,9 @@ def test_a_tree_that_crosses_down_the_page_is_offered_and_turned_rightwards(tmp_
     assert "No edge crosses another." in turned.stdout and "rightwards" not in turned.stdout
     placed = yaml.safe_load(spec.read_text(encoding="utf-8"))
     assert placed["direction"] == "right" and (placed["width"], placed["height"]) == (940, 1115)
-    assert all("." not in edge["from"] + edge["to"] for edge in placed["edges"])
+    # the sides chosen down the page dropped; rightwards, edges enter their boxes' left
+    assert {edge["to"].partition(".")[2] for edge in placed["edges"]} == {"", "left"}
+    assert all("." not in edge["from"] for edge in placed["edges"])
     assert run_build(root).returncode == 0
 
 

@@ -20,8 +20,8 @@ from ..geometry.layout import (
     beside,
     extent_of,
     layout,
+    sides_along,
     sides_between_rows,
-    sides_down_the_page,
     snap,
 )
 from ..geometry.route import Ends, route_edges
@@ -280,7 +280,7 @@ def _arranged(job: _Job, lean: int | None = None, other_than: dict | None = None
     rows = sides_between_rows(laid, laid.row, job.ends, job.direction)
     sides = rows if job.placed else untangled(
         job.data, every_box, canvas or (job.data["width"], job.data["height"]), found,
-        job.label_sizes, {**sides_down_the_page(laid, job.ends, job.direction, job.feedback),
+        job.label_sizes, {**sides_along(laid, job.ends, job.direction, job.feedback),
                           **laid.outer, **rows})
     return _Arranged(boxes, found, canvas, rules, sides, laid.lean)
 

@@ -44,8 +44,21 @@ from .order import FIRST, LAST, Orderer, _units, order_layers, parts
 from .ports import choose_sides
 from .route import Ends, route_edges
 
-__all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
-           "extent_of", "layout", "sides_between_rows", "sides_down_the_page", "snap"]
+__all__ = [
+    "DIRECTIONS",
+    "GAP",
+    "GRID",
+    "LAYER_GAP",
+    "MARGIN",
+    "Box",
+    "Boxes",
+    "beside",
+    "extent_of",
+    "layout",
+    "sides_along",
+    "sides_between_rows",
+    "snap",
+]
 
 GRID = 5.0
 LAYER_GAP = 60.0    # px between two layers: room for the edges' bends and arrows
@@ -790,26 +803,31 @@ def sides_between_rows(boxes: Mapping[str, Box], row: Mapping[str, int],
     return sides
 
 
-def sides_down_the_page(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
-                        direction: str, feedback: set | frozenset = frozenset()
-                        ) -> dict[int, tuple[str | None, str]]:
+def sides_along(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
+                direction: str, feedback: set | frozenset = frozenset()
+                ) -> dict[int, tuple[str | None, str]]:
     """Down (up) the page, each edge (but a feedback edge) to a box wholly below (above)
     its source enters it by its top (bottom), from the source's side facing that, where
     the side facing the other end (the router's) would enter it by its flank, as it does
     a box far aside; an edge that skips a layer (more than twice LAYER_GAP between its
-    boxes) leaves its source by the bottom (top) too, down the gap its layout kept."""
-    if direction not in ("down", "up"):
-        return {}
+    boxes) leaves its source by the bottom (top) too, down the gap its layout kept.
+    Rightwards (leftwards), an edge to a box wholly to the right (left) enters it by its
+    left (right) side so: a tree's items far above or below their box, entered by their
+    bottom or top, were reached round a corner (a layer's boxes are centred in it, so
+    how far apart two boxes are does not tell whether an edge skips a layer)."""
+    axis = 1 if direction in ("down", "up") else 0
+    forward = direction in ("down", "right")
+    near, far = (("top", "bottom") if axis else ("left", "right"))[::1 if forward else -1]
     sides = {}
     for number, (a, b) in enumerate(edges):
         if a in boxes and b in boxes and (a, b) not in feedback:
-            (_, ya, _, ha), (_, yb, _, hb) = boxes[a], boxes[b]
-            side = "top" if direction == "down" and yb >= ya + ha else \
-                "bottom" if direction == "up" and yb + hb <= ya else None
-            if side is not None and choose_sides(Ends(a, b), boxes)[1] != side:
-                skips = max(yb - ya - ha, ya - yb - hb) > 2 * LAYER_GAP
-                source = ("bottom" if side == "top" else "top") if skips else None
-                sides[number] = (source, side)
+            start_a, size_a = boxes[a][axis], boxes[a][axis + 2]
+            start_b, size_b = boxes[b][axis], boxes[b][axis + 2]
+            beyond = start_b >= start_a + size_a if forward else start_b + size_b <= start_a
+            if beyond and choose_sides(Ends(a, b), boxes)[1] != near:
+                skips = axis == 1 and max(start_b - start_a - size_a,
+                                          start_a - start_b - size_b) > 2 * LAYER_GAP
+                sides[number] = (far if skips else None, near)
     return sides
 
 
