@@ -44,21 +44,8 @@ from .order import FIRST, LAST, Orderer, _units, order_layers, parts
 from .ports import choose_sides
 from .route import Ends, route_edges
 
-__all__ = [
-    "DIRECTIONS",
-    "GAP",
-    "GRID",
-    "LAYER_GAP",
-    "MARGIN",
-    "Box",
-    "Boxes",
-    "beside",
-    "extent_of",
-    "layout",
-    "sides_along",
-    "sides_between_rows",
-    "snap",
-]
+__all__ = ["DIRECTIONS", "GAP", "GRID", "LAYER_GAP", "MARGIN", "Box", "Boxes", "beside",
+           "extent_of", "layout", "sides_along", "sides_between_rows", "snap"]
 
 GRID = 5.0
 LAYER_GAP = 60.0    # px between two layers: room for the edges' bends and arrows
@@ -815,9 +802,9 @@ def sides_along(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
     left (right) side so: a tree's items far above or below their box, entered by their
     bottom or top, were reached round a corner (a layer's boxes are centred in it, so
     how far apart two boxes are does not tell whether an edge skips a layer)."""
-    axis = 1 if direction in ("down", "up") else 0
-    forward = direction in ("down", "right")
-    near, far = (("top", "bottom") if axis else ("left", "right"))[::1 if forward else -1]
+    near, far = {"down": ("top", "bottom"), "up": ("bottom", "top"),
+                 "right": ("left", "right"), "left": ("right", "left")}[direction]
+    axis, forward = int(direction in ("down", "up")), direction in ("down", "right")
     sides = {}
     for number, (a, b) in enumerate(edges):
         if a in boxes and b in boxes and (a, b) not in feedback:
