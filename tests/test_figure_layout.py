@@ -542,7 +542,7 @@ def test_a_tree_that_crosses_down_the_page_is_offered_and_turned_rightwards(tmp_
     down = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
     assert down.returncode == 0, down.stderr
     assert "6 edge crossings left" in down.stdout
-    assert ("Laid out rightwards, no edge would cross (canvas 940 × 1115): `python build.py "
+    assert ("Laid out rightwards, no edge would cross (canvas about 940 × 1115): `python build.py "
             "figure layout hello-flow --direction right` lays it out so.") in down.stdout
     assert ".right" in spec.read_text(encoding="utf-8")   # a side chosen down the page
     turned = run_build(root, "figure", "layout", "hello-flow", "--no-browser",
@@ -562,7 +562,8 @@ def test_a_tree_that_crosses_down_the_page_is_offered_and_turned_rightwards(tmp_
 def test_direction_turns_a_figure_with_groups_labels_and_sides(tmp_path: Path):
     """The training overview (groups, edge labels, a feedback edge, sides named) turned
     rightwards: an end whose side was dropped and then chosen again ended `figure layout`
-    in a Python traceback (two edits to one part of the spec)."""
+    in a Python traceback (two edits to one part of the spec). Rightwards it crosses more
+    than down the page: the command says so."""
     root = tmp_path / "overview"
     shutil.copytree(REPO / "examples" / "training-overview", root)
     spec = root / "figures" / "training-overview.yaml"
@@ -572,4 +573,8 @@ def test_direction_turns_a_figure_with_groups_labels_and_sides(tmp_path: Path):
     placed = yaml.safe_load(spec.read_text(encoding="utf-8"))
     assert placed["direction"] == "right"
     assert "dropped the sides named on 6 edge ends" in turned.stdout
+    # and down the page, as it was, it crosses less: said, with the command
+    assert ("Laid out down the page, 2 edge crossings would be left (canvas about 1105 × 1400): "
+            "`python build.py figure layout training-overview --direction down` lays it out "
+            "so.") in turned.stdout
     assert run_build(root).returncode == 0

@@ -106,11 +106,12 @@ def report(root: Path, placed) -> int:
           f"{plural(crossed, 'edge crossing')} left (`{command()} check` lists "
           "them): moving a box in the figure editor may remove them.")
     if placed.sideways:
-        fewer, canvas = placed.sideways
-        print("Laid out rightwards, " + ("no edge would cross" if not fewer else
-              f"{plural(fewer, 'edge crossing')} would be left") + f" (canvas {canvas[0]:g} "
-              f"× {canvas[1]:g}): `{command()} figure layout {placed.path.stem} "
-              "--direction right` lays it out so.")
+        other, fewer, canvas = placed.sideways
+        print(f"Laid out {'rightwards' if other == 'right' else 'down the page'}, "
+              + ("no edge would cross" if not fewer else
+                 f"{plural(fewer, 'edge crossing')} would be left")
+              + f" (canvas about {canvas[0]:g} × {canvas[1]:g}): `{command()} figure layout "
+              f"{placed.path.stem} --direction {other}` lays it out so.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:
         remedy = ("`direction: down` in the spec (and the boxes and canvas size removed) "

@@ -56,7 +56,7 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
-    sideways: tuple | None = None        # (crossings, canvas) rightwards, where fewer cross
+    sideways: tuple | None = None        # (direction, crossings, canvas): the other way, if fewer
     turned: int | None = None            # the direction set: how many named sides dropped
     pointed: list = field(default_factory=list)   # laid out anew: the edges given by points
     keyed: list = field(default_factory=list)   # the text keys given to draft nodes
@@ -189,7 +189,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     result.turned = len(turned) - 1 if turned else None
     result.pointed = [number + 1 for number, edge in enumerate(edges)
                       if again and edge.get("points") is not None]
-    if not placed and direction in ("down", "up") and result.crossings:
+    if not placed and result.crossings:
         result.sideways = _sideways(job, sized, result.crossings)
     return result
 
@@ -216,16 +216,21 @@ def _framing(job: _Job, direction: str) -> dict:
 
 
 def _sideways(job: _Job, sized: list[Set], crossed: int) -> tuple | None:
-    """A drawing down or up the page whose edges cross, laid out rightwards: its
-    crossings and canvas, if fewer cross. (A tree too wide for the page down it sends
-    boxes to later layers, away from their parents; rightwards its layers are columns,
-    folded into rows if need be.)"""
-    turned = replace(job, direction="right")
-    turned = replace(turned, framing=_framing(turned, "right"))
-    arranged = _fewer_crossings(turned, sized, _arranged(turned))
+    """A drawing whose edges cross laid out along the other axis, rightwards if it runs
+    down or up the page, else down it: that direction, its crossings and canvas, if
+    fewer cross. (A tree too wide for the page down it sends boxes to later layers,
+    away from their parents, where rightwards its layers are columns; a graph folded
+    into rows rightwards has edges from row to row, where down the page it may need no
+    fold: rlhf-loop of bench/layout_drafts.py, 3 crossings rightwards, 1 down.)"""
+    other = "right" if job.direction in ("down", "up") else "down"
+    turned = replace(job, direction=other)
+    turned = replace(turned, framing=_framing(turned, other))
+    arranged = _arranged(turned)
+    if other == "right":
+        arranged = _fewer_crossings(turned, sized, arranged)
     fewer = _crossed(turned, sized, arranged)
     canvas = arranged.canvas or (job.data["width"], job.data["height"])
-    return (fewer, canvas) if fewer < crossed else None
+    return (other, fewer, canvas) if fewer < crossed else None
 
 
 @dataclass(frozen=True)
