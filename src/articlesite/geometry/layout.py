@@ -904,10 +904,12 @@ def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, in
 
 def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int]) -> list[str]:
     """The boxes of a layer in the order they are asked to go to the next: those whose
-    edges out reach furthest first, then the last ones; but first, where a box has two
-    leaves or more here (boxes with no edge out and one in, from it, in no group), the
+    edges out reach furthest first, then the last ones; but where a box has two leaves
+    or more here (boxes with no edge out and one in, from it, in no group), first the
     last leaf of the box with the most leaves left in the layer each time, so that each
-    box's leaves wrap under it, not the last boxes' leaves under the first boxes."""
+    box's leaves wrap under it, not the last boxes' leaves under the first boxes; and
+    each such box's first leaf last, after the boxes with edges of their own (a
+    taxonomy's category kept an item under it: 43 boxes, 26 crossings, now 14)."""
     ranked = sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)
     into = Counter(b for _, b in plan.result.ends.values())
     parent = {b: a for a, b in plan.result.ends.values()}
@@ -918,12 +920,12 @@ def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int]) -> list[st
     if all(len(leaves) < 2 for leaves in families.values()):
         return ranked
     first = []
-    while families:
+    while any(len(leaves) > 1 for leaves in families.values()):
         most = max(families, key=lambda f: (len(families[f]), real.index(families[f][-1])))
         first.append(families[most].pop())
-        if not families[most]:
-            del families[most]
-    return first + [n for n in ranked if n not in first]
+    kept = {leaves[0] for leaves in families.values()}
+    return first + [n for n in ranked if n not in first and n not in kept] + \
+        [n for n in ranked if n in kept]
 
 
 def _beyond(plan: Plan, boxes: Boxes, budget: float) -> bool:
