@@ -908,8 +908,8 @@ def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int]) -> list[st
     or more here (boxes with no edge out and one in, from it, in no group), first the
     last leaf of the box with the most leaves left in the layer each time, so that each
     box's leaves wrap under it, not the last boxes' leaves under the first boxes; and
-    each such box's first leaf last, after the boxes with edges of their own (a
-    taxonomy's category kept an item under it: 43 boxes, 26 crossings, now 14)."""
+    each such box's first leaf last, after the boxes with edges of their own
+    (bench/layout_trees.py's taxonomies: 142 crossings before, 95 so)."""
     ranked = sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)
     into = Counter(b for _, b in plan.result.ends.values())
     parent = {b: a for a, b in plan.result.ends.values()}
