@@ -208,6 +208,31 @@ def test_a_taxonomy_whose_items_have_items_crosses_half_as_often():
     assert count([route.points for route in routes]) <= 14
 
 
+# A machine-learning taxonomy: its boxes as Chromium measured their zh, en and ja texts.
+TAXONOMY = {"ml": 190, "sup": 210, "sup0": 160, "sup1": 140, "sup2": 140, "sup3": 220,
+            "sup4": 200, "uns": 230, "uns0": 180, "uns1": 250, "uns2": 200, "uns3": 200,
+            "rl": 240, "rl0": 210, "rl1": 230, "rl2": 190, "rl3": 210, "rl4": 280,
+            "rl5": 140, "ssl": 240, "ssl0": 210, "ssl1": 230, "ssl2": 220}
+
+
+def test_a_real_taxonomy_down_the_page_crosses_nowhere():
+    """Four kinds of learning and their 18 methods, down the page: the methods were
+    packed in reading order across four layers, reinforcement learning's in a row at
+    the bottom left, and the edges crossed 6 times. Each kind's methods now wrap under
+    it and nothing crosses."""
+    sizes = {n: (float(w), 60.0) for n, w in TAXONOMY.items()}
+    edges = [(n.rstrip("0123456789") if n[-1].isdigit() else "ml", n)
+             for n in TAXONOMY if n != "ml"]
+    boxes = layout(list(TAXONOMY), sizes, edges, "down")
+    width, height = extent_of(list(boxes.values()))
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     start={**sides_along(boxes, edges, "down"), **boxes.outer})
+    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
+                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
+    assert all(route.ok for route in routes) and width <= 1240
+    assert count([route.points for route in routes]) == 0
+
+
 def _overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
