@@ -136,10 +136,7 @@ def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it()
     reading order: the last category's items ended up under the first (625 px from
     their category), and its routes crossed 4 times. Each category's leaves now wrap
     under it, its last first, those alone in their layers on one line: none cross."""
-    nodes = ["root"] + [f"c{c}" for c in range(4)] + [f"c{c}i{i}" for c in range(4)
-                                                     for i in range(5)]
-    edges = [("root", f"c{c}") for c in range(4)] + [(f"c{c}", f"c{c}i{i}") for c in range(4)
-                                                     for i in range(5)]
+    nodes, edges = _taxonomy(4, 5)
     boxes = layout(nodes, {n: (150.0, 60.0) for n in nodes}, edges, "down")
     assert extent_of(list(boxes.values()))[0] <= 1240
 
@@ -149,13 +146,7 @@ def test_a_taxonomy_too_wide_for_the_page_wraps_each_category_s_items_under_it()
     assert max(far.values()) <= 300, far
     # the leaves alone in their layers under a category on one line (they stood in steps)
     assert centre("c0i0") == centre("c0i1")
-    width, height = extent_of(list(boxes.values()))
-    start = {**sides_along(boxes, edges, "down"), **boxes.outer}
-    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
-                     start=start)
-    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
-                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
-    assert all(route.ok for route in routes)
+    routes = _routed(boxes, edges, "down")
     assert count([route.points for route in routes]) == 0   # (4 before; 1 in steps)
 
 
@@ -164,17 +155,9 @@ def test_rightwards_a_tree_s_edges_enter_each_box_by_its_left_side():
     entered by its bottom or top (the side facing the category), reached round a
     corner from the category's top or bottom; every edge now enters its box by the
     left side, as down the page one enters by the top."""
-    nodes = ["root"] + [f"c{c}" for c in range(3)] + [f"c{c}i{i}" for c in range(3)
-                                                     for i in range(5)]
-    edges = [("root", f"c{c}") for c in range(3)] + [(f"c{c}", f"c{c}i{i}") for c in range(3)
-                                                     for i in range(5)]
+    nodes, edges = _taxonomy(3, 5)
     boxes = layout(nodes, {n: (150.0, 40.0) for n in nodes}, edges, "right")
-    width, height = extent_of(list(boxes.values()))
-    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
-                     start={**sides_along(boxes, edges, "right"), **boxes.outer})
-    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
-                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
-    assert all(route.ok for route in routes)
+    routes = _routed(boxes, edges, "right")
     assert count([route.points for route in routes]) == 0
     assert {route.target_side for route in routes} == {"left"}
 
@@ -200,12 +183,7 @@ def test_a_taxonomy_whose_items_have_items_crosses_half_as_often():
     boxes = layout(nodes, sizes, edges, "down")
     width, height = extent_of(list(boxes.values()))
     assert len(nodes) == 43 and width <= 1240 and height <= 1200
-    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
-                     start={**sides_along(boxes, edges, "down"), **boxes.outer})
-    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
-                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
-    assert all(route.ok for route in routes)
-    assert count([route.points for route in routes]) <= 14
+    assert count([route.points for route in _routed(boxes, edges, "down")]) <= 14
 
 
 # A machine-learning taxonomy: its boxes as Chromium measured their zh, en and ja texts.
@@ -224,17 +202,31 @@ def test_a_real_taxonomy_down_the_page_crosses_nowhere():
     edges = [(n.rstrip("0123456789") if n[-1].isdigit() else "ml", n)
              for n in TAXONOMY if n != "ml"]
     boxes = layout(list(TAXONOMY), sizes, edges, "down")
-    width, height = extent_of(list(boxes.values()))
-    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
-                     start={**sides_along(boxes, edges, "down"), **boxes.outer})
-    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
-                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
-    assert all(route.ok for route in routes) and width <= 1240
-    assert count([route.points for route in routes]) == 0
+    assert extent_of(list(boxes.values()))[0] <= 1240
+    assert count([route.points for route in _routed(boxes, edges, "down")]) == 0
 
 
 def _overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _routed(boxes, edges: list[tuple[str, str]], direction: str) -> list:
+    """The edges' routes as `figure layout` chooses their sides and the build routes
+    them (every one found)."""
+    width, height = extent_of(list(boxes.values()))
+    sides = untangle(boxes, [Ends(a, b) for a, b in edges], bounds=(0, 0, width, height),
+                     start={**sides_along(boxes, edges, direction), **boxes.outer})
+    routes = route_edges(boxes, [Ends(a, b, *sides.get(k, (None, None)))
+                                 for k, (a, b) in enumerate(edges)], bounds=(0, 0, width, height))
+    assert all(route.ok for route in routes)
+    return routes
+
+
+def _taxonomy(categories: int, items: int) -> tuple[list[str], list[tuple[str, str]]]:
+    nodes = ["root"] + [f"c{c}" for c in range(categories)] + [
+        f"c{c}i{i}" for c in range(categories) for i in range(items)]
+    return nodes, [("root", f"c{c}") for c in range(categories)] + [
+        (f"c{c}", f"c{c}i{i}") for c in range(categories) for i in range(items)]
 
 
 def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_bottom():
