@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from .across import GAP, Across
+from .across import GAP, NARROW, Across
 from .crossings import count
 from .layers import Item, Layered, layered
 from .order import FIRST, LAST, Orderer, _units, order_layers, parts
@@ -888,15 +888,21 @@ def _narrower(plan: Plan, budget: float, least: dict[str, int]) -> bool:
 
 def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, int]) -> bool:
     """Boxes of layer i (`real`, in their order) asked to go to the next layer (`least`)
-    until `excess` px are freed: those whose edges out reach furthest first, then the
-    last ones; never the last one left. True if one was asked."""
+    until `excess` px are freed (less a corridor for the edge into each, where it has
+    one and is in no group: counted without, a layer of a wide tree was asked again and
+    again, and a category's items ended layers below it): those whose edges out reach
+    furthest first, then the last ones; never the last one left. True if one was
+    asked."""
     slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
                      if a == n] + [len(plan.order)]) for n in real}
+    into = Counter(b for _, b in plan.result.ends.values() if b in slack)
     asked = False
     for n in _leaves_first(plan, real, slack)[:-1]:
         least[n] = i + 1
         asked = True
         excess -= plan.size(n) + GAP
+        if into[n] == 1 and n not in plan.group_of:   # its edge in now passes the layer:
+            excess += PLACEHOLDER + NARROW               # a corridor beside the others
         if excess <= 0:
             break
     return asked
