@@ -229,7 +229,8 @@ def _sideways(job: _Job, sized: list[Set], crossed: int) -> tuple | None:
     if other == "right":
         arranged = _fewer_crossings(turned, sized, arranged)
     fewer = _crossed(turned, sized, arranged)
-    canvas = arranged.canvas or (job.data["width"], job.data["height"])
+    canvas = arranged.canvas or extent_of(list(arranged.boxes.values())
+                                          + [frame.box for frame in arranged.frames])
     return (other, fewer, canvas) if fewer < crossed else None
 
 
