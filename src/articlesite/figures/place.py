@@ -158,9 +158,7 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
     title_sizes = {group["id"]: tuple(sizes.get(("group", group["id"])) or group["title_box"])
                    for group in groups}
     job = _Job(data, [node["id"] for node in drafts], placed, _placed_boxes(nodes), edges,
-               groups, ends, direction, feedback, sizes, {}, label_sizes, title_sizes,
-               again)
-    job = replace(job, framing=_framing(job, direction))
+               groups, ends, direction, feedback, sizes, label_sizes, title_sizes, again)
     sized = keyed + turned + _size_edits(sizes, labelled, titled)
     chosen = _arranged(job)
     if not placed and direction in ("right", "left"):
@@ -207,14 +205,6 @@ def _turned(data: dict, direction: str) -> list[Set]:
     return edits
 
 
-def _framing(job: _Job, direction: str) -> dict:
-    """Each group's members and the margins its frame needs round them, laid out along
-    `direction`."""
-    return {group["id"]: (group.get("nodes") or [], margins(
-        job.title_sizes[group["id"]], _inner_labels(group, job.ends, job.label_sizes),
-        direction)) for group in job.groups}
-
-
 def _sideways(job: _Job, sized: list[Set], crossed: int) -> tuple | None:
     """A drawing whose edges cross laid out along the other axis, rightwards if it runs
     down or up the page, else down it: that direction, its crossings and canvas, if
@@ -224,7 +214,6 @@ def _sideways(job: _Job, sized: list[Set], crossed: int) -> tuple | None:
     fold: rlhf-loop of bench/layout_drafts.py, 3 crossings rightwards, 1 down.)"""
     other = "right" if job.direction in ("down", "up") else "down"
     turned = replace(job, direction=other)
-    turned = replace(turned, framing=_framing(turned, other))
     arranged = _arranged(turned)
     if other == "right":
         arranged = _fewer_crossings(turned, sized, arranged)
@@ -249,10 +238,17 @@ class _Job:
     direction: str
     feedback: set
     sizes: dict
-    framing: dict
     label_sizes: dict
     title_sizes: dict
     again: bool
+
+    @property
+    def framing(self) -> dict:
+        """Each group's members and the margins its frame needs round them, along the
+        job's direction."""
+        return {group["id"]: (group.get("nodes") or [], margins(
+            self.title_sizes[group["id"]], _inner_labels(group, self.ends, self.label_sizes),
+            self.direction)) for group in self.groups}
 
 
 @dataclass(frozen=True)

@@ -173,18 +173,20 @@ class Across:
         one's line where their layers leave room: the sweeps leave them in steps."""
         where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
 
-        def up(item: Item) -> list[Item]:
-            return [n for n, _ in self.links.get(item, ()) if where[n][0] < where[item][0]]
+        def up(item: Item) -> Item | None:
+            """The item its one link leads to in an earlier layer, if it has one."""
+            above = [n for n, _ in self.links.get(item, ()) if where[n][0] < where[item][0]]
+            return above[0] if len(above) == 1 else None
         families: dict[Item, list[Item]] = {}
         for row in self.rows:
-            for item in row:
-                if _is_marker(item) or _is_placeholder(item) or len(up(item)) != 1 or \
-                        len(self.links[item]) != 1:
+            for item in row:   # (a leaf: one link, up)
+                if _is_marker(item) or _is_placeholder(item) or len(self.links.get(item, ())) != 1:
                     continue
-                source = up(item)[0]
-                while _is_placeholder(source) and len(up(source)) == 1:
-                    source = up(source)[0]
-                families.setdefault(source, []).append(item)
+                source = up(item)
+                while _is_placeholder(source) and (higher := up(source)) is not None:
+                    source = higher
+                if source is not None:
+                    families.setdefault(source, []).append(item)
         for family in families.values():
             leaves = []   # (one a layer, from the first layer on)
             for leaf in family:

@@ -895,33 +895,35 @@ def _ask(plan: Plan, i: int, real: list[str], excess: float, least: dict[str, in
     asked."""
     slack = {n: min([plan.result.span[k][1] for k, (a, _) in plan.result.ends.items()
                      if a == n] + [len(plan.order)]) for n in real}
-    into = Counter(b for _, b in plan.result.ends.values() if b in slack)
+    into = Counter(b for _, b in plan.result.ends.values())
+    single = {n for n in real if into[n] == 1 and n not in plan.group_of}   # one edge in
     asked = False
-    for n in _leaves_first(plan, real, slack)[:-1]:
+    for n in _leaves_first(plan, real, slack, single)[:-1]:
         least[n] = i + 1
         asked = True
         excess -= plan.size(n) + GAP
-        if into[n] == 1 and n not in plan.group_of:   # its edge in now passes the layer:
-            excess += PLACEHOLDER + NARROW               # a corridor beside the others
+        if n in single:   # its edge in now passes the layer: a corridor beside the others
+            excess += PLACEHOLDER + NARROW
         if excess <= 0:
             break
     return asked
 
 
-def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int]) -> list[str]:
+def _leaves_first(plan: Plan, real: list[str], slack: dict[str, int], single: set[str]
+                  ) -> list[str]:
     """The boxes of a layer in the order they are asked to go to the next: those whose
     edges out reach furthest first, then the last ones; but where a box has two leaves
-    or more here (boxes with no edge out and one in, from it, in no group), first the
-    last leaf of the box with the most leaves left in the layer each time, so that each
-    box's leaves wrap under it, not the last boxes' leaves under the first boxes; and
-    each such box's first leaf last, after the boxes with edges of their own
+    or more here (boxes with no edge out, of `single`: one edge in, from it, in no
+    group), first the last leaf of the box with the most leaves left in the layer each
+    time, so that each box's leaves wrap under it, not the last boxes' leaves under the
+    first boxes; and each such box's first leaf last, after the boxes with edges of
+    their own
     (bench/layout_trees.py's taxonomies: 142 crossings before, 95 so)."""
     ranked = sorted(real, key=lambda n: (slack[n], real.index(n)), reverse=True)
-    into = Counter(b for _, b in plan.result.ends.values())
     parent = {b: a for a, b in plan.result.ends.values()}
     families: dict[str, list[str]] = {}
     for n in real:
-        if slack[n] == len(plan.order) and into[n] == 1 and n not in plan.group_of:
+        if slack[n] == len(plan.order) and n in single:
             families.setdefault(parent[n], []).append(n)
     if all(len(leaves) < 2 for leaves in families.values()):
         return ranked
