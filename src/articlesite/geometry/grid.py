@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, compress, pairwise
 
@@ -33,6 +34,11 @@ Rect = tuple[float, float, float, float]        # x, y, width, height (as in a s
 Box = tuple[float, float, float, float]         # left, top, right, bottom
 
 _INF = float("inf")   # what a step that cannot be taken costs
+
+try:   # the search's loop, compiled (geometry/_search.c), where it was built
+    from articlesite.geometry._search import search as _compiled
+except ImportError:   # (no C compiler when the package was installed: the same loop here)
+    _compiled = None
 
 # Headings: 0 right (+x), 1 down (+y), 2 left, 3 up. A side's outward heading:
 OUT = {"right": 0, "bottom": 1, "left": 2, "top": 3}
@@ -422,7 +428,8 @@ class Grid:
         written over by each search: the path back from the goal goes only through
         states that search itself reached."""
         if self._states is None:
-            self._states = [0] * (4 * len(self.blocked_h))
+            size = 4 * len(self.blocked_h)
+            self._states = [0] * size if _compiled is None else array("q", bytes(8 * size))
         return self._states
 
     def _found(self) -> list[float]:
@@ -433,7 +440,8 @@ class Grid:
         step. It runs 4 * nx states past the last one, so that a step off the grid
         (which costs infinity, and is never taken) may be looked up too, from either
         end."""
-        return [-_INF] * (4 * (len(self.blocked_h) + self.nx + 1))
+        size = 4 * (len(self.blocked_h) + self.nx + 1)
+        return [-_INF] * size if _compiled is None else array("d", [-_INF]) * size
 
     def _least(self, start: int, heading: int, goal: int, arrive: int) -> float:
         """What a path from `start` (reached along `heading`) to `goal` (reached along
@@ -496,6 +504,11 @@ class Grid:
         near_x, near_y = (_within(far_x, i0, i1), _within(far_y, j0, j1)) if windowed \
             else (far_x, far_y)
         moves = self._turns(around)
+        if _compiled is not None:
+            found = _compiled(todo, best, came, moves, table, self.nx, len(self.ys), near_x,
+                              near_y, far_x, far_y, side_x, side_y, limit, goal, back,
+                              arrive, BEND, skipped, later)
+            return None if found is None else _path(came, found, first)
         # A state's entry stays at the head of the queue while the states it steps to
         # are reached: the first of them to enter the queue takes its place (one sift
         # instead of two: the queue's entries are all different, so it gives them in
