@@ -1,5 +1,5 @@
-"""The route search's loop compiled (geometry/_search.c) finds the same routes as its
-Python loop in geometry/grid.py, point for point: on random figures (shared sides,
+"""The route search's loop and step costs compiled (geometry/_search.c) find the same
+routes as their Python loops in geometry/grid.py, point for point: on random figures (shared sides,
 feedback edges, labels in the way, bounds that leave no room) and through the side
 choice, which searches against a limit and in growing windows."""
 
@@ -18,7 +18,7 @@ SIDES = (None, None, "top", "right", "bottom", "left")
 
 
 def test_the_package_was_installed_with_its_compiled_search():
-    assert grid._compiled is not None, (
+    assert grid._compiled is not None and grid._recompiled is not None, (
         "articlesite.geometry._search was not built: install the package where a C "
         "compiler and Python's headers are (pip install -e .)")
 
@@ -47,6 +47,7 @@ def _both(monkeypatch, work):
     forget()
     compiled = work()
     monkeypatch.setattr(grid, "_compiled", None)
+    monkeypatch.setattr(grid, "_recompiled", None)
     forget()
     python = work()
     monkeypatch.undo()

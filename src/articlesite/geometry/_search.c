@@ -1,5 +1,6 @@
 /* The A* loop of geometry/grid.py's Grid._search, compiled: the same states taken in the
- * same order, so the same routes, some 20 times faster. grid.py keeps the loop in Python
+ * same order, so the same routes, some 20 times faster; and its Grid._recost, which
+ * keeps the step costs up to date as routes are counted. grid.py keeps the loop in Python
  * too, used where this module was not built (no C compiler when the package was
  * installed); tests/test_search_compiled.py holds the two to the same routes.
  *
@@ -357,11 +358,84 @@ done:
     return result;
 }
 
+/* grid.py's Grid._recost for one heading: the cost of the step from each of `points`
+ * anew, in `costs` (and `dear`, a feedback edge's costs, unless None). */
+static PyObject *
+recost(PyObject *module, PyObject *args)
+{
+    PyObject *costs, *dear, *base, *points, *used;
+    Py_buffer runs = {0};
+    Py_ssize_t ahead;
+    int vertical, forward;
+    double shared_cost, cross, around;
+    if (!PyArg_ParseTuple(args, "O!OO!OnO!y*ppddd", &PyList_Type, &costs, &dear,
+                          &PyList_Type, &base, &points, &ahead, &PyDict_Type, &used, &runs,
+                          &vertical, &forward, &shared_cost, &cross, &around))
+        return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(costs);
+    const unsigned char *through = runs.buf;
+    PyObject *result = NULL, *iterator = NULL, *item;
+    if (PyList_GET_SIZE(base) != size || runs.len != size
+            || (dear != Py_None && (!PyList_Check(dear) || PyList_GET_SIZE(dear) != size))) {
+        PyErr_SetString(PyExc_ValueError, "cost tables of different sizes");
+        goto done;
+    }
+    iterator = PyObject_GetIter(points);
+    if (iterator == NULL)
+        goto done;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        Py_ssize_t point = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (point == -1 && PyErr_Occurred())
+            goto done;
+        if (point < 0 || point >= size)
+            continue;   /* (off the grid: a route given, not found on it) */
+        double length = number(PyList_GET_ITEM(base, point));
+        if (length == INFINITY)
+            continue;
+        Py_ssize_t step = point + ahead;
+        if (step < 0 || step >= size) {
+            PyErr_SetString(PyExc_ValueError, "a step off the grid costs less than infinity");
+            goto done;
+        }
+        PyObject *key = PyLong_FromSsize_t((forward ? point : step) * 2 + vertical);
+        if (key == NULL)
+            goto done;
+        PyObject *count = PyDict_GetItemWithError(used, key);
+        Py_DECREF(key);
+        if (count == NULL && PyErr_Occurred())
+            goto done;
+        long shared = count == NULL ? 0 : PyLong_AsLong(count);
+        if (shared == -1 && PyErr_Occurred())
+            goto done;
+        if (shared)
+            length *= 1 + shared_cost * (double)shared;
+        double feedback = length;
+        if (through[step]) {
+            length += cross;
+            feedback = length + around;
+        }
+        if (dear != Py_None && PyList_SetItem(dear, point, PyFloat_FromDouble(feedback)) < 0)
+            goto done;
+        if (PyList_SetItem(costs, point, PyFloat_FromDouble(length)) < 0)
+            goto done;
+    }
+    if (!PyErr_Occurred())
+        result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(iterator);
+    PyBuffer_Release(&runs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(todo, best, came, moves, table, nx, ny, near_x, near_y, far_x, far_y, "
      "side_x, side_y, limit, goal, back, arrive, bend, skipped, later) -> goal state "
      "or None: grid.py's A* loop (see Grid._search)."},
+    {"recost", recost, METH_VARARGS,
+     "recost(costs, dear, base, points, ahead, used, runs, vertical, forward, shared, "
+     "cross, around): grid.py's Grid._recost for one heading."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -35,10 +35,11 @@ Box = tuple[float, float, float, float]         # left, top, right, bottom
 
 _INF = float("inf")   # what a step that cannot be taken costs
 
-try:   # the search's loop, compiled (geometry/_search.c), where it was built
+try:   # the search's loop and step costs, compiled (geometry/_search.c), where it was built
+    from articlesite.geometry._search import recost as _recompiled
     from articlesite.geometry._search import search as _compiled
-except ImportError:   # (no C compiler when the package was installed: the same loop here)
-    _compiled = None
+except ImportError:   # (no C compiler when the package was installed: the same loops here)
+    _compiled = _recompiled = None
 
 # Headings: 0 right (+x), 1 down (+y), 2 left, 3 up. A side's outward heading:
 OUT = {"right": 0, "bottom": 1, "left": 2, "top": 3}
@@ -299,6 +300,10 @@ class Grid:
             costs, base, ahead = self._costs[turn], lengths[turn], offset[turn]
             dear = self._dear[turn] if self._dear is not None else None
             runs, vertical, forward = self.runs[1 - (turn & 1)], turn & 1, turn < 2
+            if _recompiled is not None:
+                _recompiled(costs, dear, base, points, ahead, used, runs, vertical, forward,
+                            SHARED, CROSS, AROUND)
+                continue
             for point in points:
                 if 0 <= point < size:   # (not off the grid: a route given, not found on it)
                     length = base[point]
