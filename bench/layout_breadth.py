@@ -5,12 +5,13 @@ drafts of bench/layout_drafts.py in all four directions at two page widths (1240
 or two, edge labels) at 1240 and 700 px: 152 layouts. Each is laid out and its sides
 chosen as bench/layout_quality.py does (without the second lean), then routed.
 
-    python bench/layout_breadth.py [--save FILE] [--against FILE]
+    python bench/layout_breadth.py [--save FILE] [--against FILE] [--python]
 
 prints the crossings and bends in all, the CPU time in all and the slowest layout;
 `--save` writes each layout's crossings, ms and bends to FILE (JSON), `--against` names
 the layouts that cross more or fewer times than in a FILE saved before (from another
-commit, say).
+commit, say); `--python`: the route search in Python, not compiled (as
+bench/layout_quality.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from layout_drafts import DRAFTS
-from layout_quality import draft
+from layout_quality import draft, python_search
 
 from articlesite.geometry.crossings import count
 from articlesite.geometry.frames import frame_of
@@ -105,6 +106,7 @@ def every_layout() -> dict[str, tuple[int, float, int, int]]:
 
 
 def main() -> None:
+    python_search()
     found = every_layout()
     slowest = max(found, key=lambda name: found[name][1])
     print(f"{len(found)} layouts: {sum(c for c, *_ in found.values())} crossings, "

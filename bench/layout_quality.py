@@ -18,7 +18,10 @@ chose) and measured alike:
   differ), the one crossing less kept, as `figure layout` does once the texts are
   measured (the routes measured included).
 
-    python bench/layout_quality.py [--markdown]
+    python bench/layout_quality.py [--markdown] [--python]
+
+`--python`: the route search in Python (geometry/grid.py's own loops), as it runs where
+the package was installed without a C compiler (the same drawings, slower).
 
 Needs Graphviz's `dot` on the PATH (Debian: apt-get install graphviz) for the comparison
 columns; without it they show "-". `dot` is used here only, never by articlesite.
@@ -39,6 +42,7 @@ from layout_drafts import DRAFTS
 
 from articlesite.figures.place import clear_of_frames
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
+from articlesite.geometry import grid
 from articlesite.geometry.crossings import count
 from articlesite.geometry.frames import frame_of, margins
 from articlesite.geometry.layout import (
@@ -185,7 +189,14 @@ def cells(result: dict | None) -> list[str]:
             f"{result['wasted']:.0%}"]
 
 
+def python_search() -> None:
+    """With `--python`: search in Python, not in the compiled module."""
+    if "--python" in sys.argv:
+        grid._compiled = grid._recompiled = None
+
+
 def main() -> None:
+    python_search()
     head = ["draft", "nodes", "edges", "dir", "crossings", "bends", "canvas", "wasted", "ms",
             "dot crossings", "dot bends", "dot canvas", "dot wasted"]
     rows = []
