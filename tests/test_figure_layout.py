@@ -651,3 +651,34 @@ def test_direction_turns_a_figure_with_groups_labels_and_sides(tmp_path: Path):
             "`python build.py figure layout training-overview --direction down` lays it out "
             "so.") in turned.stdout
     assert run_build(root).returncode == 0
+
+
+def test_layout_names_the_edge_labels_it_found_no_free_place_for(tmp_path: Path):
+    """A chain down the page with three edges that skip layers, every edge labelled: the
+    skip edges run side by side and their labels find no free place beside them. `figure
+    layout` said only that no edge crossed; it now names those labels' edges, the same
+    ones `check` then reports."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    nodes = "abcde"
+    edges = ["a>b", "a>c", "a>d", "a>e", "b>c", "c>d", "d>e"]
+    texts = json.loads((root / "figures" / "figure-texts.json").read_text(encoding="utf-8"))
+    texts["flows"] = {"en": "Tokens and scores", "zh": "词元与分数", "ja": "トークンとスコア"}
+    texts.update({f"n-{n}": {"en": n.upper(), "zh": n, "ja": n} for n in nodes})
+    (root / "figures" / "figure-texts.json").write_text(json.dumps(texts, ensure_ascii=False),
+                                                        encoding="utf-8")
+    (root / "figures" / "hello-flow.yaml").write_text(
+        "title: hello-flow-title\ncaption: hello-flow-caption\ndirection: down\nnodes:\n"
+        + "".join(f"  - {{id: {n}, text: n-{n}}}\n" for n in nodes) + "edges:\n"
+        + "".join(f"  - {{from: {e[0]}, to: {e[2]}, label: flows}}\n" for e in edges),
+        encoding="utf-8")
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stdout + laid.stderr
+    checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)
+    crowded = sorted({int(f["element"].split()[1]) for f in checked["findings"]
+                      if (f.get("element") or "").startswith("edge-label")})
+    assert crowded, "the fixture no longer crowds a label: give it one that does"
+    said = re.search(r"The labels? of edges? ([\d, ]+) found no free place beside", laid.stdout)
+    assert said is not None, laid.stdout
+    assert [int(n) for n in said.group(1).split(", ")] == crowded
+    assert "slide a label along its edge (label_at)" in laid.stdout

@@ -105,6 +105,13 @@ def report(root: Path, placed) -> int:
     print("No edge crosses another." if not crossed else
           f"{plural(crossed, 'edge crossing')} left (`{command()} check` lists "
           "them): moving a box in the figure editor may remove them.")
+    if placed.crowded:
+        one = len(placed.crowded) == 1
+        print(f"{'The label of edge' if one else 'The labels of edges'} "
+              f"{', '.join(map(str, placed.crowded))} found no free place beside "
+              f"{'its route' if one else 'their routes'} (`{command()} check` says what "
+              f"{'it lies' if one else 'each lies'} on): move the boxes apart in the figure "
+              "editor, or slide a label along its edge (label_at).")
     if placed.sideways:
         other, fewer, canvas = placed.sideways
         print(f"Laid out {'rightwards' if other == 'right' else 'down the page'}, "

@@ -56,6 +56,7 @@ class Placed:
     narrow: list = field(default_factory=list)   # placed boxes a word overflows (sizes.py)
     sized: int = 0                       # edge labels and group titles sized
     crossings: int = 0                   # edges that cross, routed as the build does
+    crowded: list = field(default_factory=list)   # edges (from 1) whose labels found no room
     sideways: tuple | None = None        # (direction, crossings, canvas): the other way, if fewer
     turned: int | None = None            # the direction set: how many named sides dropped
     pointed: list = field(default_factory=list)   # laid out anew: the edges given by points
@@ -165,9 +166,10 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
         chosen = _fewer_crossings(job, sized, chosen)
     edits, boxes, canvas, rules = _edits(job, chosen, sized), chosen.boxes, chosen.canvas, \
         chosen.rules
+    crowded: tuple[int, ...] = ()
     if not placed and canvas is not None and label_sizes and not rules:   # rules span it
-        edits, boxes, canvas, _ = with_room(figure_id, path, text, Room(edits, boxes, canvas),
-                                            root)
+        edits, boxes, canvas, crowded = with_room(figure_id, path, text,
+                                                  Room(edits, boxes, canvas), root)
     every = placed + list(boxes.values())
     titles = [frame.title for frame in frames(groups, {**dict(job.placed_boxes), **boxes},
                                               title_sizes)]
@@ -182,7 +184,8 @@ def place_drafts(root: Path, figure_id: str, browser: bool = True,
                     keyed=[edit.value for edit in keyed if edit.field == "text"],
                     rules=[named(edit, data) for edit in rules if edit.field == "box"],
                     crossings=crossings_left(intended(data, edits), boxes, (width, height),
-                                             titles))
+                                             titles),
+                    crowded=[number + 1 for number in crowded])
     result.outside = outside(every, (width, height))
     result.turned = len(turned) - 1 if turned else None
     result.pointed = [number + 1 for number, edge in enumerate(edges)
