@@ -230,6 +230,25 @@ def test_a_real_taxonomy_down_the_page_crosses_nowhere():
     assert count([route.points for route in _routed(boxes, edges, "down")]) == 0
 
 
+FIVE_KINDS = {"root": 110, "c0": 150, "c0i0": 180, "c0i1": 150, "c1": 180, "c1i0": 110,
+              "c1i0s0": 130, "c1i0s1": 150, "c1i0s2": 110, "c1i1": 110, "c2": 130,
+              "c2i0": 150, "c2i1": 180, "c2i1s0": 130, "c2i1s1": 110, "c2i1s2": 150,
+              "c2i2": 130, "c2i3": 180, "c3": 150, "c3i0": 150, "c3i1": 110, "c3i2": 110,
+              "c3i2s0": 130, "c3i2s1": 110, "c3i2s2": 150, "c3i3": 150, "c3i4": 130,
+              "c4": 180, "c4i0": 180, "c4i1": 130}
+
+
+def test_a_tree_down_the_page_fans_out_below_a_layer_not_through_it():
+    """A taxonomy of 30 boxes (bench/layout_trees.py's seventh) down the page: the edges
+    from a category to its items below and aside left it by the flank, ran along the
+    categories' layer between their boxes, and crossed 4 times. Where the flank leads
+    past another box of the layer, they now leave by the bottom, and nothing crosses."""
+    sizes = {n: (float(w), 60.0) for n, w in FIVE_KINDS.items()}
+    edges = [(n[:-2] if len(n) > 2 else "root", n) for n in FIVE_KINDS if n != "root"]
+    boxes = layout(list(FIVE_KINDS), sizes, edges, "down")
+    assert count([route.points for route in _routed(boxes, edges, "down")]) == 0
+
+
 def _overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
@@ -257,7 +276,8 @@ def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_botto
     """An edge from a parent to a child two layers below, far aside (a child sent on by a
     layer too wide for the page): left to the router, it left the parent's flank and,
     in a tree of 22 nodes, went up and over a sibling; it now starts from the parent's
-    bottom. An edge to the next layer keeps its source's side free."""
+    bottom. An edge to the next layer keeps its source's side free, unless that side
+    would take it past a box beside its source: then it too leaves by the bottom."""
     boxes = {"parent": (30, 30, 120, 60), "child": (200, 150, 120, 60),
              "skipped": (500, 270, 120, 60), "next": (500, 150, 120, 60)}
     edges = [("parent", "child"), ("parent", "skipped"), ("parent", "next")]
@@ -265,7 +285,9 @@ def test_down_the_page_an_edge_that_skips_a_layer_leaves_its_source_by_the_botto
     assert start[1] == ("bottom", "top")
     assert start[2] == (None, "top")
     assert sides_along({n: (x, 400 - y - h, w, h) for n, (x, y, w, h) in boxes.items()},
-                               edges, "up")[1] == ("top", "bottom")
+                       edges, "up")[1] == ("top", "bottom")
+    beside = sides_along({**boxes, "uncle": (300, 30, 120, 60)}, edges, "down")
+    assert beside[2] == ("bottom", "top")
 
 
 def test_new_keys_are_appended_in_the_dictionary_s_own_style():

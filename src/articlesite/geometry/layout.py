@@ -796,12 +796,15 @@ def sides_along(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
     """Down (up) the page, each edge (but a feedback edge) to a box wholly below (above)
     its source enters it by its top (bottom), from the source's side facing that, where
     the side facing the other end (the router's) would enter it by its flank, as it does
-    a box far aside; an edge that skips a layer (more than twice LAYER_GAP between its
-    boxes) leaves its source by the bottom (top) too, down the gap its layout kept.
-    Rightwards (leftwards), an edge to a box wholly to the right (left) enters it by its
-    left (right) side so: a tree's items far above or below their box, entered by their
-    bottom or top, were reached round a corner (a layer's boxes are centred in it, so
-    how far apart two boxes are does not tell whether an edge skips a layer)."""
+    a box far aside; it leaves its source by the bottom (top) where that side would
+    take it past another box of the source's layer (fanning out below the layer, not
+    through the gaps between its boxes: bench/layout_trees.py's trees down the page
+    cross 151 -> 133 times), or where it skips a layer (more than twice LAYER_GAP
+    between its boxes), down the gap its layout kept. Rightwards (leftwards), an edge
+    to a box wholly to the right (left) enters it by its left (right) side so: a tree's
+    items far above or below their box, entered by their bottom or top, were reached
+    round a corner (a layer's boxes are centred in it, so how far apart two boxes are
+    does not tell whether an edge skips a layer)."""
     near, far = {"down": ("top", "bottom"), "up": ("bottom", "top"),
                  "right": ("left", "right"), "left": ("right", "left")}[direction]
     axis, forward = int(direction in ("down", "up")), direction in ("down", "right")
@@ -814,8 +817,19 @@ def sides_along(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
             if beyond and choose_sides(Ends(a, b), boxes)[1] != near:
                 skips = axis == 1 and max(start_b - start_a - size_a,
                                           start_a - start_b - size_b) > 2 * LAYER_GAP
-                sides[number] = (far if skips else None, near)
+                sides[number] = (far if skips or axis == 1 and _past_its_layer(boxes, a, b)
+                                 else None, near)
     return sides
+
+
+def _past_its_layer(boxes: Mapping[str, Box], a: str, b: str) -> bool:
+    """Down or up the page: whether a route out of a's flank toward b would pass another
+    box beside a (one that overlaps a's height, between a and the middle of b across)."""
+    x, y, w, h = boxes[a]
+    middle = boxes[b][0] + boxes[b][2] / 2
+    low, high = (x + w, middle) if middle > x + w else (middle, x)
+    return any(n not in (a, b) and by < y + h and by + bh > y and bx < high and bx + bw > low
+               for n, (bx, by, bw, bh) in boxes.items())
 
 
 def _lowest(boxes: Mapping[str, Box], node: str) -> bool:
