@@ -95,7 +95,7 @@ append(PyObject *list, PyObject *item)
     return failed;
 }
 
-/* A list of numbers as doubles (or longs), checked to hold `count`. */
+/* A list of numbers as doubles, checked to hold `count`. */
 static int
 doubles(PyObject *list, double *out, Py_ssize_t count)
 {
@@ -106,21 +106,6 @@ doubles(PyObject *list, double *out, Py_ssize_t count)
     for (Py_ssize_t k = 0; k < count; k++) {
         out[k] = PyFloat_AsDouble(PyList_GET_ITEM(list, k));
         if (out[k] == -1.0 && PyErr_Occurred())
-            return -1;
-    }
-    return 0;
-}
-
-static int
-longs(PyObject *list, long *out, Py_ssize_t count)
-{
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != count) {
-        PyErr_SetString(PyExc_ValueError, "a table of the wrong size");
-        return -1;
-    }
-    for (Py_ssize_t k = 0; k < count; k++) {
-        out[k] = PyLong_AsLong(PyList_GET_ITEM(list, k));
-        if (out[k] == -1 && PyErr_Occurred())
             return -1;
     }
     return 0;
@@ -211,7 +196,7 @@ typedef struct {
     Move moves[4][3];
     double table[36], limit, bend;
     double *near_x, *near_y, *far_x, *far_y;
-    long *side_x, *side_y;
+    double *side_x, *side_y;   /* (whole numbers: rows of the bends table) */
     Py_ssize_t nx, ny, goal, states;
     int back, arrive;
     double *best;
@@ -256,7 +241,7 @@ run(Search *s, Queue *q)
             Py_ssize_t step = (Py_ssize_t)(state2 >> 2), i = step % s->nx, j = step / s->nx;
             if (j >= s->ny)
                 continue;
-            double turns = s->table[m->row + s->side_x[i] + s->side_y[j]];
+            double turns = s->table[m->row + (long)s->side_x[i] + (long)s->side_y[j]];
             double bound = s->near_x[i] - new + s->near_y[j] + turns;
             if (bound < s->limit) {
                 best[state2] = new;
@@ -323,7 +308,7 @@ search(PyObject *module, PyObject *args)
         s.states = 4 * points;   /* (the rest is grid.py's room for steps off the grid) */
     s.best = best.buf;
     s.came = came.buf;
-    tables = PyMem_Malloc((size_t)(s.nx + s.ny) * 2 * (sizeof(double) + sizeof(long)));
+    tables = PyMem_Malloc((size_t)(s.nx + s.ny) * 3 * sizeof(double));
     if (tables == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -332,14 +317,21 @@ search(PyObject *module, PyObject *args)
     s.near_y = s.near_x + s.nx;
     s.far_x = s.near_y + s.ny;
     s.far_y = s.far_x + s.nx;
-    s.side_x = (long *)(s.far_y + s.ny);
+    s.side_x = s.far_y + s.ny;
     s.side_y = s.side_x + s.nx;
     if (doubles(table, s.table, 36) < 0 || doubles(near_x, s.near_x, s.nx) < 0
             || doubles(near_y, s.near_y, s.ny) < 0 || doubles(far_x, s.far_x, s.nx) < 0
-            || doubles(far_y, s.far_y, s.ny) < 0 || longs(side_x, s.side_x, s.nx) < 0
-            || longs(side_y, s.side_y, s.ny) < 0 || read_moves(moves, s.moves, points) < 0
+            || doubles(far_y, s.far_y, s.ny) < 0 || doubles(side_x, s.side_x, s.nx) < 0
+            || doubles(side_y, s.side_y, s.ny) < 0 || read_moves(moves, s.moves, points) < 0
             || load(&q, todo) < 0)
         goto done;
+    for (Py_ssize_t k = 0; k < s.nx + s.ny; k++) {   /* (rows of the bends table, within it) */
+        double side = k < s.nx ? s.side_x[k] / 3 : s.side_y[k - s.nx];
+        if (side != -1.0 && side != 0.0 && side != 1.0) {
+            PyErr_SetString(PyExc_ValueError, "a side of the goal is not -1, 0 or 1");
+            goto done;
+        }
+    }
     long long found = run(&s, &q);
     if (found == -2)
         goto done;
