@@ -350,6 +350,13 @@ done:
     return result;
 }
 
+static int
+set_float(PyObject *list, Py_ssize_t k, double value)
+{
+    PyObject *number = PyFloat_FromDouble(value);
+    return number == NULL ? -1 : PyList_SetItem(list, k, number);   /* (steals it) */
+}
+
 /* grid.py's Grid._recost for one heading: the cost of the step from each of `points`
  * anew, in `costs` (and `dear`, a feedback edge's costs, unless None). */
 static PyObject *
@@ -407,9 +414,8 @@ recost(PyObject *module, PyObject *args)
             length += cross;
             feedback = length + around;
         }
-        if (dear != Py_None && PyList_SetItem(dear, point, PyFloat_FromDouble(feedback)) < 0)
-            goto done;
-        if (PyList_SetItem(costs, point, PyFloat_FromDouble(length)) < 0)
+        if ((dear != Py_None && set_float(dear, point, feedback) < 0)
+                || set_float(costs, point, length) < 0)
             goto done;
     }
     if (!PyErr_Occurred())
