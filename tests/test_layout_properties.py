@@ -115,9 +115,25 @@ STAGES_INTERLEAVED = (
      "g2": (["n1", "n7"], MARGINS)})
 
 
+# Found by hypothesis (6.170): down the page, 17 boxes of three groups in one layer, too
+# wide for the page, some sent on to later layers. g1 then passed through a layer that
+# held only g0's boxes, and its frame was put after them there, where in the first layer
+# it came before g0's: g0's frame covered three of g1's boxes.
+GROUPS_SENT_ON = (
+    [f"n{i}" for i in range(18)],
+    {**{f"n{i}": (60, 40) for i in range(18)}, "n0": (60, 41), "n7": (61, 40),
+     "n9": (61, 40), "n10": (110, 40), "n11": (139, 40), "n12": (71, 40), "n13": (80, 40),
+     "n15": (111, 40), "n16": (61, 40), "n17": (192, 85)},
+    [("n5", "n6")],
+    {"g0": (["n2", "n5", "n6", "n8", "n9", "n10", "n13", "n15", "n16"], MARGINS),
+     "g1": (["n1", "n7", "n11", "n12", "n14", "n17"], MARGINS),
+     "g2": (["n0", "n3", "n4"], MARGINS)})
+
+
 @EXAMPLES
 @given(graphs(), DIRECTIONS)
 @example(STAGES_INTERLEAVED, "right")
+@example(GROUPS_SENT_ON, "down")
 def test_boxes_and_frames_stay_apart_and_within_the_page(graph, direction):
     nodes, sizes, edges, groups = graph
     boxes = layout(nodes, sizes, edges, direction, groups=groups)

@@ -61,6 +61,10 @@ class Across:
                 if item in group_of:
                     where.setdefault(group_of[item], []).append(j / max(len(layer), 1))
         self.rank = {g: (sum(v) / len(v), g) for g, v in where.items()}
+        self.before: set[tuple[str, str]] = set()   # (g, h): g's items before h's in a layer
+        for layer in order:
+            groups = list(dict.fromkeys(group_of[item] for item in layer if item in group_of))
+            self.before.update((g, h) for k, g in enumerate(groups) for h in groups[k + 1:])
         self.rows = [self._row(i, layer, span) for i, layer in enumerate(order)]
         self.offsets: dict[int, list[float]] = {}   # _fit's: each row's, packed from 0
         self.pulls: dict[Element, tuple] = {}   # _wanted's: its links, their weight, half it
@@ -85,15 +89,23 @@ class Across:
         for group, layers in sorted(span.items(), key=lambda g: self.rank[g[0]]):
             if ("open", group, i) not in row and min(layers) < i < max(layers):
                 ahead = [k for k, e in enumerate(row) if _is_marker(e) and e[0] == "close"
-                         and self.rank[e[1]] < self.rank[group]]
+                         and self._precedes(e[1], group)]
                 behind = [k for k, e in enumerate(row) if _is_marker(e) and e[0] == "open"
-                          and self.rank[e[1]] > self.rank[group]]
+                          and self._precedes(group, e[1])]
                 at = ahead[-1] + 1 if ahead else behind[0] if behind else len(row)
                 row[at:at] = [("open", group, i), ("close", group, i)]
         for element in row:
             if _is_marker(element):
                 self.markers.setdefault(element[:2], []).append(element)
         return row
+
+    def _precedes(self, g: str, h: str) -> bool:
+        """Whether group g's frame goes before h's: as their items go in the layers that
+        hold both (a frame passing a layer keeps the side it has where both have items,
+        or the frames would overlap there), else by their rank."""
+        if ((g, h) in self.before) != ((h, g) in self.before):
+            return (g, h) in self.before
+        return self.rank[g] < self.rank[h]
 
     def distance(self, a: Element, b: Element) -> float:
         """How far `b` starts after `a` starts, at least."""
