@@ -186,3 +186,24 @@ def test_a_label_between_rows_spaces_them_by_its_height_not_its_width():
             for r in set(plain.row.values())}
     assert [min(box[1] for n, box in labelled.items() if labelled.row[n] == r)
             for r in sorted(rows)] == [rows[r] for r in sorted(rows)]
+
+
+def test_a_stage_too_long_for_a_row_is_not_chased_down_the_page():
+    """Rightwards on a 700 px page, a stage (g1) too long for one row and a box of its
+    layers with an edge path into it: the box was moved after the stage, which pushed
+    the stage's boxes after it, and so on until the layout gave up: 12 rows, 3950 px
+    tall. The stage's boxes now follow that box: 4 rows."""
+    sizes = {"n0": (160, 70), "n1": (160, 70), "n2": (300, 40), "n3": (220, 40),
+             "n4": (80, 40), "n5": (80, 50), "n6": (220, 40), "n7": (220, 70),
+             "n8": (80, 70), "n9": (120, 40), "n10": (120, 50), "n11": (160, 40),
+             "n12": (220, 40)}
+    edges = [("n0", "n1"), ("n0", "n2"), ("n0", "n7"), ("n0", "n8"), ("n1", "n5"),
+             ("n1", "n6"), ("n2", "n11"), ("n2", "n12"), ("n2", "n3"), ("n3", "n10"),
+             ("n3", "n4"), ("n3", "n5"), ("n3", "n9"), ("n8", "n10"), ("n6", "n4")]
+    margins = (10.0, 30.0, 10.0, 10.0)
+    groups = {"g1": (["n1", "n2", "n3"], margins), "g2": (["n6", "n7", "n8"], margins)}
+    boxes = layout(list(sizes), sizes, edges, "right", {("n6", "n4")}, groups,
+                   max_width=700)
+    assert max(boxes.row.values()) <= 3
+    assert extent_of(list(boxes.values()))[1] < 2000
+

@@ -555,6 +555,24 @@ def _outer_sides(plan: Plan, edges: list[tuple[str, str]], kept: list[int]
     return found
 
 
+def _joined(plan: Plan, least: dict[str, int]) -> bool:
+    """A group's boxes with no edge (which the layers put first) asked to the first
+    layer of its boxes with edges, beside them: left first, they stretched the group's
+    frame over the layers between, round other groups' boxes. True if one was asked."""
+    linked = {n for a, b in plan.result.ends.values() for n in (a, b)}
+    first: dict[str, int] = {}
+    for n, g in plan.group_of.items():
+        if n in linked:
+            first[g] = min(first.get(g, len(plan.order)), plan.result.layer[n])
+    asked = False
+    for n, g in plan.group_of.items():
+        if not isinstance(n, tuple) and n not in linked and g in first \
+                and plan.result.layer[n] < first[g]:
+            least[n] = first[g]
+            asked = True
+    return asked
+
+
 def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
     """A drawing along `right`/`left` too long for one row, whose groups share layers:
     each group moved after the groups that start before it (its members no earlier than
@@ -607,17 +625,30 @@ def _reach(after: Mapping[str, list[str]], start: list[str]) -> set[str]:
 def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list) -> bool:
     """A group too long for one row gets rows of its own (rows_of cuts before and after
     it): the other nodes of its layers moved after it, so that its frame round the
-    rows it spans holds no other box. True if one was moved."""
+    rows it spans holds no other box; but where an edge path leads from such a node
+    into the group (and none back), the group's members move after that node instead
+    (moved after the group, it pushed the members it leads to after it, and so on until
+    the layout gave up). True if one was moved."""
     screen = list(range(len(plan.order)))
     gaps = plan.gaps(screen)
+    after, layer = _after(plan), plan.result.layer
     for first, _, last, g in spans:
         if _length(plan, screen[first:last + 1], screen, gaps) <= budget:
             continue
+        members = {n for n, group in plan.group_of.items()
+                   if group == g and not isinstance(n, tuple)}
         others = [n for i in range(first, last + 1) for n in plan.order[i]
                   if not isinstance(n, tuple) and plan.group_of.get(n) != g]
+        reached = _reach(after, list(members))
+        leading = [n for n in others if n not in reached and _reach(after, [n]) & members]
+        start = max((layer[n] + 1 for n in leading), default=first)
+        moved = [m for m in members if layer[m] < start]
+        for m in moved:
+            least[m] = max(least.get(m, 0), start)
+        others = [n for n in others if n not in leading]
         for n in others:
             least[n] = max(least.get(n, 0), last + 1)
-        if others:
+        if moved or others:
             return True
     return False
 
