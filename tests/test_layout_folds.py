@@ -207,3 +207,14 @@ def test_a_stage_too_long_for_a_row_is_not_chased_down_the_page():
     assert max(boxes.row.values()) <= 3
     assert extent_of(list(boxes.values()))[1] < 2000
 
+
+def test_a_group_s_boxes_with_no_edge_stand_with_its_first_boxes_with_edges():
+    """Down the page, a stage of a chain entered from two boxes outside it, and two boxes
+    with no edge: those two stood in the first layer, beside the first box outside, and
+    the stage's frame reached up round the layers between. They now stand beside the
+    stage's first box."""
+    sizes = {n: (120, 40) for n in ("x", "y", "a", "b", "lone1", "lone2")}
+    edges = [("x", "y"), ("y", "a"), ("a", "b")]
+    boxes = layout(list(sizes), sizes, edges, "down",
+                   groups={"stage": (["a", "b", "lone1", "lone2"], (10.0, 30.0, 10.0, 10.0))})
+    assert boxes["lone1"][1] == boxes["lone2"][1] == boxes["a"][1]

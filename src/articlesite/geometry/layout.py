@@ -510,6 +510,8 @@ def _planned(nodes: list[str], sizes: Mapping[str, tuple[float, float]], args: t
     `cheap`: ordered once, not as _outside orders)."""
     for _ in range(4 * len(nodes) + 1):
         plan = Plan(nodes, sizes, *args, least)
+        if _joined(plan, least):
+            continue
         if plan.along_x and not _in_sequence(plan, budget, least):
             break
         if not plan.along_x and not _narrower(plan, budget, least):
