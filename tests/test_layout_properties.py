@@ -130,10 +130,23 @@ GROUPS_SENT_ON = (
      "g2": (["n0", "n3", "n4"], MARGINS)})
 
 
+# Found by hypothesis (random runs): rightwards, g1 moved after g0 left a layer with no
+# box between its two members; a row was cut there (it seemed to cut no group), and g1's
+# frame, over both rows, held a box of g0.
+CUT_INSIDE_A_GROUP = (
+    [f"n{i}" for i in range(17)],
+    {**{f"n{i}": (60, 40) for i in range(17)}, "n0": (251, 40), "n1": (191, 40),
+     "n2": (231, 40), "n8": (151, 40), "n10": (81, 40)},
+    [("n0", "n1"), ("n0", "n7"), ("n1", "n8"), ("n2", "n0"), ("n8", "n10")],
+    {"g0": ([f"n{i}" for i in range(17) if i not in (7, 10)], MARGINS),
+     "g1": (["n7", "n10"], MARGINS)})
+
+
 @EXAMPLES
 @given(graphs(), DIRECTIONS)
 @example(STAGES_INTERLEAVED, "right")
 @example(GROUPS_SENT_ON, "down")
+@example(CUT_INSIDE_A_GROUP, "right")
 def test_boxes_and_frames_stay_apart_and_within_the_page(graph, direction):
     nodes, sizes, edges, groups = graph
     boxes = layout(nodes, sizes, edges, direction, groups=groups)

@@ -275,9 +275,16 @@ def rows_of(plan: Plan, screen: list[int], gaps: list[float], width: float) -> l
 
 
 def _members(plan: Plan, screen: list[int]) -> list[set[str]]:
-    """The groups with a member in each layer (in screen order)."""
-    return [{plan.group_of[n] for n in plan.order[layer] if n in plan.group_of}
-            for layer in screen]
+    """The groups each layer (in screen order) lies within: from a group's first layer
+    with a member to its last (a layer between with none of its members, even none at
+    all, is still inside its frame: a row cut there cut the group)."""
+    spans: dict[str, list[int]] = {}
+    for k, layer in enumerate(screen):
+        for n in plan.order[layer]:
+            if n in plan.group_of:
+                spans.setdefault(plan.group_of[n], []).append(k)
+    return [{g for g, ks in spans.items() if min(ks) <= k <= max(ks)}
+            for k in range(len(screen))]
 
 
 def _passing(plan: Plan, screen: list[int]) -> list[int]:
