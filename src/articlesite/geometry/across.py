@@ -20,6 +20,7 @@ rectangle no other box enters.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from itertools import pairwise
 
@@ -66,6 +67,8 @@ class Across:
             groups = list(dict.fromkeys(group_of[item] for item in layer if item in group_of))
             self.before.update((g, h) for k, g in enumerate(groups) for h in groups[k + 1:])
         self.rows = [self._row(i, layer, span) for i, layer in enumerate(order)]
+        # each element's (layer, place in its row)
+        self.where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
         self.offsets: dict[int, list[float]] = {}   # _fit's: each row's, packed from 0
         self.pulls: dict[Element, tuple] = {}   # _wanted's: its links, their weight, half it
         self.links: dict[Item, list[tuple[Item, float]]] = {}
@@ -165,7 +168,7 @@ class Across:
         chain between two (its first linked to others above, its last below: a
         tokenizer under two models, a GPU, logs over two readers) halfway between
         their lines."""
-        where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
+        where = self.where
 
         def linked(item: Item, step: int) -> list[Item]:
             return [n for n, _ in self.links.get(item, ())
@@ -183,7 +186,7 @@ class Across:
         """The leaves of one box wrapped under it in the layers after it (layout.py's
         step 6), those alone in their layer from the first on, centred on the first
         one's line where their layers leave room: the sweeps leave them in steps."""
-        where = {e: (i, k) for i, row in enumerate(self.rows) for k, e in enumerate(row)}
+        where = self.where
 
         def up(item: Item) -> Item | None:
             """The item its one link leads to in an earlier layer, if it has one."""
@@ -201,10 +204,10 @@ class Across:
                     families.setdefault(source, []).append(item)
         for family in families.values():
             leaves = []   # (one a layer, from the first layer on)
+            shared = Counter(where[leaf][0] for leaf in family)
             for leaf in family:
                 layer = where[leaf][0]
-                if [where[other][0] for other in family].count(layer) > 1 or \
-                        leaves and layer != where[leaves[-1]][0] + 1:
+                if shared[layer] > 1 or leaves and layer != where[leaves[-1]][0] + 1:
                     break
                 leaves.append(leaf)
             if len(leaves) < 2:

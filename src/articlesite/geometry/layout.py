@@ -609,14 +609,15 @@ def _in_sequence(plan: Plan, budget: float, least: dict[str, int]) -> bool:
             return True
         end = max(end, last)
         before |= set(members[g])
-    return _rows_of_its_own(plan, budget, least, spans)
+    return _rows_of_its_own(plan, budget, least, spans, members, after)
 
 
-def _after(plan: Plan) -> dict[str, list[str]]:
-    """Each node's successors, as laid out (feedback edges turned)."""
+def _after(plan: Plan, back: bool = False) -> dict[str, list[str]]:
+    """Each node's successors, as laid out (feedback edges turned); with `back`, its
+    predecessors."""
     after: dict[str, list[str]] = {}
     for a, b in plan.result.ends.values():
-        after.setdefault(a, []).append(b)
+        after.setdefault(b if back else a, []).append(a if back else b)
     return after
 
 
@@ -631,27 +632,28 @@ def _reach(after: Mapping[str, list[str]], start: list[str]) -> set[str]:
     return found
 
 
-def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list) -> bool:
+def _rows_of_its_own(plan: Plan, budget: float, least: dict[str, int], spans: list,
+                     members: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
     """A group too long for one row gets rows of its own (rows_of cuts before and after
     it): the other nodes of its layers moved after it, so that its frame round the
     rows it spans holds no other box; but where an edge path leads from such a node
     into the group (and none back), the group's members move after that node instead
     (moved after the group, it pushed the members it leads to after it, and so on until
-    the layout gave up). True if one was moved."""
+    the layout gave up). True if one was moved. (`members`: each group's nodes;
+    `after`: each node's successors.)"""
     screen = list(range(len(plan.order)))
     gaps = plan.gaps(screen)
-    after, layer = _after(plan), plan.result.layer
+    layer, before = plan.result.layer, _after(plan, back=True)
     for first, _, last, g in spans:
         if _length(plan, screen[first:last + 1], screen, gaps) <= budget:
             continue
-        members = {n for n, group in plan.group_of.items()
-                   if group == g and not isinstance(n, tuple)}
         others = [n for i in range(first, last + 1) for n in plan.order[i]
                   if not isinstance(n, tuple) and plan.group_of.get(n) != g]
-        reached = _reach(after, list(members))
-        leading = [n for n in others if n not in reached and _reach(after, [n]) & members]
+        into = _reach(before, members[g])   # (the nodes a path leads in from)
+        reached = _reach(after, members[g])
+        leading = [n for n in others if n in into and n not in reached]
         start = max((layer[n] + 1 for n in leading), default=first)
-        moved = [m for m in members if layer[m] < start]
+        moved = [m for m in members[g] if layer[m] < start]
         for m in moved:
             least[m] = max(least.get(m, 0), start)
         others = [n for n in others if n not in leading]
@@ -855,10 +857,10 @@ def sides_along(boxes: Mapping[str, Box], edges: Sequence[tuple[str, str]],
             start_b, size_b = boxes[b][axis], boxes[b][axis + 2]
             beyond = start_b >= start_a + size_a if forward else start_b + size_b <= start_a
             if beyond and choose_sides(Ends(a, b), boxes)[1] != near:
-                skips = axis == 1 and max(start_b - start_a - size_a,
-                                          start_a - start_b - size_b) > 2 * LAYER_GAP
-                sides[number] = (far if skips or axis == 1 and _past_its_layer(boxes, a, b)
-                                 else None, near)
+                skips = max(start_b - start_a - size_a, start_a - start_b - size_b) \
+                    > 2 * LAYER_GAP
+                down = axis == 1 and (skips or _past_its_layer(boxes, a, b))
+                sides[number] = (far if down else None, near)
     return sides
 
 
