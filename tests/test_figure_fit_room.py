@@ -5,6 +5,7 @@ one (as `figure layout` does for a draft), or says that none was found."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -90,3 +91,27 @@ def test_fit_moves_no_box_onto_a_free_label_to_make_room(tmp_path: Path):
     assert "Still no free place for edge 20's label" in result.stdout
     assert "  - {id: rewards, box: [490, 860, 210, 90], text: rewards, sub: reward-sub}" \
         in spec.read_text(encoding="utf-8").splitlines()
+
+
+def test_fit_and_check_say_when_the_canvas_grew_wider_than_a_page(tmp_path: Path):
+    """A node at the right edge of a canvas 1220 px wide, its text lengthened: fit grew
+    the box and the canvas past the 1240 px a page shows and said only the new size;
+    `check` said nothing of it. Both now say the figure will scroll sideways (check as a
+    warning, at the spec's `width:` line: a wide figure is not certainly a mistake)."""
+    root = tmp_path / "site"
+    assert run_build(REPO, "init", str(root)).returncode == 0
+    spec = root / "figures" / "hello-flow.yaml"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("width: 520", "width: 1220").replace(
+        "box: [20, 30, 140, 60]", "box: [1060, 30, 140, 60]"), encoding="utf-8")
+    set_text(root, "write", "en", "write_every_section_of_the_article_once_more")   # (one word)
+    fitted = run_build(root, "figure", "fit", "hello-flow", "--no-browser")
+    assert fitted.returncode == 0, fitted.stdout + fitted.stderr
+    width = int(re.search(r"canvas now (\d+) ×", fitted.stdout).group(1))
+    assert width > 1240
+    assert (f"The canvas is {width} px wide, more than the 1240 px a page shows: it will "
+            "scroll sideways.") in fitted.stdout
+    checked = json.loads(run_build(root, "check", "--no-browser", "--format", "json").stdout)
+    wide = [f for f in checked["findings"] if f.get("element") == "canvas"]
+    assert len(wide) == 1 and wide[0]["severity"] == "warning" and wide[0]["line"] == 5
+    assert f"figure 'hello-flow' is {width} px wide" in wide[0]["message"]

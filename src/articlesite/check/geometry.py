@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+from ..geometry import PAGE_WIDTH
 from ..geometry.crossings import crossings
 from ..geometry.labels import crosses
 from ..load.figures import LABEL_HEIGHT, Edge, Figure, Label, Node, Segment
-from ..problems import Findings
+from ..problems import Findings, command
 from .annotations import check_annotations
 
 TOUCH = 2.0      # px: an edge end this close to a node border or another edge touches it
@@ -102,6 +103,14 @@ def check_geometry(figure: Figure, findings: Findings) -> None:
         findings.add(figure.path, line, message, key=key, check="geometry",
                      figure=figure.id, element=element, overflow=round(amount, 1))
 
+    if figure.width > PAGE_WIDTH:   # (not certainly a mistake: a wide figure scrolls)
+        findings.add(figure.path, figure.key_lines.get("width"),
+                     f"figure '{figure.id}' is {figure.width:g} px wide, more than the "
+                     f"{PAGE_WIDTH:g} px a page shows: readers scroll it sideways; shorter "
+                     f"texts, or boxes moved where there is room (`{command()} figure layout "
+                     f"{figure.id} --again` lays it out within the page), narrow it",
+                     check="geometry", warning=True, figure=figure.id, element="canvas",
+                     overflow=round(figure.width - PAGE_WIDTH, 1))
     size = (figure.width, figure.height)
     for a, b in combinations(figure.nodes, 2):
         w, h = overlap(node_box(a), node_box(b))

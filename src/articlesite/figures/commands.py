@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..geometry import PAGE_WIDTH
 from ..problems import command, plural
 
 
@@ -55,10 +56,6 @@ def run(root: Path, args: argparse.Namespace) -> int:
     return report(root, place_drafts(root, args.id, browser=not args.no_browser,
                                      again=args.again or args.direction is not None,
                                      direction=args.direction))
-
-
-# The theme's figure.css: a figure is at most this wide on a page; a wider canvas scrolls.
-PAGE_WIDTH = 1240
 
 
 def report(root: Path, placed) -> int:
@@ -121,12 +118,12 @@ def report(root: Path, placed) -> int:
               f"{placed.path.stem} --direction {other}` lays it out so.")
     width = placed.canvas[0] if placed.canvas else 0
     if width > PAGE_WIDTH:
-        remedy = ("`direction: down` in the spec (and the boxes and canvas size removed) "
-                  "lays it out again top to bottom." if placed.direction in ("right", "left")
+        remedy = (f"`{command()} figure layout {placed.path.stem} --direction down` lays it "
+                  "out top to bottom." if placed.direction in ("right", "left")
                   else "Shorter texts or edge labels let "
                   f"`{command()} figure layout {placed.path.stem} --again` fit it to the page.")
-        print(f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH} px a page shows: "
-              f"it will scroll sideways. {remedy}")
+        from .place import too_wide
+        print(f"{too_wide(width)} {remedy}")
     print(f"Next: `{command()} serve` to look at it and move boxes in the figure editor; "
           f"`{command()} check` measures that every text fits.")
     return 0

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..geometry.frames import TITLE_INSET, frame_of, overlaps
-from ..geometry.layout import GRID, snap
+from ..geometry.layout import GRID, PAGE_WIDTH, snap
 from ..load.figures import LABEL_HEIGHT
 from ..problems import UsageError, command
 from .label_room import Room, crowded_labels, with_room
-from .place import css_of, label_texts, load_spec, spec_path, texts_of
+from .place import css_of, label_texts, load_spec, spec_path, texts_of, too_wide
 from .sizes import AtWidth, sizes_at_widths
 from .spec_edit import Set, apply_edits, edit_file
 
@@ -325,5 +325,8 @@ def report_fit(root: Path, fitted: Fitted) -> int:
               if fitted.canvas else "")
     grew = f": grew {', '.join(fitted.grown)}{moved}" if fitted.grown else ""
     print(f"Fitted {where} to its texts (texts {fitted.measured}){grew}{canvas}.{room}")
+    if fitted.canvas and fitted.canvas[0] > PAGE_WIDTH:
+        print(f"{too_wide(fitted.canvas[0])} Shorter texts, or boxes moved in the figure "
+              "editor where there is room, narrow it.")
     print(f"Next: `{command()} check` measures that every text fits.")
     return 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..geometry import PAGE_WIDTH
 from ..geometry.crossings import count
 from ..geometry.frames import frame_of, margins
 from ..geometry.layout import (
@@ -65,6 +66,12 @@ class Placed:
     direction: str = "right"             # the spec's direction
     rules: list = field(default_factory=list)   # the draft labels, dividers and lifelines
     #                                              placed, as the message names them
+
+
+def too_wide(width: float) -> str:
+    """What a canvas wider than a page shows (the theme's figure.css) means."""
+    return (f"The canvas is {width:g} px wide, more than the {PAGE_WIDTH:g} px a page shows: "
+            "it will scroll sideways.")
 
 
 def spec_path(root: Path, figure_id: str) -> Path:

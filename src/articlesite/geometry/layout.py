@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
+from . import PAGE_WIDTH
 from .across import GAP, NARROW, Across
 from .crossings import count
 from .layers import Item, Layered, layered
@@ -59,7 +60,6 @@ JOG_ROOM = 18.0     # px more between two frames for each other labelled edge th
 GROUP_ROOM = 20.0   # px between a group's frame and the next layer's boxes or frames
 SHARE = 1.6         # a box grows to its neighbours' size only up to this many times its own
 DIRECTIONS = ("right", "down", "left", "up")
-PAGE_WIDTH = 1240.0
 TRIAL_SHUFFLES = 4     # shuffled starts when a feedback edge is tried on the other outside
 TRIAL_NODES = 16       # feedback edges are tried on the other outside in graphs this small
 # (at 14, the overview of examples/training-overview, 15 nodes, got 3 crossings, not 0)

@@ -491,7 +491,7 @@ def load_figure(file: FigureFile, problems: Problems) -> Figure | None:
     figure = Figure(
         id=file.id, path=path, title=spec.get("title", ""), caption=spec.get("caption", ""),
         width=spec.get("width") or 1.0, height=spec.get("height") or 1.0,
-        key_lines={"title": lines.get("title"), "caption": lines.get("caption")},
+        key_lines={key: lines.get(key) for key in ("title", "caption", "width")},
         direction=spec.get("direction") or "right")
     seen: set[str] = set()
     for node in spec.get("nodes", ()):
