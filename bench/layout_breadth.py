@@ -37,14 +37,21 @@ DIRECTIONS = ("right", "down", "left", "up")
 TITLE = (60.0, 22.0)   # a group title's size
 
 
-def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=None):
+def laid_out(nodes, sizes, edges, direction, feedback, groups, width, labels=None,
+             lean=None):
+    """geometry/layout.py's boxes of one graph, its groups framed as a title needs."""
+    framing = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
+    return layout(nodes, sizes, edges, direction, feedback, framing, labels=labels or {},
+                  max_width=width, lean=lean)
+
+
+def measured(nodes, sizes, edges, direction, feedback, groups, width, labels=None,
+             lean=None):
     """(crossings, CPU ms, bends, sides both entered and left) of one layout: boxes,
-    sides, routes."""
+    sides, routes; `lean`: a fold's, as geometry/layout.py's `layout` takes it."""
     forget()
     started = time.process_time()
-    framing = {g: (members, (10.0, 30.0, 10.0, 10.0)) for g, members in groups.items()}
-    boxes = layout(nodes, sizes, edges, direction, feedback, framing, labels=labels or {},
-                   max_width=width)
+    boxes = laid_out(nodes, sizes, edges, direction, feedback, groups, width, labels, lean)
     start = {**sides_along(boxes, edges, direction, feedback), **boxes.outer,
              **sides_between_rows(boxes, boxes.row, edges, direction)}
     frames = [frame_of([boxes[m] for m in members], TITLE) for members in groups.values()]
@@ -89,20 +96,23 @@ def random_graph(seed: int):
     return nodes, sizes, edges, rnd.choice(DIRECTIONS), feedback, groups, labels
 
 
-def every_layout() -> dict[str, tuple[int, float, int, int]]:
-    found = {}
+def cases():
+    """Each layout's name and `measured`'s arguments."""
     for name in DRAFTS:
         _, nodes, sizes, edges, feedback, groups = draft(name)
         for direction in DIRECTIONS:
             for width in (1240.0, 900.0):
-                found[f"{name}/{direction}/{width:g}"] = measured(
+                yield f"{name}/{direction}/{width:g}", (
                     nodes, sizes, edges, direction, feedback, groups, width)
     for seed in range(40):
         nodes, sizes, edges, direction, feedback, groups, labels = random_graph(seed)
         for width in (1240.0, 700.0):
-            found[f"random{seed}/{width:g}"] = measured(
+            yield f"random{seed}/{width:g}", (
                 nodes, sizes, edges, direction, feedback, groups, width, labels)
-    return found
+
+
+def every_layout() -> dict[str, tuple[int, float, int, int]]:
+    return {name: measured(*args) for name, args in cases()}
 
 
 def main() -> None:

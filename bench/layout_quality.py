@@ -13,10 +13,10 @@ chose) and measured alike:
 - canvas: width × height in px (the boxes with a 30 px margin);
 - wasted: the share of the canvas no box covers;
 - ms: CPU time of our whole layout (median of RUNS): the boxes placed, then the sides
-  chosen (geometry/untangle.py), and for a folded drawing whose edges still cross the
-  same with its layers leaning the other way (its sides chosen only if its boxes
-  differ), the one crossing less kept, as `figure layout` does once the texts are
-  measured (the routes measured included).
+  chosen (geometry/untangle.py), and for a folded drawing whose edges still cross more
+  than FEW times (figures/place.py) the same with its layers leaning the other way
+  (its sides chosen only if its boxes differ), the one crossing less kept, as `figure
+  layout` does once the texts are measured (the routes measured included).
 
     python bench/layout_quality.py [--markdown] [--python]
 
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from layout_drafts import DRAFTS
 
-from articlesite.figures.place import clear_of_frames
+from articlesite.figures.place import FEW, clear_of_frames
 from articlesite.figures.sizes import MIN_SIZE, SPARE, Texts, estimate
 from articlesite.geometry import grid
 from articlesite.geometry.crossings import count
@@ -131,7 +131,8 @@ def arranged(name: str, lean: int | None = None, other_than: dict | None = None
 def ours(name: str) -> tuple[dict, float]:
     """Our layout's measures, and the CPU time (ms, median of RUNS) of the whole layout:
     the boxes placed and the sides chosen, and for a folded drawing whose edges still
-    cross, the same with its layers leaning the other way (as figure layout does)."""
+    cross more than FEW times, the same with its layers leaning the other way (as
+    figure layout does)."""
     direction, _, _, edges, feedback, groups = draft(name)
     whole = []
     for _ in range(RUNS):
@@ -140,7 +141,7 @@ def ours(name: str) -> tuple[dict, float]:
         boxes, sides, lean = arranged(name)
         result = measure(boxes, edges, sides, groups, feedback)
         leaning = arranged(name, lean=3 - lean, other_than=boxes) \
-            if result["crossings"] and direction in ("right", "left") else None
+            if result["crossings"] > FEW and direction in ("right", "left") else None
         if leaning is not None:
             other = measure(leaning[0], edges, leaning[1], groups, feedback)
             result = other if other["crossings"] < result["crossings"] else result
