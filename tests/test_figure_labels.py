@@ -286,17 +286,33 @@ def test_figure_fit_grows_what_a_translation_outgrew_and_moves_what_lies_beyond(
     assert result.returncode == 0, result.stdout + result.stderr
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
     changed = {b: a for b, a in zip(before, after, strict=True) if a != b}
-    # act grew to the right (its first phrase did not fit its width); learn, right of
+    # act grew to the right as far as its first phrase needs (アクターネットワークの),
+    # not to its text on one line (13 characters of 18 px and the box's padding: 280 px),
+    # and down by the line its last phrase (名前) wraps to; learn, right of it and below
     # it, moved by as much; the canvas grew as much; the label's size; nothing else.
     act, learn = changed["    box: [40, 60, 140, 60]"], changed["    box: [280, 160, 140, 60]"]
-    grew = float(act.split(", ")[2]) - 140
-    assert grew > 0 and act == f"    box: [40, 60, {grew + 140:g}, 60]"
-    assert learn == f"    box: [{280 + grew:g}, 160, 140, 60]"
-    assert changed["width: 460"] == f"width: {460 + grew:g}"
+    x, y, w, h = (float(v) for v in act.split("[")[1][:-1].split(", "))
+    assert (x, y) == (40, 60) and 140 < w < 280 and h > 60
+    assert learn == f"    box: [{280 + w - 140:g}, {160 + h - 60:g}, 140, 60]"
+    assert changed["width: 460"] == f"width: {460 + w - 140:g}"
+    assert changed["height: 260"] == f"height: {260 + h - 60:g}"
     assert [line for line in changed if "label: score" in line]
-    assert len(changed) == 4, changed
+    assert len(changed) == 5, changed
     assert fit_findings(root) == []
     assert "nothing changed" in run_build(root, "figure", "fit", "steps").stdout
+
+
+def test_figure_fit_without_a_browser_widens_a_box_only_to_its_longest_phrase(
+        tmp_path: Path):
+    # Estimated from the font sizes: アクターネットワークの (11 em of 18 px and the box's
+    # padding, 224 px) overflows act's 140 px; act grows to hold it with room to breathe,
+    # on the 10 px grid, and 名前 wraps to a second line.
+    root = labelled_site(tmp_path / "project")
+    set_text(root, "act", "ja", "アクターネットワークの名前")
+    result = run_build(root, "figure", "fit", "steps", "--no-browser")
+    assert result.returncode == 0, result.stdout + result.stderr
+    spec = (root / SPEC).read_text(encoding="utf-8")
+    assert "    box: [40, 60, 250, 90]" in spec, spec
 
 
 @pytest.mark.parametrize(("language", "longer"), [

@@ -6,7 +6,9 @@ Chromium). A box its texts need more room than grows to the right and downwards 
 larger than its texts stays as it is). A node whose words and phrases all fit its width
 keeps it and grows only as tall as its texts are at that width, wrapped as the page
 wraps them (sizes.py measures each node at its own width too); one a word or phrase of
-which overflows grows to its texts' size on one line. Whatever lies beyond a grown
+which overflows grows only as wide as its longest one needs (with room to breathe, as
+`figure layout` sizes a box; at most as wide as its texts on one line), measured again
+there, and as tall as its lines are at that width. Whatever lies beyond a grown
 box, to its right or below it, moves by as much as it grew, so that every gap stays as
 it was and no two boxes that did not overlap come to overlap (`grow`); the canvas grows
 by as much as the boxes reach further. A group's frame counts as a box (a wider title
@@ -36,7 +38,7 @@ from ..load.figures import LABEL_HEIGHT
 from ..problems import UsageError, command
 from .label_room import Room, crowded_labels, with_room
 from .place import css_of, label_texts, load_spec, spec_path, texts_of, too_wide
-from .sizes import AtWidth, sizes_at_widths
+from .sizes import SPARE, AtWidth, sizes_at_widths
 from .spec_edit import Set, apply_edits, edit_file
 
 Rect = tuple[float, float, float, float]
@@ -94,13 +96,26 @@ def needed(current: Rect, measured: tuple[float, float], node: bool) -> tuple[fl
 
 def node_needs(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
                ) -> tuple[float, float]:
-    """The size a node's box needs: where every word and phrase of its texts fits its
-    width in every language, its own width and the height its texts take there (a text
-    that wraps to one more line makes the box taller, not wider: a column's boxes keep
-    one width); else, as for any box, its texts on one line (`needed`)."""
+    """The size a node's box needs: where every word and phrase of its texts fits the
+    width they were measured at (its own, or `widened`) in every language, that width
+    and the height its texts take there (a text that wraps to one more line makes the
+    box taller, not wider: a column's boxes keep one width); else, as for any box, its
+    texts on one line (`needed`)."""
     if not at_width or any(a.narrow for a in at_width):
         return needed(current, measured, True)
-    return current[2], max(current[3], snap(max(a.height for a in at_width), 2 * GRID))
+    return max(current[2], *(a.width for a in at_width)), \
+        max(current[3], snap(max(a.height for a in at_width), 2 * GRID))
+
+
+def widened(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
+            ) -> float | None:
+    """For a node a word or phrase of which overflows its box (`at_width`), the width
+    that holds its longest one with SPARE on each side, as a designer widens a box: no
+    wider than its texts on one line (None: no word or phrase overflows)."""
+    if not any(a.narrow for a in at_width):
+        return None
+    least = snap(max(a.need for a in at_width) + 2 * SPARE, 2 * GRID)
+    return max(current[2], min(least, needed(current, measured, True)[0]))
 
 
 def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
@@ -123,6 +138,7 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
     boxes: dict[Hashable, Rect] = {n["id"]: tuple(n["box"]) for n in nodes}
     boxes.update({("label", i): (*lb["box"], LABEL_HEIGHT[lb.get("class")])
                   for i, lb in enumerate(labels)})
+    at = _at_widened(at, boxes, sizes, placed, css_of(root), browser)
     new = {node["id"]: size for node in nodes
            if (size := node_needs(boxes[node["id"]], sizes[node["id"]],
                                   [a for a in at if a.node == node["id"]]))
@@ -145,6 +161,21 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
     if edits:
         edit_file(result.path, edits, expected=text, aside=root)
     return result
+
+
+def _at_widened(at: list[AtWidth], boxes: dict, sizes: dict, placed: tuple, css: str,
+                browser: bool) -> list[AtWidth]:
+    """`at`, but each node a word or phrase of which overflows its box measured again at
+    the width that holds it (`widened`): its lines wrap there, and it grows as tall as
+    they need rather than as wide as its texts on one line (a second look in Chromium,
+    only where a box is too narrow)."""
+    wider = {node: width for node in {a.node for a in at}
+             if (width := widened(boxes[node], sizes[node], [a for a in at if a.node == node]))}
+    if not wider:
+        return at
+    again = tuple((item, wider[item.node], code) for item, _, code in placed
+                  if item.node in wider)
+    return [a for a in at if a.node not in wider] + sizes_at_widths([], css, browser, again)[2]
 
 
 def _text_box_edits(edges: dict[int, dict], groups: list[dict], sizes: dict, titles: dict,
