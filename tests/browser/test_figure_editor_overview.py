@@ -5,6 +5,7 @@ serve process for the module, on a copy of the example."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 
@@ -268,6 +269,34 @@ def test_fit_to_texts_makes_room_for_a_lengthened_label_and_says_so(chromium, se
     shown, written = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
     assert shown[1:] == [said]
     assert "box: [490, 910, 210, 90]" in written   # rewards, moved down
+    assert not troubles
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ja", "キャンバスの幅が {} px になり、ページに収まる 1240 px を超えました"),
+    ("en", "The canvas is {} px wide, more than the 1240 px a page shows")])
+def test_fit_to_texts_says_when_it_made_the_canvas_wider_than_a_page(chromium, served,
+                                                                     project, language, said):
+    # Critic, at the canvas's right edge, named by one long word: fit widens it (as far
+    # as the word needs) and the canvas with it, past the page; the page says so, in its
+    # language, as `figure fit` and `check` do.
+    texts_path = project / "figures" / "figure-texts.json"
+    spec_path = project / "figures" / "training-overview.yaml"
+    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
+    entry = f'"{language}": "Critic"'
+    assert entry in texts
+    word = "CriticNetworkForEveryHistoryPrefix"
+    save(project, texts_path, texts.replace(entry, f'"{language}": "{word}"'))
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    page.context.add_init_script(FIT_MESSAGES)
+    page.goto(f"{page.origin}{language}/overview.html")
+    page.wait_for_function("t => document.querySelector('[data-node=critic]').textContent"
+                           ".includes(t)", arg=word, timeout=DEADLINE_MS)
+    page.locator(FIGURE).locator(".fe-fit-button").click()
+    shown, written = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
+    width = int(re.search(r"^width: (\d+)$", written, re.M)[1])
+    assert width > 1240 and said.format(width) in shown[-1], shown
     assert not troubles
 
 

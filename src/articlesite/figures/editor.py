@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..check.reserved import PAGE_IDS
+from ..geometry import PAGE_WIDTH
 from ..load.config import load_site
 from ..load.figures import FIGURE_ID, load_figure
 from ..load.phrases import breaks
@@ -49,7 +50,7 @@ from ..problems import BuildError, Problems, UsageError
 from ..translate.dictionary_file import edit_text, write_atomically
 from ..translate.editor import HEADER, VIEW, Editor, Refused, editable_layout, file_digest
 from . import changes
-from .fitting import fit_figure, room_said
+from .fitting import fit_figure, room_said, too_wide_now, wide_said
 from .new import add_entries
 from .rename import keys_of, problems_of, rename_keys, used_elsewhere
 from .routing import route_answer
@@ -499,18 +500,20 @@ def fit_answer(root: Path, path: Path) -> dict:
     # the edge labels given room, and those still without, by number: the page says so
     # after what grew (fit_button.js)
     room = {"room": fitted.roomed, "room_moved": fitted.room_moved, "crowded": fitted.crowded,
-            "canvas": list(fitted.canvas) if fitted.canvas else None}
+            "canvas": list(fitted.canvas) if fitted.canvas else None,
+            "wide": too_wide_now(fitted), "page": PAGE_WIDTH}
     if not fitted.grown:
         return {"ok": True, "changed": [f"figures/{path.name}"] if fitted.roomed else [],
                 "key": "fits-already", "args": room,
-                "message": "Every box fits its texts already." + room_said(fitted)}
+                "message": "Every box fits its texts already." + room_said(fitted)
+                + wide_said(fitted)}
     # `grown` in English; `items` for the page to name them in its language
     args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved,
             "items": [list(item) for item in fitted.grown_items], **room}
     return {"ok": True, "changed": [f"figures/{path.name}"],
             "key": "fitted-moved" if fitted.moved else "fitted", "args": args,
             "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other boxes."
-                       + room_said(fitted)}
+                       + room_said(fitted) + wide_said(fitted)}
 
 
 # Where a text being typed may break: the build's phrases (load/phrases.py) ---------------

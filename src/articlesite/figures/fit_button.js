@@ -23,7 +23,7 @@
 
   /* What fit did, said in the page's language: what grew, then the edge labels it made
      room for (boxes moved beside their routes, or the canvas grown) and those that still
-     have no free place. */
+     have no free place, then a canvas it made wider than a page. */
   function said(answer) {
     var text = F.parts.told(named(answer)), args = answer && answer.args;
     if (!args || text === answer.message) return text;   /* English already says it all */
@@ -40,6 +40,7 @@
       text += gap() + T("fit-room", { labels: labels(args.room), moved: args.room_moved });
     if (args.crowded && args.crowded.length)
       text += gap() + T("fit-crowded", { labels: labels(args.crowded) });
+    if (args.wide) text += gap() + T("fit-too-wide", { width: args.wide, page: args.page });
     return text;
   }
 

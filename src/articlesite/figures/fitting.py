@@ -343,6 +343,18 @@ def room_said(fitted: Fitted) -> str:
     return said
 
 
+def too_wide_now(fitted: Fitted) -> float | None:
+    """The canvas's new width, if fit made it wider than a page."""
+    return fitted.canvas[0] if fitted.canvas and fitted.canvas[0] > PAGE_WIDTH else None
+
+
+def wide_said(fitted: Fitted) -> str:
+    """What `figure fit` says of a canvas it made wider than a page, in English."""
+    width = too_wide_now(fitted)
+    return "" if width is None else (f" {too_wide(width)} Shorter texts, or boxes moved in "
+                                     "the figure editor where there is room, narrow it.")
+
+
 def report_fit(root: Path, fitted: Fitted) -> int:
     where = fitted.path.relative_to(root)
     room = room_said(fitted)
@@ -356,8 +368,7 @@ def report_fit(root: Path, fitted: Fitted) -> int:
               if fitted.canvas else "")
     grew = f": grew {', '.join(fitted.grown)}{moved}" if fitted.grown else ""
     print(f"Fitted {where} to its texts (texts {fitted.measured}){grew}{canvas}.{room}")
-    if fitted.canvas and fitted.canvas[0] > PAGE_WIDTH:
-        print(f"{too_wide(fitted.canvas[0])} Shorter texts, or boxes moved in the figure "
-              "editor where there is room, narrow it.")
+    if too_wide_now(fitted):
+        print(wide_said(fitted).lstrip())
     print(f"Next: `{command()} check` measures that every text fits.")
     return 0
