@@ -213,3 +213,23 @@ def test_a_route_request_asked_to_place_places_labels_and_frames_as_the_build_do
     assert answer["groups"] == [list(group.box) for group in figure.groups]
     unasked = ask(editor, "route", {**request, "place": False})[1]
     assert all("label" not in edge for edge in unasked["edges"]) and unasked["groups"] == []
+
+
+def test_fit_says_when_it_made_the_canvas_wider_than_a_page(tmp_path):
+    # act named by one long word: Fit to texts widens act as far as the word needs and
+    # pushes learn and the canvas past the 1240 px a page shows; the answer says so, in
+    # English and with what the page's language needs.
+    from conftest import set_text
+    root = fixture_site("sources", tmp_path / "project")
+    set_text(root, "act", "en", "Act" + "ively" * 32)
+    status, answer = ask(FigureEditor(Editor(root, "127.0.0.1", 8123)), "fit",
+                         {"figure": "steps"})
+    assert status == 200, answer
+    width = answer["args"]["wide"]
+    assert width > 1240 and f"width: {width:g}" in (root / SPEC).read_text(encoding="utf-8")
+    assert f"The canvas is {width:g} px wide, more than the 1240 px a page shows" \
+        in answer["message"]
+    text = theme_strings()["editor-fit-too-wide"]
+    assert set(text) == {"zh", "en", "ja", "ko"}
+    assert text["ja"].format(width=f"{width:g}", page=f"{answer['args']['page']:g}").startswith(
+        f"キャンバスの幅が {width:g} px になり、ページに収まる 1240 px を超えました")
