@@ -167,7 +167,8 @@ def test_every_key_serve_answers_with_has_its_string_in_every_language():
     source = Path(module.__file__).read_text(encoding="utf-8")
     keys = set(re.findall(r'refused\(HTTPStatus\.\w+, "([\w-]+)"', source))
     keys |= set(re.findall(r'"key": "([\w-]+)"', source))
-    keys |= set(re.findall(r'"key": "([\w-]+)" if', source)) | {"fitted", "fitted-moved"}
+    keys |= set(re.findall(r'"key": "([\w-]+)" if', source)) | {"fitted", "fitted-moved",
+                                                                   "fitted-moved-one"}
     keys |= set(module.GUARD_KEYS.values())
     assert {"changed", "id-invalid", "id-used", "forbidden", "fits-already"} <= keys
     strings = theme_strings()
@@ -229,6 +230,8 @@ def test_fit_says_when_it_made_the_canvas_wider_than_a_page(tmp_path):
     assert width > 1240 and f"width: {width:g}" in (root / SPEC).read_text(encoding="utf-8")
     assert f"The canvas is {width:g} px wide, more than the 1240 px a page shows" \
         in answer["message"]
+    assert "moved 1 other box." in answer["message"]   # learn (not "1 other boxes")
+    assert said(answer, "en") == "Fitted: grew node act, moved 1 other box."
     text = theme_strings()["editor-fit-too-wide"]
     assert set(text) == {"zh", "en", "ja", "ko"}
     assert text["ja"].format(width=f"{width:g}", page=f"{answer['args']['page']:g}").startswith(

@@ -511,9 +511,15 @@ def fit_answer(root: Path, path: Path) -> dict:
     args = {"grown": ", ".join(fitted.grown), "moved": fitted.moved,
             "items": [list(item) for item in fitted.grown_items], **room}
     return {"ok": True, "changed": [f"figures/{path.name}"],
-            "key": "fitted-moved" if fitted.moved else "fitted", "args": args,
-            "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other boxes."
+            "key": _fitted_key(fitted.moved), "args": args,
+            "message": f"Fitted: grew {args['grown']}; moved {fitted.moved} other "
+                       f"box{'es' * (fitted.moved != 1)}."
                        + room_said(fitted) + wide_said(fitted)}
+
+
+def _fitted_key(moved: int) -> str:
+    """The string that says what fit grew, and how many other boxes it moved."""
+    return "fitted-moved-one" if moved == 1 else "fitted-moved" if moved else "fitted"
 
 
 # Where a text being typed may break: the build's phrases (load/phrases.py) ---------------

@@ -37,7 +37,8 @@
       text += gap() + T("fit-room-canvas", { labels: labels(args.room),
                                              width: args.canvas[0], height: args.canvas[1] });
     else if (args.room && args.room.length)
-      text += gap() + T("fit-room", { labels: labels(args.room), moved: args.room_moved });
+      text += gap() + T(args.room_moved === 1 ? "fit-room-one" : "fit-room",
+                        { labels: labels(args.room), moved: args.room_moved });
     if (args.crowded && args.crowded.length)
       text += gap() + T("fit-crowded", { labels: labels(args.crowded) });
     if (args.wide) text += gap() + T("fit-too-wide", { width: args.wide, page: args.page });
