@@ -66,14 +66,21 @@ def test_fit_moves_boxes_to_give_a_lengthened_label_a_free_place(tmp_path: Path)
 
 def test_fit_says_which_label_still_has_no_free_place(tmp_path: Path):
     # ja: the label of actor -> env (edge 5), beside env -> actor's (edge 6) in the one gap
-    # between the two boxes: no box moved makes room there. Fit grows it, moves nothing
-    # else and says which labels still lie on something.
+    # between the two boxes, 194 px wide: no box moved sideways makes room there. Fit
+    # grows it, makes the gap taller (every box below actor moved down: edge 6's label
+    # then finds a place above edge 5's) and says which label still lies on something.
     root, before, result = fitted(tmp_path, "command", "ツールを呼び出して結果を待つ")
-    assert "Still no free place for edge 5's label, edge 6's label" in result.stdout
-    assert "Made room" not in result.stdout
+    assert "Made room for edge 6's label: moved 12 boxes." in result.stdout
+    assert "Still no free place for edge 5's label:" in result.stdout
     after = (root / SPEC).read_text(encoding="utf-8").splitlines()
-    assert [b for b in changed_lines(before, after)] == [
+    changed = changed_lines(before, after)
+    assert [b for b in changed if "label: command" in b] == [
         b for b in before if "label: command" in b]
+    moved = [(b, a) for b, a in changed.items() if "box: [" in b and "label" not in b]
+    assert len(moved) == 12 and all(
+        a.split("box: [")[1].split(",")[0] == b.split("box: [")[1].split(",")[0]
+        for b, a in moved)   # down, not sideways
+    assert crowded(root) == ["edge-label 5"]
 
 
 def test_fit_moves_no_box_onto_a_free_label_to_make_room(tmp_path: Path):

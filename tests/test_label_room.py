@@ -24,7 +24,13 @@ def test_a_gap_is_opened_across_the_drawing_beyond_the_run():
 def test_where_a_box_straddles_the_line_only_those_beside_the_run_move():
     nodes = {**NODES, "d": (150.0, 500.0, 130.0, 90.0)}   # d straddles x = 200
     ways = widenings(nodes, RUN, (95.0, 23.0))
-    assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0)}]
+    assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0)}, longer(nodes)]
+
+
+def longer(nodes: dict) -> dict:
+    """The way that makes RUN longer: c and d, below its lower end (y = 250), moved down
+    by the label's height and ROOM (23 + 20, up to the 10 px grid)."""
+    return {n: (x, y + 50.0 * (y >= 250.0), w, h) for n, (x, y, w, h) in nodes.items()}
 
 
 def test_no_box_is_moved_onto_another():
@@ -47,7 +53,27 @@ def test_where_a_box_straddles_the_line_those_lined_up_beside_the_run_move_with_
              "f": (220.0, 600.0, 130.0, 90.0)}            # b's column, below the run
     ways = widenings(nodes, RUN, (95.0, 23.0))
     assert ways == [{**nodes, "b": (340.0, 100.0, 130.0, 90.0), "f": (340.0, 600.0, 130.0, 90.0)},
-                    {**nodes, "b": (340.0, 100.0, 130.0, 90.0)}]
+                    {**nodes, "b": (340.0, 100.0, 130.0, 90.0)}, longer(nodes)]
+
+
+def test_a_run_between_two_layers_is_made_longer_last():
+    """A labelled run from a box of one layer to one of the next (a tree down the
+    page), no room beside it (p and q straddle its line): every box below the layer
+    moves down, a taller gap opened from edge to edge, where labels of runs side by
+    side find room at different heights."""
+    nodes = {"p": (100.0, 50.0, 200.0, 60.0), "q": (60.0, 170.0, 100.0, 60.0),
+             "r": (240.0, 170.0, 100.0, 60.0)}
+    ways = widenings(nodes, [(150.0, 110.0), (150.0, 170.0)], (64.0, 23.0))
+    assert ways == [{**nodes, "q": (60.0, 220.0, 100.0, 60.0),
+                     "r": (240.0, 220.0, 100.0, 60.0)}]
+
+
+def test_a_run_is_not_made_longer_by_moving_every_box():
+    # RUN's upper end (y = 50) lies above every box: moving all of them down would make
+    # no room; its lower end's way moves c and d only.
+    assert longer(NODES) in widenings(NODES, RUN, (95.0, 23.0))
+    assert {n: (x, y + 50.0, w, h) for n, (x, y, w, h) in NODES.items()} \
+        not in widenings(NODES, RUN, (95.0, 23.0))
 
 
 def test_a_run_too_near_the_left_edge_first_moves_every_box_right():

@@ -13,7 +13,11 @@ across the whole drawing (a gap opened from edge to edge, which keeps every alig
 if no box straddles the line; else the boxes beside the run's stretch and those beyond
 the line lined up with them (the same left or centre for a vertical run, top or middle
 for a horizontal one: a row or column stays one); else only those beside the run's
-stretch; each if none of the boxes moved then meets a box left where it was.
+stretch; each if none of the boxes moved then meets a box left where it was. Last, the
+run made longer by the label's height (or width) and ROOM: every box beyond the line
+through one of its ends moved along it (a tree down the page whose labelled edges run
+side by side between two layers gets a taller gap, where their labels find room at
+different heights).
 """
 
 from __future__ import annotations
@@ -42,10 +46,13 @@ def widenings(nodes: Mapping[str, Rect], route: Sequence[Point],
         low, high = sorted((y1, y2) if axis == 0 else (x1, x2))
         shift = -(-(size[axis] + ROOM) // GRID) * GRID
         edge = -(-(size[axis] + ROOM - line) // GRID) * GRID   # too near the canvas's edge
+        along = -(-(size[1 - axis] + ROOM) // GRID) * GRID     # the run made longer
         for way in (_moved(nodes, set(nodes), axis, edge) if edge > 0 else None,
                     _across(nodes, axis, line, shift),
                     _beside(nodes, axis, line, low, high, shift, lined_up=True),
-                    _beside(nodes, axis, line, low, high, shift)):
+                    _beside(nodes, axis, line, low, high, shift),
+                    _longer(nodes, 1 - axis, low, along),
+                    _longer(nodes, 1 - axis, high, along)):
             if way is not None and way not in ways:
                 ways.append(way)
     return ways
@@ -58,6 +65,15 @@ def _across(nodes: Mapping[str, Rect], axis: int, line: float, shift: float
         return None
     moved = {n for n, b in nodes.items() if b[axis] >= line}
     return _moved(nodes, moved, axis, shift) if moved else None
+
+
+def _longer(nodes: Mapping[str, Rect], axis: int, end: float, shift: float
+            ) -> dict[str, Rect] | None:
+    """The run made longer: every box beyond the line through one of its ends moved
+    along it by `shift` (a gap opened from edge to edge, as _across), if some box is
+    not: labels of runs side by side then find room one above (or beside) another."""
+    way = _across(nodes, axis, end, shift)
+    return None if way is None or all(way[n] != b for n, b in nodes.items()) else way
 
 
 def _beside(nodes: Mapping[str, Rect], axis: int, line: float, low: float, high: float,
