@@ -6,9 +6,10 @@ Chromium). A box its texts need more room than grows to the right and downwards 
 larger than its texts stays as it is). A node whose words and phrases all fit its width
 keeps it and grows only as tall as its texts are at that width, wrapped as the page
 wraps them (sizes.py measures each node at its own width too); one a word or phrase of
-which overflows grows only as wide as its longest one needs (with room to breathe, as
-`figure layout` sizes a box; at most as wide as its texts on one line), measured again
-there, and as tall as its lines are at that width. Whatever lies beyond a grown
+which overflows grows to its texts' size on one line where that moves nothing else and
+keeps within the drawing's width; elsewhere only as wide as its longest word or phrase
+needs (with room to breathe, as `figure layout` sizes a box), measured again there, and
+as tall as its lines are at that width. Whatever lies beyond a grown
 box, to its right or below it, moves by as much as it grew, so that every gap stays as
 it was and no two boxes that did not overlap come to overlap (`grow`); the canvas grows
 by as much as the boxes reach further. A group's frame counts as a box (a wider title
@@ -165,17 +166,28 @@ def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
 
 def _at_widened(at: list[AtWidth], boxes: dict, sizes: dict, placed: tuple, css: str,
                 browser: bool) -> list[AtWidth]:
-    """`at`, but each node a word or phrase of which overflows its box measured again at
-    the width that holds it (`widened`): its lines wrap there, and it grows as tall as
-    they need rather than as wide as its texts on one line (a second look in Chromium,
-    only where a box is too narrow)."""
+    """`at`, but each node a word or phrase of which overflows its box, and which on one
+    line would push other boxes or the canvas's edge (`_pushes`), measured again at the
+    width that holds its longest word or phrase (`widened`): its lines wrap there, and
+    it grows as tall as they need (a second look in Chromium, only where a box is too
+    narrow). One with room to its right grows to its texts on one line."""
     wider = {node: width for node in {a.node for a in at}
-             if (width := widened(boxes[node], sizes[node], [a for a in at if a.node == node]))}
+             if (width := widened(boxes[node], sizes[node], [a for a in at if a.node == node]))
+             and _pushes(boxes, node, needed(boxes[node], sizes[node], True)[0])}
     if not wider:
         return at
     again = tuple((item, wider[item.node], code) for item, _, code in placed
                   if item.node in wider)
     return [a for a in at if a.node not in wider] + sizes_at_widths([], css, browser, again)[2]
+
+
+def _pushes(boxes: dict, node: str, width: float) -> bool:
+    """Whether a node grown to `width` would move another box (one lies to its right:
+    `grow`) or reach further right than every other box."""
+    x, _, w, _ = boxes[node]
+    others = [box for key, box in boxes.items() if key != node]
+    return any(box[0] >= x + w for box in others) or \
+        x + width > max((box[0] + box[2] for box in others), default=0.0)
 
 
 def _text_box_edits(edges: dict[int, dict], groups: list[dict], sizes: dict, titles: dict,
