@@ -33,3 +33,27 @@ def test_the_folded_training_pipeline_draft_is_left_with_no_crossing():
     assert all(r.ok for r in routes)
     assert count([r.points for r in routes]) == 0
     assert sides[12] == ("left", "left")      # the feedback edge still round the outside
+
+
+def test_edges_clear_of_a_knot_keep_the_sides_of_the_flow():
+    # bench/layout_drafts.py's request-path, down the page as `figure layout` lays it
+    # out: its web tier (three web servers, each to sessions and the app server) crosses
+    # less with the edges' own sides (those that face the other end) than with the
+    # layout's (bottom to top), so those were taken for every edge: the app server's
+    # edges to the cache, the object store and the job queue, below and aside, left by
+    # its flank and ran down one line beside sessions. Only the edges in the knot keep
+    # their own sides now; the others leave by the bottom, as a tree's do.
+    import sys
+
+    from conftest import REPO
+    sys.path.insert(0, str(REPO / "bench"))
+    from layout_quality import arranged, draft
+    _, _, _, pairs, _, _ = draft("request-path")
+    boxes, sides, _ = arranged("request-path")
+    ends = [Ends(a, b, *sides.get(k, (None, None))) for k, (a, b) in enumerate(pairs)]
+    width, height = (max(b[i] + b[i + 2] for b in boxes.values()) + 30 for i in (0, 1))
+    routes = route_edges(boxes, ends, bounds=(0, 0, width, height))
+    left = {b: route.source_side for (a, b), route in zip(pairs, routes, strict=True)
+            if a == "app"}
+    assert [left[b] for b in ("rcache", "blob", "jobs", "metrics")] == ["bottom"] * 4
+    assert count([r.points for r in routes]) <= 1

@@ -33,7 +33,10 @@ afford), and only in a figure small enough for two such scorings (one scores onl
 first pair of the edge most to blame; of the 112 layouts of the drafts of
 bench/layout_quality.py in four directions at two widths and of random graphs, none
 changed without it, and it cost rlhf-loop a fifth of its side choice).
-Deterministic: the same input gives the same sides.
+Last, if the edges' own sides scored better than the layout's (`start`) at first, every
+edge not to blame then takes the layout's sides back, all at once, kept if no more
+routes fail or cross (`_in_flow`: the own sides were taken for every edge, a knot's
+sake). Deterministic: the same input gives the same sides.
 """
 
 from __future__ import annotations
@@ -172,10 +175,11 @@ class _Search:
         """The best sides found (see the module's docstring), from the edges' own or
         those of `starts` that score best."""
         best = self.scored(self.current)
+        own = True    # the edges' own sides scored best (their ends face each other)
         for first in starts:
             trial = self.scored(first)
             if trial[0] < best[0]:
-                self.current, best = first, trial
+                self.current, best, own = first, trial, False
         for _ in range(ROUNDS):
             if not best[1] or self._spent():
                 break
@@ -196,27 +200,44 @@ class _Search:
             best = kept
         if 2 * len(self.edges) <= EVERY:
             self.budget = min(ROUTED, self.routed + EVERY)
-            self._every_pair(best)
+            best = self._every_pair(best)
+        if own and starts:
+            self._in_flow(best, starts[0])
+
+    def _in_flow(self, best: tuple, start: list[Ends]) -> None:
+        """Where the edges' own sides did better than the layout's (`start`, the flow's:
+        a tree down the page leaves its boxes' bottoms), every edge not to blame given
+        the layout's sides back at once, kept if no more routes fail or cross (the own
+        sides of the edges in a knot took along others that had no need to: a box's
+        children below left by its flank)."""
+        blamed = set(best[1])
+        edges = [ends if i in blamed else start[i] for i, ends in enumerate(self.current)]
+        if edges != self.current:
+            trial = self.scored(edges)
+            if trial[0][:2] <= best[0][:2]:
+                self.current = edges
 
     def _spent(self) -> bool:
         return self.routed + len(self.edges) > self.budget
 
-    def _every_pair(self, best: tuple) -> None:
+    def _every_pair(self, best: tuple) -> tuple:
         """While whole scorings are left: each edge to blame, most blamed first, scored
         whole with each pair of sides its free ends allow; the best pair kept if better
-        (what a small figure can afford, and the light look may miss)."""
+        (what a small figure can afford, and the light look may miss). The best score
+        then."""
         for i, _ in sorted(Counter(best[1]).items(), key=lambda item: (-item[1], item[0])):
             ends = self.edges[i]
             for pair in product([ends.source_side] if ends.source_side else SIDES,
                                 [ends.target_side] if ends.target_side else SIDES):
                 if self._spent() or not best[1]:
-                    return
+                    return best
                 edges = list(self.current)
                 edges[i] = _sided(ends, pair)
                 if edges[i] != self.current[i]:
                     trial = self.scored(edges)
                     if trial[0] < best[0]:
                         self.current, best = edges, trial
+        return best
 
     def _one_by_one(self, ranked: list, best: tuple) -> tuple | None:
         """Each edge's pairs of sides that did better alone (`ranked`), scored whole on
