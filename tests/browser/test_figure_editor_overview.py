@@ -213,6 +213,23 @@ FIT_MESSAGES = """new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 
+def retexted(chromium, served, project, language: str, old: str, new: str) -> tuple:
+    """The overview's text `old` in `language` made `new` in the dictionary, and a page
+    in that language opened that keeps what "Fit to texts" shows: (context, page,
+    troubles, the files to put back as they were)."""
+    texts_path = project / "figures" / "figure-texts.json"
+    spec_path = project / "figures" / "training-overview.yaml"
+    files = {path: path.read_text(encoding="utf-8") for path in (texts_path, spec_path)}
+    entry = f'"{language}": "{old}"'
+    assert entry in files[texts_path]
+    save(project, texts_path, files[texts_path].replace(entry, f'"{language}": "{new}"'))
+    quiet(served)
+    context, page, troubles = open_page(chromium, served)
+    page.context.add_init_script(FIT_MESSAGES)
+    page.goto(f"{page.origin}{language}/overview.html")
+    return context, page, troubles, files
+
+
 # env's longer text wraps within its 200 px: env grows taller, the 9 boxes below it move
 # down.
 @pytest.mark.parametrize(("language", "longer", "button", "said"), [
@@ -252,21 +269,13 @@ def test_fit_to_texts_makes_room_for_a_lengthened_label_and_says_so(chromium, se
                                                                     said):
     # Grown alone, the label of trajectory -> rewards would lie over another edge: the
     # button moves the boxes below it down, and says so in the page's language.
-    texts_path = project / "figures" / "figure-texts.json"
-    spec_path = project / "figures" / "training-overview.yaml"
-    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
-    entry = f'"{language}": "{old}"'
-    assert entry in texts
-    save(project, texts_path, texts.replace(entry, f'"{language}": "{longer}"'))
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    page.context.add_init_script(FIT_MESSAGES)
-    page.goto(f"{page.origin}{language}/overview.html")
+    context, page, troubles, files = retexted(chromium, served, project, language, old,
+                                              longer)
     page.wait_for_function("t => document.querySelector('[data-edge=\"19\"].edge-label')"
                            ".textContent.replaceAll('\u200b', '').includes(t)",
                            arg=longer.split("π_old")[1], timeout=DEADLINE_MS)   # π<sub>old
     page.locator(FIGURE).locator(".fe-fit-button").click()
-    shown, written = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
+    shown, written = fit_shown(page, context, project, files)
     assert shown[1:] == [said]
     assert "box: [490, 910, 210, 90]" in written   # rewards, moved down
     assert not troubles
@@ -280,21 +289,13 @@ def test_fit_to_texts_says_when_it_made_the_canvas_wider_than_a_page(chromium, s
     # as the word needs) and the canvas with it, past the page; the page says so, in its
     # language, as `figure fit` and `check` do (the English page shows serve's own
     # message, which says it too).
-    texts_path = project / "figures" / "figure-texts.json"
-    spec_path = project / "figures" / "training-overview.yaml"
-    texts, spec = (p.read_text(encoding="utf-8") for p in (texts_path, spec_path))
-    entry = f'"{language}": "Critic"'
-    assert entry in texts
     word = "CriticNetworkForEveryHistoryPrefix"
-    save(project, texts_path, texts.replace(entry, f'"{language}": "{word}"'))
-    quiet(served)
-    context, page, troubles = open_page(chromium, served)
-    page.context.add_init_script(FIT_MESSAGES)
-    page.goto(f"{page.origin}{language}/overview.html")
+    context, page, troubles, files = retexted(chromium, served, project, language, "Critic",
+                                              word)
     page.wait_for_function("t => document.querySelector('[data-node=critic]').textContent"
                            ".includes(t)", arg=word, timeout=DEADLINE_MS)
     page.locator(FIGURE).locator(".fe-fit-button").click()
-    shown, written = fit_shown(page, context, project, {texts_path: texts, spec_path: spec})
+    shown, written = fit_shown(page, context, project, files)
     width = int(re.search(r"^width: (\d+)$", written, re.MULTILINE)[1])
     assert width > 1240 and said.format(width) in shown[-1], shown
     assert not troubles
