@@ -1,5 +1,6 @@
 """geometry/untangle.py within its budget (ROUTED, EVERY, reroute.SAVED): a folded
-draft whose sides it chooses cross nothing, as `figure layout` lays it out."""
+draft whose sides it chooses cross nothing, as `figure layout` lays it out; edges clear
+of a knot keep the layout's sides where that crosses and crowds no more."""
 
 from __future__ import annotations
 
@@ -57,3 +58,29 @@ def test_edges_clear_of_a_knot_keep_the_sides_of_the_flow():
             if a == "app"}
     assert [left[b] for b in ("rcache", "blob", "jobs", "metrics")] == ["bottom"] * 4
     assert count([r.points for r in routes]) <= 1
+
+
+def test_where_all_edges_back_at_once_cross_more_one_box_s_go_back():
+    # bench/layout_breadth.py's random graph 29 at 700 px: giving every edge not to blame
+    # the layout's sides back at once crosses more; giving back those of one box does not,
+    # and its routes cross once less (9 before).
+    import sys
+
+    from conftest import REPO
+    sys.path.insert(0, str(REPO / "bench"))
+    from layout_breadth import measured, random_graph
+    nodes, sizes, edges, direction, feedback, groups, labels = random_graph(29)
+    assert measured(nodes, sizes, edges, direction, feedback, groups, 700.0, labels)[0] <= 8
+
+
+def test_edges_given_the_layout_s_sides_back_leave_no_more_labels_crowded(tmp_path):
+    # request-path, every other edge labelled: the app server's edges given the layout's
+    # sides back (from its bottom) would leave one more label with no free place; they
+    # keep the sides that leave two.
+    from conftest import run_build
+    from test_fold_lean import draft_project
+    root = draft_project(tmp_path / "site", "request-path", 2)
+    laid = run_build(root, "figure", "layout", "hello-flow", "--no-browser")
+    assert laid.returncode == 0, laid.stderr
+    assert "No edge crosses another." in laid.stdout
+    assert "The labels of edges 9, 13 found no free place" in laid.stdout

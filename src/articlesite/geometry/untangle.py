@@ -63,6 +63,7 @@ LABEL = 1       # a label with no free place (weighed after the crossings)
 OUTSIDE = 3     # a route round the outside of the drawing weighs as much as 3 crossings
 DETOUR = 0.6    # a frame's border crossed beyond what a route's ends ask weighs as a bend
 MIXED = 1.0     # a side that edges both enter and leave weighs as this many labels
+FLOW = 3        # boxes whose edges _in_flow gives the layout's sides back one box at a time
 
 
 def untangle(nodes: Mapping[str, Rect], edges: Sequence[Ends], obstacles: Sequence[Rect] = (),
@@ -207,15 +208,29 @@ class _Search:
     def _in_flow(self, best: tuple, start: list[Ends]) -> None:
         """Where the edges' own sides did better than the layout's (`start`, the flow's:
         a tree down the page leaves its boxes' bottoms), every edge not to blame given
-        the layout's sides back at once, kept if no more routes fail or cross (the own
+        the layout's sides back at once, kept if no more routes fail or cross and no more
+        labels find no free place (the own
         sides of the edges in a knot took along others that had no need to: a box's
-        children below left by its flank)."""
+        children below left by its flank); if more cross, the edges out of one box at a
+        time (those of the box with most such edges first, FLOW boxes at most)."""
         blamed = set(best[1])
-        edges = [ends if i in blamed else start[i] for i, ends in enumerate(self.current)]
-        if edges != self.current:
+        back = [i for i, ends in enumerate(self.current)
+                if i not in blamed and ends != start[i]]
+        if not back:
+            return
+        by_box = Counter(self.edges[i].source for i in back)
+        for group in [back] + [[i for i in back if self.edges[i].source == box]
+                               for box, many in by_box.most_common(FLOW) if many < len(back)]:
+            edges = [start[i] if i in group else ends for i, ends in enumerate(self.current)]
             trial = self.scored(edges)
-            if trial[0][:2] <= best[0][:2]:
-                self.current = edges
+            if trial[0][:2] <= best[0][:2] and self._crowded(trial) <= self._crowded(best):
+                self.current, best = edges, trial
+                if group is back:
+                    return
+
+    def _crowded(self, scored: tuple) -> int:
+        """How many labels a scoring's routes leave with no free place."""
+        return len(self._misplaced([r.points if r.ok else () for r in scored[2]]))
 
     def _spent(self) -> bool:
         return self.routed + len(self.edges) > self.budget
