@@ -33,10 +33,11 @@ afford), and only in a figure small enough for two such scorings (one scores onl
 first pair of the edge most to blame; of the 112 layouts of the drafts of
 bench/layout_quality.py in four directions at two widths and of random graphs, none
 changed without it, and it cost rlhf-loop a fifth of its side choice).
-Last, if the edges' own sides scored better than the layout's (`start`) at first, every
-edge not to blame then takes the layout's sides back, all at once, kept if no more
-routes fail or cross (`_in_flow`: the own sides were taken for every edge, a knot's
-sake). Deterministic: the same input gives the same sides.
+Last, if the edges' own sides scored better than the layout's (`start`) at first, the
+edges not to blame take the layout's sides back (all at once, else one box's at a time),
+kept where no more routes fail or cross and no more labels are crowded (`_in_flow`: the
+own sides were taken for every edge, for a knot's sake). Deterministic: the same input
+gives the same sides.
 """
 
 from __future__ import annotations
@@ -209,10 +210,10 @@ class _Search:
         """Where the edges' own sides did better than the layout's (`start`, the flow's:
         a tree down the page leaves its boxes' bottoms), every edge not to blame given
         the layout's sides back at once, kept if no more routes fail or cross and no more
-        labels find no free place (the own
-        sides of the edges in a knot took along others that had no need to: a box's
-        children below left by its flank); if more cross, the edges out of one box at a
-        time (those of the box with most such edges first, FLOW boxes at most)."""
+        labels find no free place (the own sides of the edges in a knot took along others
+        that had no need to: a box's children below left by its flank); else the edges
+        out of one box at a time (the box with most such edges first, FLOW boxes at
+        most)."""
         blamed = set(best[1])
         back = [i for i, ends in enumerate(self.current)
                 if i not in blamed and ends != start[i]]
