@@ -98,7 +98,7 @@ def needed(current: Rect, measured: tuple[float, float], node: bool) -> tuple[fl
 def node_needs(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
                ) -> tuple[float, float]:
     """The size a node's box needs: where every word and phrase of its texts fits the
-    width they were measured at (its own, or `widened`) in every language, that width
+    width they were measured at (its own, or `_at_widened`'s) in every language, that width
     and the height its texts take there (a text that wraps to one more line makes the
     box taller, not wider: a column's boxes keep one width); else, as for any box, its
     texts on one line (`needed`)."""
@@ -106,17 +106,6 @@ def node_needs(current: Rect, measured: tuple[float, float], at_width: list[AtWi
         return needed(current, measured, True)
     return max(current[2], *(a.width for a in at_width)), \
         max(current[3], snap(max(a.height for a in at_width), 2 * GRID))
-
-
-def widened(current: Rect, measured: tuple[float, float], at_width: list[AtWidth]
-            ) -> float | None:
-    """For a node a word or phrase of which overflows its box (`at_width`), the width
-    that holds its longest one with SPARE on each side, as a designer widens a box: no
-    wider than its texts on one line (None: no word or phrase overflows)."""
-    if not any(a.narrow for a in at_width):
-        return None
-    least = snap(max(a.need for a in at_width) + 2 * SPARE, 2 * GRID)
-    return max(current[2], min(least, needed(current, measured, True)[0]))
 
 
 def fit_figure(root: Path, figure_id: str, browser: bool = True) -> Fitted:
@@ -168,12 +157,16 @@ def _at_widened(at: list[AtWidth], boxes: dict, sizes: dict, placed: tuple, css:
                 browser: bool) -> list[AtWidth]:
     """`at`, but each node a word or phrase of which overflows its box, and which on one
     line would push other boxes or the canvas's edge (`_pushes`), measured again at the
-    width that holds its longest word or phrase (`widened`): its lines wrap there, and
-    it grows as tall as they need (a second look in Chromium, only where a box is too
-    narrow). One with room to its right grows to its texts on one line."""
-    wider = {node: width for node in {a.node for a in at}
-             if (width := widened(boxes[node], sizes[node], [a for a in at if a.node == node]))
-             and _pushes(boxes, node, needed(boxes[node], sizes[node], True)[0])}
+    width that holds its longest word or phrase with SPARE on each side (no wider than
+    its texts on one line), as a designer widens a box: its lines wrap there, and it
+    grows as tall as they need (a second look in Chromium, only where a box is too
+    narrow). One with room to its right grows to its texts on one line (`node_needs`)."""
+    wider = {}
+    for node in {a.node for a in at if a.narrow}:
+        one_line = needed(boxes[node], sizes[node], True)[0]
+        if _pushes(boxes, node, one_line):
+            least = snap(max(a.need for a in at if a.node == node) + 2 * SPARE, 2 * GRID)
+            wider[node] = max(boxes[node][2], min(least, one_line))
     if not wider:
         return at
     again = tuple((item, wider[item.node], code) for item, _, code in placed
@@ -380,7 +373,7 @@ def report_fit(root: Path, fitted: Fitted) -> int:
               if fitted.canvas else "")
     grew = f": grew {', '.join(fitted.grown)}{moved}" if fitted.grown else ""
     print(f"Fitted {where} to its texts (texts {fitted.measured}){grew}{canvas}.{room}")
-    if too_wide_now(fitted):
-        print(wide_said(fitted).lstrip())
+    if wide := wide_said(fitted):
+        print(wide.lstrip())
     print(f"Next: `{command()} check` measures that every text fits.")
     return 0

@@ -135,8 +135,9 @@ class _Search:
         LABEL times."""
         return self.scored(edges)[:2]
 
-    def scored(self, edges: list[Ends]) -> tuple[tuple, list, list[Route]]:
-        """`score`, and the routes scored (the figure routed whole, as the build does)."""
+    def scored(self, edges: list[Ends]) -> tuple[tuple, list, list[Route], int]:
+        """`score`, the routes scored (the figure routed whole, as the build does) and
+        how many labels find no free place."""
         self.tries += 1
         self.routed += len(edges)
         routes = route_edges(self.nodes, edges, self.obstacles, bounds=self.bounds)
@@ -156,7 +157,7 @@ class _Search:
         bad += [j if edges[j].around and not edges[i].around else i for i, j in meeting]
         return (sum(not r.ok for r in routes), len(found) + OUTSIDE * len(outside),
                 LABEL * len(misplaced) + BENDS * bends + DETOUR * len(detoured)
-                + MIXED * len(mixed), length), bad, routes
+                + MIXED * len(mixed), length), bad, routes, len(misplaced)
 
     def _misplaced(self, routes: list) -> list[int]:
         """The edges whose labels find no free place."""
@@ -224,14 +225,10 @@ class _Search:
                                for box, many in by_box.most_common(FLOW) if many < len(back)]:
             edges = [start[i] if i in group else ends for i, ends in enumerate(self.current)]
             trial = self.scored(edges)
-            if trial[0][:2] <= best[0][:2] and self._crowded(trial) <= self._crowded(best):
+            if trial[0][:2] <= best[0][:2] and trial[3] <= best[3]:
                 self.current, best = edges, trial
                 if group is back:
                     return
-
-    def _crowded(self, scored: tuple) -> int:
-        """How many labels a scoring's routes leave with no free place."""
-        return len(self._misplaced([r.points if r.ok else () for r in scored[2]]))
 
     def _spent(self) -> bool:
         return self.routed + len(self.edges) > self.budget
@@ -277,7 +274,7 @@ class _Search:
         """The sides each edge to blame (the MOST most blamed) would rather take,
         routed alone against the others' routes (geometry/reroute.py), or None if none
         would; and, by edge, the pairs of sides that did better alone, best first."""
-        _, bad, routes = best
+        _, bad, routes, _ = best
         free = [i for i in self._blamed(bad) if self.proposed.get(i) != best[0]][:MOST]
         self.proposed.update((i, best[0]) for i in free)
         routed = {i: r.points for i, r in enumerate(routes) if r.ok}
